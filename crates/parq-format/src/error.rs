@@ -1,0 +1,270 @@
+//! The one error type of parq-format: what went wrong, where in the file, and inside which
+//! Thrift structures and fields.
+//!
+//! Errors are boxed so that `Result<T, Error>` stays two words on the hot decode paths; all
+//! constructors are `#[cold]`.
+
+use std::fmt;
+
+/// What went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended while `needed` more bytes were expected.
+    Truncated { needed: u64, remaining: u64 },
+    /// A varint ran over 10 bytes, or over the width of its type.
+    VarintTooLong,
+    /// A varint decoded to a value that does not fit the declared Thrift type.
+    VarintOutOfRange { type_name: &'static str, value: u64 },
+    /// A Thrift wire type that the compact protocol does not define.
+    InvalidWireType(u8),
+    /// Structures nested deeper than the configured limit.
+    NestingTooDeep { limit: u32 },
+    /// A list, string or binary length larger than the bytes that remain.
+    LengthTooLarge { length: u64, remaining: u64 },
+    /// A required field was absent.
+    MissingRequiredField { field: &'static str },
+    /// A value that is out of the range the format allows.
+    InvalidValue { what: &'static str, value: i64 },
+    /// Inconsistent metadata, described in words.
+    Inconsistent(String),
+    /// The file does not end (or start) with the `PAR1` magic.
+    BadMagic { found: [u8; 4] },
+    /// The file is shorter than the smallest Parquet file.
+    FileTooShort { file_bytes: u64 },
+    /// The footer length in the file's tail points outside the file.
+    FooterLengthOutOfRange { footer_bytes: u64, file_bytes: u64 },
+    /// The footer is larger than the configured limit.
+    FooterTooLarge { footer_bytes: u64, limit: u64 },
+    /// The footer is encrypted (`PARE` magic); decryption keys are needed.
+    EncryptedFooter,
+    /// The caller pushed bytes that do not cover the range the decoder asked for.
+    WrongRange {
+        expected_start: u64,
+        expected_len: u64,
+        got_start: u64,
+        got_len: u64,
+    },
+    /// A column, row group or page index that does not exist.
+    OutOfBounds {
+        what: &'static str,
+        index: u64,
+        len: u64,
+    },
+    /// An I/O error, with its message.
+    Io(String),
+}
+
+/// A frame of context: the Thrift structure (and field) that was being decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    /// parquet.thrift's name of the structure, e.g. `ColumnMetaData`.
+    pub structure: &'static str,
+    /// The field id inside it, when known.
+    pub field: Option<i16>,
+    /// The index of the element inside a list, when the structure is a list element.
+    pub index: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Inner {
+    kind: ErrorKind,
+    offset: Option<u64>,
+    frames: Vec<Frame>,
+}
+
+/// The error of parq-format: a kind, the absolute byte offset where it was found (when known)
+/// and the structures being decoded, innermost first.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error(Box<Inner>);
+
+/// Results of parq-format.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// An error of `kind` without a location.
+    #[cold]
+    pub fn new(kind: ErrorKind) -> Error {
+        Error(Box::new(Inner {
+            kind,
+            offset: None,
+            frames: Vec::new(),
+        }))
+    }
+
+    /// An error of `kind` at absolute byte `offset`.
+    #[cold]
+    pub fn at(kind: ErrorKind, offset: u64) -> Error {
+        Error(Box::new(Inner {
+            kind,
+            offset: Some(offset),
+            frames: Vec::new(),
+        }))
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    /// The absolute byte offset in the file where decoding failed, when known.
+    pub fn offset(&self) -> Option<u64> {
+        self.0.offset
+    }
+
+    /// The structures being decoded when the error happened, innermost first.
+    pub fn frames(&self) -> &[Frame] {
+        &self.0.frames
+    }
+
+    /// Adds the structure and field that were being decoded.
+    #[cold]
+    pub fn in_field(mut self, structure: &'static str, field: i16) -> Error {
+        self.0.frames.push(Frame {
+            structure,
+            field: Some(field),
+            index: None,
+        });
+        self
+    }
+
+    /// Adds the structure that was being decoded.
+    #[cold]
+    pub fn in_struct(mut self, structure: &'static str) -> Error {
+        self.0.frames.push(Frame {
+            structure,
+            field: None,
+            index: None,
+        });
+        self
+    }
+
+    /// Adds the index of the list element that was being decoded.
+    #[cold]
+    pub fn in_element(mut self, structure: &'static str, index: u32) -> Error {
+        self.0.frames.push(Frame {
+            structure,
+            field: None,
+            index: Some(index),
+        });
+        self
+    }
+
+    /// Moves the error's offset by `base` (the offset of the decoded buffer in the file).
+    #[cold]
+    pub fn rebase(mut self, base: u64) -> Error {
+        if let Some(o) = self.0.offset.as_mut() {
+            *o += base;
+        }
+        self
+    }
+
+    /// Sets the offset if the error has none yet.
+    #[cold]
+    pub fn with_offset(mut self, offset: u64) -> Error {
+        if self.0.offset.is_none() {
+            self.0.offset = Some(offset);
+        }
+        self
+    }
+
+    #[cold]
+    pub(crate) fn missing(structure: &'static str, field: &'static str) -> Error {
+        Error::new(ErrorKind::MissingRequiredField { field }).in_struct(structure)
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ErrorKind::*;
+        match self {
+            Truncated { needed, remaining } => {
+                write!(f, "unexpected end of input (needed {needed} bytes, {remaining} remain)")
+            }
+            VarintTooLong => write!(f, "varint longer than its type allows"),
+            VarintOutOfRange { type_name, value } => {
+                write!(f, "varint value {value} out of range for {type_name}")
+            }
+            InvalidWireType(t) => write!(f, "invalid Thrift compact wire type {t}"),
+            NestingTooDeep { limit } => write!(f, "structures nested deeper than {limit}"),
+            LengthTooLarge { length, remaining } => write!(
+                f,
+                "length {length} is larger than the {remaining} bytes that remain"
+            ),
+            MissingRequiredField { field } => write!(f, "required field `{field}` is missing"),
+            InvalidValue { what, value } => write!(f, "invalid {what}: {value}"),
+            Inconsistent(s) => write!(f, "{s}"),
+            BadMagic { found } => write!(
+                f,
+                "not a Parquet file: expected magic \"PAR1\", found {:?}",
+                String::from_utf8_lossy(found)
+            ),
+            FileTooShort { file_bytes } => write!(
+                f,
+                "file of {file_bytes} bytes is too short to be Parquet (at least 12 bytes)"
+            ),
+            FooterLengthOutOfRange { footer_bytes, file_bytes } => write!(
+                f,
+                "footer length {footer_bytes} points outside the file of {file_bytes} bytes"
+            ),
+            FooterTooLarge { footer_bytes, limit } => {
+                write!(f, "footer of {footer_bytes} bytes exceeds the limit of {limit} bytes")
+            }
+            EncryptedFooter => write!(
+                f,
+                "the footer is encrypted (magic \"PARE\"); decryption keys are needed to read it"
+            ),
+            WrongRange { expected_start, expected_len, got_start, got_len } => write!(
+                f,
+                "pushed bytes {got_start}..{} do not cover the requested range {expected_start}..{}",
+                got_start + got_len,
+                expected_start + expected_len
+            ),
+            OutOfBounds { what, index, len } => {
+                write!(f, "{what} {index} out of bounds (there are {len})")
+            }
+            Io(s) => write!(f, "I/O error: {s}"),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.kind)?;
+        if let Some(o) = self.0.offset {
+            write!(f, " at byte offset {o}")?;
+        }
+        // Outermost first reads naturally: "in FileMetaData.row_groups[3] > RowGroup.columns...".
+        let mut first = true;
+        for frame in self.0.frames.iter().rev() {
+            f.write_str(if first { " (in " } else { " > " })?;
+            first = false;
+            f.write_str(frame.structure)?;
+            if let Some(i) = frame.index {
+                write!(f, "[{i}]")?;
+            }
+            if let Some(id) = frame.field {
+                write!(f, " field {id}")?;
+            }
+        }
+        if !first {
+            f.write_str(")")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    #[cold]
+    fn from(e: std::io::Error) -> Error {
+        Error::new(ErrorKind::Io(e.to_string()))
+    }
+}

@@ -1,0 +1,268 @@
+//! The Parquet metadata model (parquet.thrift, format 2.12 and later), decoded straight from
+//! Thrift into compact final structures and encoded back.
+//!
+//! Conventions shared by every structure here:
+//! - Byte strings (names, statistics values, raw sub-structures) are [`ByteRange`]s into one
+//!   buffer that the owner holds (the footer's [`Arena`], a page header's buffer, ...), so
+//!   decoding allocates nothing per value.
+//! - Fields this version does not know, and known fields that arrive with an unexpected wire
+//!   type, are kept as [`UnknownFields`] and written back on encode, so decode -> encode ->
+//!   decode is the identity and re-encoding a standard footer gives the same bytes.
+//! - Enums keep values they do not know (`Unknown(i32)`) instead of failing.
+
+mod bloom;
+mod column_chunk;
+mod crypto;
+mod enums;
+mod file;
+mod logical_type;
+mod page_header;
+mod page_index;
+mod row_group;
+mod schema;
+mod statistics;
+
+pub use bloom::*;
+pub use column_chunk::*;
+pub use crypto::*;
+pub use enums::*;
+pub use file::*;
+pub use logical_type::*;
+pub use page_header::*;
+pub use page_index::*;
+pub use row_group::*;
+pub use schema::*;
+pub use statistics::*;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::thrift::{wire, Reader, Writer};
+
+/// A range of bytes inside the buffer that owns a decoded structure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ByteRange {
+    /// Offset of the first byte.
+    pub start: u32,
+    /// Number of bytes.
+    pub len: u32,
+}
+
+impl ByteRange {
+    /// The range `start..start + len`.
+    #[inline]
+    pub fn new(start: usize, len: usize) -> ByteRange {
+        ByteRange {
+            start: start as u32,
+            len: len as u32,
+        }
+    }
+
+    /// The bytes of this range inside `buf`; empty if the range does not fit (it always does
+    /// for ranges produced by decoding `buf`).
+    #[inline]
+    pub fn slice(self, buf: &[u8]) -> &[u8] {
+        let start = self.start as usize;
+        buf.get(start..start + self.len as usize).unwrap_or(&[])
+    }
+}
+
+/// A growable byte buffer that decoded structures point into with [`ByteRange`]s; frozen into
+/// a shared [`bytes::Bytes`] when decoding ends.
+#[derive(Debug, Default, Clone)]
+pub struct Arena {
+    bytes: Vec<u8>,
+}
+
+impl Arena {
+    /// An empty arena with room for `capacity` bytes.
+    pub fn with_capacity(capacity: usize) -> Arena {
+        Arena {
+            bytes: Vec::with_capacity(capacity),
+        }
+    }
+
+    /// Copies `b` into the arena and returns its range.
+    #[inline]
+    pub fn push(&mut self, b: &[u8]) -> ByteRange {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(b);
+        ByteRange::new(start, b.len())
+    }
+
+    /// The bytes stored so far.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Freezes the arena into a shared buffer.
+    pub fn freeze(self) -> bytes::Bytes {
+        bytes::Bytes::from(self.bytes)
+    }
+
+    /// Arena bytes in use.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// True if nothing was stored.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
+
+/// A field that was not decoded into the model: its id, wire type, and raw value bytes (the
+/// bytes after the field header; empty for boolean fields, whose value is the wire type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnknownField {
+    /// The Thrift field id.
+    pub id: i16,
+    /// The compact protocol wire type.
+    pub wire_type: u8,
+    /// The raw value bytes.
+    pub value: ByteRange,
+}
+
+/// Unknown fields of one structure, kept for re-encoding. No allocation when there are none.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UnknownFields(Option<Box<Vec<UnknownField>>>);
+
+impl UnknownFields {
+    /// True if no field was kept.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The kept fields, in the order they appeared.
+    pub fn fields(&self) -> &[UnknownField] {
+        self.0.as_deref().map(|v| v.as_slice()).unwrap_or(&[])
+    }
+
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.0.as_ref().map_or(0, |v| {
+            std::mem::size_of::<Vec<UnknownField>>()
+                + v.capacity() * std::mem::size_of::<UnknownField>()
+        })
+    }
+
+    /// Skips the value of field `id` of wire type `ty` in `r` and keeps its raw bytes (copied
+    /// into `arena` when given, else as a range of `r`'s buffer).
+    #[cold]
+    pub fn keep(
+        &mut self,
+        r: &mut Reader<'_>,
+        arena: Option<&mut Arena>,
+        id: i16,
+        ty: u8,
+    ) -> Result<()> {
+        let start = r.pos();
+        r.skip_field(ty)?;
+        let raw = &r.buf()[start..r.pos()];
+        let value = match arena {
+            Some(a) => a.push(raw),
+            None => ByteRange::new(start, raw.len()),
+        };
+        self.0
+            .get_or_insert_with(Default::default)
+            .push(UnknownField {
+                id,
+                wire_type: ty,
+                value,
+            });
+        Ok(())
+    }
+}
+
+/// Writes the fields of one structure in id order, interleaving the structure's unknown
+/// fields at their ids.
+pub(crate) struct StructWriter<'u> {
+    last: i16,
+    unknown: &'u [UnknownField],
+    buf: &'u [u8],
+}
+
+impl<'u> StructWriter<'u> {
+    /// Starts a structure whose unknown fields are `unknown`, with raw values inside `buf`.
+    #[inline]
+    pub fn new(unknown: &'u UnknownFields, buf: &'u [u8]) -> Self {
+        StructWriter {
+            last: 0,
+            unknown: unknown.fields(),
+            buf,
+        }
+    }
+
+    #[inline]
+    fn flush_before(&mut self, w: &mut Writer<'_>, id: i16) {
+        while let Some((f, rest)) = self.unknown.split_first() {
+            if f.id >= id {
+                break;
+            }
+            w.write_field_header(f.wire_type, f.id, &mut self.last);
+            w.write_raw(f.value.slice(self.buf));
+            self.unknown = rest;
+        }
+    }
+
+    /// Writes the header of field `id` with wire type `ty`.
+    #[inline]
+    pub fn field(&mut self, w: &mut Writer<'_>, ty: u8, id: i16) {
+        if !self.unknown.is_empty() {
+            self.flush_before(w, id);
+        }
+        w.write_field_header(ty, id, &mut self.last);
+    }
+
+    /// Writes a whole i32 field.
+    #[inline]
+    pub fn i32(&mut self, w: &mut Writer<'_>, id: i16, v: i32) {
+        self.field(w, wire::I32, id);
+        w.write_i32(v);
+    }
+
+    /// Writes a whole i64 field.
+    #[inline]
+    pub fn i64(&mut self, w: &mut Writer<'_>, id: i16, v: i64) {
+        self.field(w, wire::I64, id);
+        w.write_i64(v);
+    }
+
+    /// Writes a whole binary field.
+    #[inline]
+    pub fn binary(&mut self, w: &mut Writer<'_>, id: i16, v: &[u8]) {
+        self.field(w, wire::BINARY, id);
+        w.write_binary(v);
+    }
+
+    /// Writes a whole boolean field.
+    #[inline]
+    pub fn bool(&mut self, w: &mut Writer<'_>, id: i16, v: bool) {
+        self.field(w, if v { wire::BOOL_TRUE } else { wire::BOOL_FALSE }, id);
+    }
+
+    /// Writes the remaining unknown fields and the STOP byte.
+    #[inline]
+    pub fn end(mut self, w: &mut Writer<'_>) {
+        if !self.unknown.is_empty() {
+            self.flush_before(w, i16::MAX);
+            if let Some(f) = self.unknown.first() {
+                // A field with id i16::MAX.
+                w.write_field_header(f.wire_type, f.id, &mut self.last);
+                w.write_raw(f.value.slice(self.buf));
+            }
+        }
+        w.write_stop();
+    }
+}
+
+/// An error for a missing required field of `structure`, at the reader's position.
+#[cold]
+pub(crate) fn missing(r: &Reader<'_>, structure: &'static str, field: &'static str) -> Error {
+    Error::missing(structure, field).with_offset(r.offset())
+}
+
+/// An error for an invalid value at the reader's position.
+#[cold]
+pub(crate) fn invalid(r: &Reader<'_>, what: &'static str, value: i64) -> Error {
+    r.error(ErrorKind::InvalidValue { what, value })
+}

@@ -1,0 +1,385 @@
+//! The compact protocol reader: a cursor over a borrowed byte slice. Every length is checked
+//! against the bytes that remain before it is used, varints are limited to their type's width,
+//! and nesting is limited, so no input can make it allocate, recurse or loop without bound.
+
+use super::wire;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Limits applied while decoding Thrift.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum nesting depth of structures, lists and maps.
+    pub max_depth: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_depth: 64 }
+    }
+}
+
+/// A compact protocol reader over `buf`. Offsets in errors are relative to the slice start
+/// plus `base` (the slice's offset inside the file, when known).
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    base: u64,
+    depth: u32,
+    max_depth: u32,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `buf`, positioned at its start.
+    pub fn new(buf: &'a [u8]) -> Self {
+        Self::with_limits(buf, Limits::default())
+    }
+
+    /// A reader over `buf` with explicit limits.
+    pub fn with_limits(buf: &'a [u8], limits: Limits) -> Self {
+        Reader {
+            buf,
+            pos: 0,
+            base: 0,
+            depth: 0,
+            max_depth: limits.max_depth,
+        }
+    }
+
+    /// Sets the absolute file offset of `buf[0]`, used in error messages.
+    pub fn with_base(mut self, base: u64) -> Self {
+        self.base = base;
+        self
+    }
+
+    /// The whole underlying buffer.
+    #[inline]
+    pub fn buf(&self) -> &'a [u8] {
+        self.buf
+    }
+
+    /// The current position inside the buffer.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves to `pos` (which must be inside the buffer; otherwise the next read fails).
+    #[inline]
+    pub fn set_pos(&mut self, pos: usize) {
+        self.pos = pos.min(self.buf.len());
+    }
+
+    /// The number of unread bytes.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    /// The absolute file offset of the current position.
+    #[inline]
+    pub fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, needed: usize) -> Error {
+        Error::at(
+            ErrorKind::Truncated {
+                needed: needed as u64,
+                remaining: self.remaining() as u64,
+            },
+            self.offset(),
+        )
+    }
+
+    /// An error of `kind` at the current position.
+    #[cold]
+    #[inline(never)]
+    pub fn error(&self, kind: ErrorKind) -> Error {
+        Error::at(kind, self.offset())
+    }
+
+    /// Reads one byte.
+    #[inline]
+    pub fn read_byte(&mut self) -> Result<u8> {
+        match self.buf.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.truncated(1)),
+        }
+    }
+
+    /// Reads `n` raw bytes.
+    #[inline]
+    pub fn read_bytes(&mut self, n: usize) -> Result<&'a [u8]> {
+        match self
+            .pos
+            .checked_add(n)
+            .and_then(|end| self.buf.get(self.pos..end))
+        {
+            Some(s) => {
+                self.pos += n;
+                Ok(s)
+            }
+            None => Err(self.truncated(n)),
+        }
+    }
+
+    /// Reads an unsigned LEB128 varint of at most 10 bytes.
+    #[inline]
+    pub fn read_uvarint(&mut self) -> Result<u64> {
+        // Fast path: one byte.
+        if let Some(&b) = self.buf.get(self.pos) {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(b as u64);
+            }
+        }
+        self.read_uvarint_slow()
+    }
+
+    #[inline(never)]
+    fn read_uvarint_slow(&mut self) -> Result<u64> {
+        let mut value: u64 = 0;
+        let mut shift = 0u32;
+        loop {
+            let b = self.read_byte()?;
+            if shift == 63 && b > 1 {
+                return Err(self.error(ErrorKind::VarintTooLong));
+            }
+            value |= ((b & 0x7f) as u64) << shift;
+            if b < 0x80 {
+                return Ok(value);
+            }
+            shift += 7;
+            if shift > 63 {
+                return Err(self.error(ErrorKind::VarintTooLong));
+            }
+        }
+    }
+
+    /// Reads a zigzag i64.
+    #[inline]
+    pub fn read_i64(&mut self) -> Result<i64> {
+        let v = self.read_uvarint()?;
+        Ok(((v >> 1) as i64) ^ -((v & 1) as i64))
+    }
+
+    /// Reads a zigzag i32; values outside the i32 range are an error.
+    #[inline]
+    pub fn read_i32(&mut self) -> Result<i32> {
+        let v = self.read_uvarint()?;
+        if v > u32::MAX as u64 {
+            return Err(self.error(ErrorKind::VarintOutOfRange {
+                type_name: "i32",
+                value: v,
+            }));
+        }
+        let v = v as u32;
+        Ok(((v >> 1) as i32) ^ -((v & 1) as i32))
+    }
+
+    /// Reads a zigzag i16; values outside the i16 range are an error.
+    #[inline]
+    pub fn read_i16(&mut self) -> Result<i16> {
+        let v = self.read_uvarint()?;
+        if v > u16::MAX as u64 {
+            return Err(self.error(ErrorKind::VarintOutOfRange {
+                type_name: "i16",
+                value: v,
+            }));
+        }
+        let v = v as u16;
+        Ok(((v >> 1) as i16) ^ -((v & 1) as i16))
+    }
+
+    /// Reads an i8 (one byte, two's complement).
+    #[inline]
+    pub fn read_i8(&mut self) -> Result<i8> {
+        Ok(self.read_byte()? as i8)
+    }
+
+    /// Reads a double: 8 bytes little-endian.
+    #[inline]
+    pub fn read_double(&mut self) -> Result<f64> {
+        let b = self.read_bytes(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Ok(f64::from_le_bytes(a))
+    }
+
+    /// Reads a binary/string length and returns the position range of its bytes, advancing
+    /// past them. The length is checked against the remaining bytes.
+    #[inline]
+    pub fn read_binary_range(&mut self) -> Result<(usize, usize)> {
+        let len = self.read_uvarint()?;
+        if len > self.remaining() as u64 {
+            return Err(self.error(ErrorKind::LengthTooLarge {
+                length: len,
+                remaining: self.remaining() as u64,
+            }));
+        }
+        let start = self.pos;
+        self.pos += len as usize;
+        Ok((start, len as usize))
+    }
+
+    /// Reads a binary/string, borrowed from the buffer.
+    #[inline]
+    pub fn read_binary(&mut self) -> Result<&'a [u8]> {
+        let (start, len) = self.read_binary_range()?;
+        Ok(&self.buf[start..start + len])
+    }
+
+    /// Reads a field header. Returns `None` at the end of the structure (a STOP byte, or any
+    /// header whose type nibble is 0, as parquet-cpp does). `last_id` is the previous field id
+    /// of this structure and is updated. Boolean fields return `wire::BOOL_TRUE` or
+    /// `wire::BOOL_FALSE`, which carry the value.
+    #[inline]
+    pub fn read_field_header(&mut self, last_id: &mut i16) -> Result<Option<u8>> {
+        let b = self.read_byte()?;
+        let ty = b & 0x0f;
+        if ty == wire::STOP {
+            return Ok(None);
+        }
+        let delta = (b >> 4) as i16;
+        if delta != 0 {
+            *last_id = last_id.wrapping_add(delta);
+        } else {
+            *last_id = self.read_i16()?;
+        }
+        Ok(Some(ty))
+    }
+
+    /// Reads a list (or set) header: element wire type and element count. The count is checked
+    /// against the remaining bytes (every element takes at least one byte), so callers may
+    /// reserve `count` elements.
+    #[inline]
+    pub fn read_list_header(&mut self) -> Result<(u8, usize)> {
+        let b = self.read_byte()?;
+        let ty = b & 0x0f;
+        let short = (b >> 4) as u64;
+        let len = if short == 15 {
+            self.read_uvarint()?
+        } else {
+            short
+        };
+        if len > self.remaining() as u64 {
+            return Err(self.error(ErrorKind::LengthTooLarge {
+                length: len,
+                remaining: self.remaining() as u64,
+            }));
+        }
+        Ok((ty, len as usize))
+    }
+
+    /// Reads a boolean list element (one byte: 1 is true, anything else false as in Thrift's
+    /// reference implementation).
+    #[inline]
+    pub fn read_bool_element(&mut self) -> Result<bool> {
+        Ok(self.read_byte()? == wire::BOOL_TRUE)
+    }
+
+    /// Enters a nested structure, list or map; fails past the nesting limit.
+    #[inline]
+    pub fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            return Err(self.error(ErrorKind::NestingTooDeep {
+                limit: self.max_depth,
+            }));
+        }
+        Ok(())
+    }
+
+    /// Leaves a nested structure entered with [`Reader::enter`].
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Skips the value of a field of wire type `ty` (bool fields carry their value in the
+    /// header, so there is nothing to skip for them).
+    #[inline]
+    pub fn skip_field(&mut self, ty: u8) -> Result<()> {
+        match ty {
+            wire::BOOL_TRUE | wire::BOOL_FALSE => Ok(()),
+            _ => self.skip_element(ty),
+        }
+    }
+
+    /// Skips one value of wire type `ty` as it appears inside a list, set or map (where a
+    /// boolean takes one byte).
+    pub fn skip_element(&mut self, ty: u8) -> Result<()> {
+        match ty {
+            wire::BOOL_TRUE | wire::BOOL_FALSE | wire::BYTE => self.read_bytes(1).map(drop),
+            wire::I16 | wire::I32 | wire::I64 => self.skip_varint(),
+            wire::DOUBLE => self.read_bytes(8).map(drop),
+            wire::BINARY => self.read_binary_range().map(drop),
+            wire::UUID => self.read_bytes(16).map(drop),
+            wire::LIST | wire::SET => {
+                self.enter()?;
+                let (ety, n) = self.read_list_header()?;
+                for _ in 0..n {
+                    self.skip_element(ety)?;
+                }
+                self.leave();
+                Ok(())
+            }
+            wire::MAP => {
+                self.enter()?;
+                let n = self.read_uvarint()?;
+                if n > 0 {
+                    let kv = self.read_byte()?;
+                    // Each entry takes at least two bytes.
+                    if n > (self.remaining() / 2) as u64 {
+                        return Err(self.error(ErrorKind::LengthTooLarge {
+                            length: n,
+                            remaining: self.remaining() as u64,
+                        }));
+                    }
+                    for _ in 0..n {
+                        self.skip_element(kv >> 4)?;
+                        self.skip_element(kv & 0x0f)?;
+                    }
+                }
+                self.leave();
+                Ok(())
+            }
+            wire::STRUCT => self.skip_struct(),
+            other => Err(self.error(ErrorKind::InvalidWireType(other))),
+        }
+    }
+
+    /// Skips a whole structure (its fields up to and including the STOP).
+    pub fn skip_struct(&mut self) -> Result<()> {
+        self.enter()?;
+        let mut last = 0i16;
+        while let Some(ty) = self.read_field_header(&mut last)? {
+            self.skip_field(ty)?;
+        }
+        self.leave();
+        Ok(())
+    }
+
+    /// Skips a varint without decoding it.
+    #[inline]
+    pub fn skip_varint(&mut self) -> Result<()> {
+        let rest = &self.buf[self.pos..];
+        for (i, &b) in rest.iter().take(10).enumerate() {
+            if b < 0x80 {
+                self.pos += i + 1;
+                return Ok(());
+            }
+        }
+        if rest.len() < 10 {
+            Err(self.truncated(rest.len() + 1))
+        } else {
+            Err(self.error(ErrorKind::VarintTooLong))
+        }
+    }
+}
