@@ -5,6 +5,7 @@
 //! [`metadata::FileMetaData`] (or a [`footer::LazyFooter`] that decodes chunks on demand).
 
 pub mod error;
+pub mod footer;
 pub mod metadata;
 pub mod thrift;
 

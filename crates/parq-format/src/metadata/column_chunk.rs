@@ -1,1 +1,591 @@
-//! TODO
+//! `ColumnChunk` and its `ColumnMetaData`, merged into one compact struct (about 170 bytes, no
+//! heap allocation in the common case): required and frequent fields inline, presence as bit
+//! flags, statistics values as [`ByteRange`]s, rarely used sub-structures kept as raw Thrift
+//! ranges decoded on access, and rare fields in a boxed [`ChunkExtras`]. `path_in_schema` is
+//! not stored: it is the schema's path of the leaf.
+
+use super::{
+    keep_binary, keep_raw, missing, Arena, ByteRange, Compression, EncodingList, PhysicalType,
+    Statistics, StructWriter, UnknownFields,
+};
+use crate::error::Result;
+use crate::thrift::{wire, Reader, Writer};
+
+mod flag {
+    pub const META: u32 = 1 << 0;
+    pub const DICT_OFFSET: u32 = 1 << 1;
+    pub const OI_OFFSET: u32 = 1 << 2;
+    pub const OI_LEN: u32 = 1 << 3;
+    pub const CI_OFFSET: u32 = 1 << 4;
+    pub const CI_LEN: u32 = 1 << 5;
+    pub const STATS: u32 = 1 << 6;
+    pub const NULL_COUNT: u32 = 1 << 7;
+    pub const MIN: u32 = 1 << 8;
+    pub const MAX: u32 = 1 << 9;
+    pub const MIN_VALUE: u32 = 1 << 10;
+    pub const MAX_VALUE: u32 = 1 << 11;
+    pub const MIN_EXACT_SET: u32 = 1 << 12;
+    pub const MIN_EXACT: u32 = 1 << 13;
+    pub const MAX_EXACT_SET: u32 = 1 << 14;
+    pub const MAX_EXACT: u32 = 1 << 15;
+    pub const ENC_STATS: u32 = 1 << 16;
+    pub const SIZE_STATS: u32 = 1 << 17;
+}
+
+/// Rarely set fields of a column chunk, boxed so the common chunk stays small.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChunkExtras {
+    /// ColumnChunk field 1, `file_path`.
+    pub file_path: Option<ByteRange>,
+    /// ColumnMetaData field 8, `key_value_metadata`: the raw encoded `list<KeyValue>`.
+    pub key_value_metadata: Option<ByteRange>,
+    /// ColumnMetaData field 10, `index_page_offset`.
+    pub index_page_offset: Option<i64>,
+    /// ColumnMetaData field 14, `bloom_filter_offset`.
+    pub bloom_filter_offset: Option<i64>,
+    /// ColumnMetaData field 15, `bloom_filter_length`.
+    pub bloom_filter_length: Option<i32>,
+    /// ColumnMetaData field 17, `geospatial_statistics`: the raw encoded struct.
+    pub geospatial_statistics: Option<ByteRange>,
+    /// Statistics field 4, `distinct_count`.
+    pub distinct_count: Option<i64>,
+    /// ColumnChunk field 8, `crypto_metadata`: the raw encoded `ColumnCryptoMetaData` union.
+    pub crypto_metadata: Option<ByteRange>,
+    /// ColumnChunk field 9, `encrypted_column_metadata`.
+    pub encrypted_column_metadata: Option<ByteRange>,
+    /// Unknown fields of ColumnChunk.
+    pub unknown_chunk: UnknownFields,
+    /// Unknown fields of ColumnMetaData.
+    pub unknown_meta: UnknownFields,
+    /// Unknown fields of Statistics.
+    pub unknown_stats: UnknownFields,
+}
+
+/// What to keep while decoding a column chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ChunkKeep {
+    pub statistics: bool,
+    pub encoding_stats: bool,
+    pub size_statistics: bool,
+    pub geospatial_statistics: bool,
+}
+
+impl ChunkKeep {
+    pub const ALL: ChunkKeep = ChunkKeep {
+        statistics: true,
+        encoding_stats: true,
+        size_statistics: true,
+        geospatial_statistics: true,
+    };
+}
+
+/// A column chunk: `ColumnChunk` with its `ColumnMetaData` (parquet.thrift).
+///
+/// ```thrift
+/// struct ColumnChunk {
+///   1: optional string file_path; 2: required i64 file_offset = 0;
+///   3: optional ColumnMetaData meta_data;
+///   4: optional i64 offset_index_offset; 5: optional i32 offset_index_length;
+///   6: optional i64 column_index_offset; 7: optional i32 column_index_length;
+///   8: optional ColumnCryptoMetaData crypto_metadata; 9: optional binary encrypted_column_metadata;
+/// }
+/// struct ColumnMetaData {
+///   1: required Type type; 2: required list<Encoding> encodings;
+///   3: required list<string> path_in_schema; 4: required CompressionCodec codec;
+///   5: required i64 num_values; 6: required i64 total_uncompressed_size;
+///   7: required i64 total_compressed_size; 8: optional list<KeyValue> key_value_metadata;
+///   9: required i64 data_page_offset; 10: optional i64 index_page_offset;
+///   11: optional i64 dictionary_page_offset; 12: optional Statistics statistics;
+///   13: optional list<PageEncodingStats> encoding_stats; 14: optional i64 bloom_filter_offset;
+///   15: optional i32 bloom_filter_length; 16: optional SizeStatistics size_statistics;
+///   17: optional GeospatialStatistics geospatial_statistics;
+/// }
+/// ```
+///
+/// Byte ranges refer to the buffer of the owner (`FileMetaData::buf`, or a lazy footer's
+/// buffer for chunks decoded on demand).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ColumnChunk {
+    file_offset: i64,
+    num_values: i64,
+    total_uncompressed_size: i64,
+    total_compressed_size: i64,
+    data_page_offset: i64,
+    dictionary_page_offset: i64,
+    offset_index_offset: i64,
+    column_index_offset: i64,
+    null_count: i64,
+    offset_index_length: i32,
+    column_index_length: i32,
+    physical_type: i32,
+    codec: i32,
+    encodings: EncodingList,
+    min: ByteRange,
+    max: ByteRange,
+    min_value: ByteRange,
+    max_value: ByteRange,
+    encoding_stats: ByteRange,
+    size_statistics: ByteRange,
+    flags: u32,
+    extras: Option<Box<ChunkExtras>>,
+}
+
+#[inline]
+fn opt<T>(flags: u32, f: u32, v: T) -> Option<T> {
+    if flags & f != 0 {
+        Some(v)
+    } else {
+        None
+    }
+}
+
+impl ColumnChunk {
+    const NAME: &'static str = "ColumnChunk";
+    const META: &'static str = "ColumnMetaData";
+
+    /// ColumnChunk field 2, `file_offset` (deprecated: usually the end of the chunk or 0).
+    pub fn file_offset(&self) -> i64 {
+        self.file_offset
+    }
+    /// True if the chunk has `meta_data` (absent for encrypted columns).
+    pub fn has_metadata(&self) -> bool {
+        self.flags & flag::META != 0
+    }
+    /// `type`: the physical type recorded in the chunk.
+    pub fn physical_type(&self) -> PhysicalType {
+        PhysicalType::from_thrift(self.physical_type)
+    }
+    /// `encodings`, in file order.
+    pub fn encodings(&self) -> &EncodingList {
+        &self.encodings
+    }
+    /// `codec`.
+    pub fn codec(&self) -> Compression {
+        Compression::from_thrift(self.codec)
+    }
+    /// `num_values`: values including nulls (levels, not rows).
+    pub fn num_values(&self) -> i64 {
+        self.num_values
+    }
+    /// `total_uncompressed_size`, page headers included.
+    pub fn total_uncompressed_size(&self) -> i64 {
+        self.total_uncompressed_size
+    }
+    /// `total_compressed_size`, page headers included.
+    pub fn total_compressed_size(&self) -> i64 {
+        self.total_compressed_size
+    }
+    /// `data_page_offset`.
+    pub fn data_page_offset(&self) -> i64 {
+        self.data_page_offset
+    }
+    /// `dictionary_page_offset`.
+    pub fn dictionary_page_offset(&self) -> Option<i64> {
+        opt(self.flags, flag::DICT_OFFSET, self.dictionary_page_offset)
+    }
+    /// `index_page_offset`.
+    pub fn index_page_offset(&self) -> Option<i64> {
+        self.extras.as_ref().and_then(|e| e.index_page_offset)
+    }
+    /// `offset_index_offset`.
+    pub fn offset_index_offset(&self) -> Option<i64> {
+        opt(self.flags, flag::OI_OFFSET, self.offset_index_offset)
+    }
+    /// `offset_index_length`.
+    pub fn offset_index_length(&self) -> Option<i32> {
+        opt(self.flags, flag::OI_LEN, self.offset_index_length)
+    }
+    /// `column_index_offset`.
+    pub fn column_index_offset(&self) -> Option<i64> {
+        opt(self.flags, flag::CI_OFFSET, self.column_index_offset)
+    }
+    /// `column_index_length`.
+    pub fn column_index_length(&self) -> Option<i32> {
+        opt(self.flags, flag::CI_LEN, self.column_index_length)
+    }
+    /// `bloom_filter_offset`.
+    pub fn bloom_filter_offset(&self) -> Option<i64> {
+        self.extras.as_ref().and_then(|e| e.bloom_filter_offset)
+    }
+    /// `bloom_filter_length`.
+    pub fn bloom_filter_length(&self) -> Option<i32> {
+        self.extras.as_ref().and_then(|e| e.bloom_filter_length)
+    }
+    /// `null_count` of the statistics, the field most used for pruning.
+    pub fn null_count(&self) -> Option<i64> {
+        opt(self.flags, flag::NULL_COUNT, self.null_count)
+    }
+    /// True if the chunk has statistics (and they were kept when decoding).
+    pub fn has_statistics(&self) -> bool {
+        self.flags & flag::STATS != 0
+    }
+    /// The statistics, when present and kept; byte ranges refer to the owner's buffer.
+    pub fn statistics(&self) -> Option<Statistics> {
+        let f = self.flags;
+        if f & flag::STATS == 0 {
+            return None;
+        }
+        let ex = self.extras.as_deref();
+        Some(Statistics {
+            max: opt(f, flag::MAX, self.max),
+            min: opt(f, flag::MIN, self.min),
+            null_count: opt(f, flag::NULL_COUNT, self.null_count),
+            distinct_count: ex.and_then(|e| e.distinct_count),
+            max_value: opt(f, flag::MAX_VALUE, self.max_value),
+            min_value: opt(f, flag::MIN_VALUE, self.min_value),
+            is_max_value_exact: opt(f, flag::MAX_EXACT_SET, f & flag::MAX_EXACT != 0),
+            is_min_value_exact: opt(f, flag::MIN_EXACT_SET, f & flag::MIN_EXACT != 0),
+            unknown: ex.map(|e| e.unknown_stats.clone()).unwrap_or_default(),
+        })
+    }
+    /// `encoding_stats`: the raw encoded `list<PageEncodingStats>`, when present and kept.
+    pub fn encoding_stats_raw(&self) -> Option<ByteRange> {
+        opt(self.flags, flag::ENC_STATS, self.encoding_stats)
+    }
+    /// `size_statistics`: the raw encoded `SizeStatistics`, when present and kept.
+    pub fn size_statistics_raw(&self) -> Option<ByteRange> {
+        opt(self.flags, flag::SIZE_STATS, self.size_statistics)
+    }
+    /// The rarely set fields, when any is set.
+    pub fn extras(&self) -> Option<&ChunkExtras> {
+        self.extras.as_deref()
+    }
+    /// `file_path`.
+    pub fn file_path(&self) -> Option<ByteRange> {
+        self.extras.as_ref().and_then(|e| e.file_path)
+    }
+
+    /// Heap bytes held by this chunk beyond its own size.
+    pub fn heap_bytes(&self) -> usize {
+        self.encodings.heap_bytes()
+            + self.extras.as_ref().map_or(0, |e| {
+                std::mem::size_of::<ChunkExtras>()
+                    + e.unknown_chunk.heap_bytes()
+                    + e.unknown_meta.heap_bytes()
+                    + e.unknown_stats.heap_bytes()
+            })
+    }
+
+    #[inline]
+    fn extras_mut(&mut self) -> &mut ChunkExtras {
+        self.extras.get_or_insert_with(Default::default)
+    }
+
+    /// Decodes a `ColumnChunk` struct. Byte values are copied into `arena` when given, else
+    /// kept as ranges of the reader's buffer.
+    pub(crate) fn decode(
+        r: &mut Reader<'_>,
+        mut arena: Option<&mut Arena>,
+        keep: ChunkKeep,
+    ) -> Result<ColumnChunk> {
+        let mut c = ColumnChunk::default();
+        let mut id = 0i16;
+        let mut has_file_offset = false;
+        r.enter()?;
+        loop {
+            let ty = match r.read_field_header(&mut id) {
+                Ok(Some(ty)) => ty,
+                Ok(None) => break,
+                Err(e) => return Err(e.in_struct(Self::NAME)),
+            };
+            let res = match (id, ty) {
+                (1, wire::BINARY) => keep_binary(r, &mut arena, None)
+                    .map(|v| c.extras_mut().file_path = Some(v)),
+                (2, wire::I64) => r.read_i64().map(|v| {
+                    c.file_offset = v;
+                    has_file_offset = true;
+                }),
+                (3, wire::STRUCT) => c.decode_meta(r, &mut arena, keep),
+                (4, wire::I64) => r.read_i64().map(|v| {
+                    c.offset_index_offset = v;
+                    c.flags |= flag::OI_OFFSET;
+                }),
+                (5, wire::I32) => r.read_i32().map(|v| {
+                    c.offset_index_length = v;
+                    c.flags |= flag::OI_LEN;
+                }),
+                (6, wire::I64) => r.read_i64().map(|v| {
+                    c.column_index_offset = v;
+                    c.flags |= flag::CI_OFFSET;
+                }),
+                (7, wire::I32) => r.read_i32().map(|v| {
+                    c.column_index_length = v;
+                    c.flags |= flag::CI_LEN;
+                }),
+                (8, wire::STRUCT) => keep_raw(r, &mut arena, ty)
+                    .map(|v| c.extras_mut().crypto_metadata = Some(v)),
+                (9, wire::BINARY) => keep_binary(r, &mut arena, None)
+                    .map(|v| c.extras_mut().encrypted_column_metadata = Some(v)),
+                _ => {
+                    let a = arena.as_deref_mut();
+                    c.extras_mut().unknown_chunk.keep(r, a, id, ty)
+                }
+            };
+            if let Err(e) = res {
+                return Err(e.in_field(Self::NAME, id));
+            }
+        }
+        r.leave();
+        if !has_file_offset {
+            return Err(missing(r, Self::NAME, "file_offset"));
+        }
+        Ok(c)
+    }
+
+    fn decode_meta(
+        &mut self,
+        r: &mut Reader<'_>,
+        arena: &mut Option<&mut Arena>,
+        keep: ChunkKeep,
+    ) -> Result<()> {
+        // Required fields seen, as bits of their ids.
+        const REQUIRED: u32 = (1 << 1) | (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 9);
+        let mut seen = 0u32;
+        let mut id = 0i16;
+        self.flags |= flag::META;
+        r.enter()?;
+        loop {
+            let ty = match r.read_field_header(&mut id) {
+                Ok(Some(ty)) => ty,
+                Ok(None) => break,
+                Err(e) => return Err(e.in_struct(Self::META)),
+            };
+            let res = match (id, ty) {
+                (1, wire::I32) => r.read_i32().map(|v| self.physical_type = v),
+                (2, wire::LIST) => self.decode_encodings(r),
+                (3, wire::LIST) => skip_path(r),
+                (4, wire::I32) => r.read_i32().map(|v| self.codec = v),
+                (5, wire::I64) => r.read_i64().map(|v| self.num_values = v),
+                (6, wire::I64) => r.read_i64().map(|v| self.total_uncompressed_size = v),
+                (7, wire::I64) => r.read_i64().map(|v| self.total_compressed_size = v),
+                (8, wire::LIST) => {
+                    keep_raw(r, arena, ty).map(|v| self.extras_mut().key_value_metadata = Some(v))
+                }
+                (9, wire::I64) => r.read_i64().map(|v| self.data_page_offset = v),
+                (10, wire::I64) => {
+                    r.read_i64().map(|v| self.extras_mut().index_page_offset = Some(v))
+                }
+                (11, wire::I64) => r.read_i64().map(|v| {
+                    self.dictionary_page_offset = v;
+                    self.flags |= flag::DICT_OFFSET;
+                }),
+                (12, wire::STRUCT) if keep.statistics => {
+                    Statistics::decode(r, arena.as_deref_mut()).map(|s| self.set_statistics(s))
+                }
+                (13, wire::LIST) if keep.encoding_stats => keep_raw(r, arena, ty).map(|v| {
+                    self.encoding_stats = v;
+                    self.flags |= flag::ENC_STATS;
+                }),
+                (14, wire::I64) => {
+                    r.read_i64().map(|v| self.extras_mut().bloom_filter_offset = Some(v))
+                }
+                (15, wire::I32) => {
+                    r.read_i32().map(|v| self.extras_mut().bloom_filter_length = Some(v))
+                }
+                (16, wire::STRUCT) if keep.size_statistics => keep_raw(r, arena, ty).map(|v| {
+                    self.size_statistics = v;
+                    self.flags |= flag::SIZE_STATS;
+                }),
+                (17, wire::STRUCT) if keep.geospatial_statistics => keep_raw(r, arena, ty)
+                    .map(|v| self.extras_mut().geospatial_statistics = Some(v)),
+                (12, wire::STRUCT) | (13, wire::LIST) | (16 | 17, wire::STRUCT) => r.skip_field(ty),
+                _ => {
+                    let a = arena.as_deref_mut();
+                    self.extras_mut().unknown_meta.keep(r, a, id, ty)
+                }
+            };
+            if let Err(e) = res {
+                return Err(e.in_field(Self::META, id));
+            }
+            if (1..=9).contains(&id) {
+                seen |= 1 << id;
+            }
+        }
+        r.leave();
+        if seen & REQUIRED != REQUIRED {
+            let name = match (!seen & REQUIRED).trailing_zeros() {
+                1 => "type",
+                2 => "encodings",
+                3 => "path_in_schema",
+                4 => "codec",
+                5 => "num_values",
+                6 => "total_uncompressed_size",
+                7 => "total_compressed_size",
+                _ => "data_page_offset",
+            };
+            return Err(missing(r, Self::META, name));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn decode_encodings(&mut self, r: &mut Reader<'_>) -> Result<()> {
+        let (ety, n) = r.read_list_header()?;
+        if ety != wire::I32 {
+            for _ in 0..n {
+                r.skip_element(ety)?;
+            }
+            return Ok(());
+        }
+        let mut list = EncodingList::new();
+        for _ in 0..n {
+            list.push(super::Encoding::from_thrift(r.read_i32()?));
+        }
+        self.encodings = list;
+        Ok(())
+    }
+
+    fn set_statistics(&mut self, s: Statistics) {
+        let mut f = self.flags | flag::STATS;
+        if let Some(v) = s.max {
+            self.max = v;
+            f |= flag::MAX;
+        }
+        if let Some(v) = s.min {
+            self.min = v;
+            f |= flag::MIN;
+        }
+        if let Some(v) = s.null_count {
+            self.null_count = v;
+            f |= flag::NULL_COUNT;
+        }
+        if let Some(v) = s.max_value {
+            self.max_value = v;
+            f |= flag::MAX_VALUE;
+        }
+        if let Some(v) = s.min_value {
+            self.min_value = v;
+            f |= flag::MIN_VALUE;
+        }
+        if let Some(v) = s.is_max_value_exact {
+            f |= flag::MAX_EXACT_SET | if v { flag::MAX_EXACT } else { 0 };
+        }
+        if let Some(v) = s.is_min_value_exact {
+            f |= flag::MIN_EXACT_SET | if v { flag::MIN_EXACT } else { 0 };
+        }
+        self.flags = f;
+        if s.distinct_count.is_some() || !s.unknown.is_empty() {
+            let ex = self.extras_mut();
+            ex.distinct_count = s.distinct_count;
+            ex.unknown_stats = s.unknown;
+        }
+    }
+
+    /// Encodes this chunk as a `ColumnChunk` struct. `buf` is the buffer its byte ranges refer
+    /// to; `path` is the leaf's `path_in_schema`.
+    pub fn encode<'p>(
+        &self,
+        w: &mut Writer<'_>,
+        buf: &[u8],
+        path: impl ExactSizeIterator<Item = &'p [u8]>,
+    ) {
+        let none = UnknownFields::default();
+        let ex = self.extras.as_deref();
+        let mut s = StructWriter::new(ex.map_or(&none, |e| &e.unknown_chunk), buf);
+        if let Some(v) = ex.and_then(|e| e.file_path) {
+            s.binary(w, 1, v.slice(buf));
+        }
+        s.i64(w, 2, self.file_offset);
+        if self.has_metadata() {
+            s.field(w, wire::STRUCT, 3);
+            self.encode_meta(w, buf, path);
+        }
+        if let Some(v) = self.offset_index_offset() {
+            s.i64(w, 4, v);
+        }
+        if let Some(v) = self.offset_index_length() {
+            s.i32(w, 5, v);
+        }
+        if let Some(v) = self.column_index_offset() {
+            s.i64(w, 6, v);
+        }
+        if let Some(v) = self.column_index_length() {
+            s.i32(w, 7, v);
+        }
+        if let Some(v) = ex.and_then(|e| e.crypto_metadata) {
+            s.field(w, wire::STRUCT, 8);
+            w.write_raw(v.slice(buf));
+        }
+        if let Some(v) = ex.and_then(|e| e.encrypted_column_metadata) {
+            s.binary(w, 9, v.slice(buf));
+        }
+        s.end(w);
+    }
+
+    fn encode_meta<'p>(
+        &self,
+        w: &mut Writer<'_>,
+        buf: &[u8],
+        path: impl ExactSizeIterator<Item = &'p [u8]>,
+    ) {
+        let none = UnknownFields::default();
+        let ex = self.extras.as_deref();
+        let mut s = StructWriter::new(ex.map_or(&none, |e| &e.unknown_meta), buf);
+        s.i32(w, 1, self.physical_type);
+        s.field(w, wire::LIST, 2);
+        w.write_list_header(wire::I32, self.encodings.len());
+        for e in self.encodings.iter() {
+            w.write_i32(e.to_thrift());
+        }
+        s.field(w, wire::LIST, 3);
+        w.write_list_header(wire::BINARY, path.len());
+        for p in path {
+            w.write_binary(p);
+        }
+        s.i32(w, 4, self.codec);
+        s.i64(w, 5, self.num_values);
+        s.i64(w, 6, self.total_uncompressed_size);
+        s.i64(w, 7, self.total_compressed_size);
+        if let Some(v) = ex.and_then(|e| e.key_value_metadata) {
+            s.field(w, wire::LIST, 8);
+            w.write_raw(v.slice(buf));
+        }
+        s.i64(w, 9, self.data_page_offset);
+        if let Some(v) = self.index_page_offset() {
+            s.i64(w, 10, v);
+        }
+        if let Some(v) = self.dictionary_page_offset() {
+            s.i64(w, 11, v);
+        }
+        if let Some(st) = self.statistics() {
+            s.field(w, wire::STRUCT, 12);
+            st.encode(w, buf);
+        }
+        if let Some(v) = self.encoding_stats_raw() {
+            s.field(w, wire::LIST, 13);
+            w.write_raw(v.slice(buf));
+        }
+        if let Some(v) = self.bloom_filter_offset() {
+            s.i64(w, 14, v);
+        }
+        if let Some(v) = self.bloom_filter_length() {
+            s.i32(w, 15, v);
+        }
+        if let Some(v) = self.size_statistics_raw() {
+            s.field(w, wire::STRUCT, 16);
+            w.write_raw(v.slice(buf));
+        }
+        if let Some(v) = ex.and_then(|e| e.geospatial_statistics) {
+            s.field(w, wire::STRUCT, 17);
+            w.write_raw(v.slice(buf));
+        }
+        s.end(w);
+    }
+}
+
+/// Skips `path_in_schema` (a list of strings; the path is derived from the schema).
+#[inline]
+fn skip_path(r: &mut Reader<'_>) -> Result<()> {
+    let (ety, n) = r.read_list_header()?;
+    if ety == wire::BINARY {
+        for _ in 0..n {
+            r.read_binary_range()?;
+        }
+        Ok(())
+    } else {
+        for _ in 0..n {
+            r.skip_element(ety)?;
+        }
+        Ok(())
+    }
+}

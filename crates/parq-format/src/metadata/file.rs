@@ -1,1 +1,403 @@
-//! TODO
+//! `FileMetaData` (the footer), `KeyValue` and `ColumnOrder`. Decoding honours the
+//! [`DecodeOptions`](crate::footer::DecodeOptions): selected row groups and columns,
+//! statistics policy, skipped sub-structures, and a reusable schema.
+
+use std::sync::Arc;
+
+use super::row_group::ColumnSelection;
+use super::{
+    keep_binary, keep_raw, missing, Arena, ByteRange, EncryptionAlgorithm, RowGroup, Schema,
+    StructWriter, UnknownFields,
+};
+use crate::error::{Error, ErrorKind, Result};
+use crate::footer::DecodeOptions;
+use crate::thrift::{wire, Reader, Writer};
+
+/// `KeyValue`: application metadata.
+///
+/// ```thrift
+/// struct KeyValue { 1: required string key; 2: optional string value; }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyValue {
+    /// Field 1, `key`.
+    pub key: ByteRange,
+    /// Field 2, `value`.
+    pub value: Option<ByteRange>,
+}
+
+impl KeyValue {
+    /// Decodes a `list<KeyValue>` (after its field header).
+    pub fn decode_list(r: &mut Reader<'_>, mut arena: Option<&mut Arena>) -> Result<Vec<KeyValue>> {
+        let (ety, n) = r.read_list_header()?;
+        let mut out = Vec::with_capacity(if ety == wire::STRUCT { n } else { 0 });
+        for i in 0..n {
+            if ety != wire::STRUCT {
+                r.skip_element(ety)?;
+                continue;
+            }
+            let (mut key, mut value) = (None, None);
+            super::logical_type::read_fields(r, "KeyValue", |r, fid, fty| match (fid, fty) {
+                (1, wire::BINARY) => keep_binary(r, &mut arena, None).map(|v| key = Some(v)).map(|_| true),
+                (2, wire::BINARY) => keep_binary(r, &mut arena, None).map(|v| value = Some(v)).map(|_| true),
+                _ => Ok(false),
+            })
+            .map_err(|e| e.in_element("KeyValue", i as u32))?;
+            let key = key.ok_or_else(|| missing(r, "KeyValue", "key"))?;
+            out.push(KeyValue { key, value });
+        }
+        Ok(out)
+    }
+
+    /// Encodes a `list<KeyValue>` (without field header).
+    pub fn encode_list(list: &[KeyValue], w: &mut Writer<'_>, buf: &[u8]) {
+        w.write_list_header(wire::STRUCT, list.len());
+        for kv in list {
+            let mut l = 0;
+            w.write_field_header(wire::BINARY, 1, &mut l);
+            w.write_binary(kv.key.slice(buf));
+            if let Some(v) = kv.value {
+                w.write_field_header(wire::BINARY, 2, &mut l);
+                w.write_binary(v.slice(buf));
+            }
+            w.write_stop();
+        }
+    }
+}
+
+/// `ColumnOrder` union: how min/max statistics of a column are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnOrder {
+    /// `TYPE_ORDER` (field 1): the order defined by the logical/physical type.
+    TypeDefined,
+    /// `IEEE_754_TOTAL_ORDER` (field 2): IEEE 754 total order for floating point columns.
+    Ieee754TotalOrder,
+    /// A union variant this version does not know.
+    Unrecognized {
+        /// Field id of the variant.
+        field_id: i16,
+        /// Wire type of the variant.
+        wire_type: u8,
+        /// Raw value bytes.
+        raw: ByteRange,
+    },
+}
+
+impl ColumnOrder {
+    fn decode(r: &mut Reader<'_>, arena: &mut Option<&mut Arena>) -> Result<ColumnOrder> {
+        let mut id = 0i16;
+        let mut out = None;
+        r.enter()?;
+        while let Some(ty) = r.read_field_header(&mut id)? {
+            if out.is_some() {
+                r.skip_field(ty)?;
+                continue;
+            }
+            out = Some(match (id, ty) {
+                (1, wire::STRUCT) => r.skip_struct().map(|_| ColumnOrder::TypeDefined)?,
+                (2, wire::STRUCT) => r.skip_struct().map(|_| ColumnOrder::Ieee754TotalOrder)?,
+                _ => {
+                    let raw = keep_raw(r, arena, ty)?;
+                    ColumnOrder::Unrecognized { field_id: id, wire_type: ty, raw }
+                }
+            });
+        }
+        r.leave();
+        out.ok_or_else(|| missing(r, "ColumnOrder", "<union variant>"))
+    }
+
+    fn encode(&self, w: &mut Writer<'_>, buf: &[u8]) {
+        let mut last = 0i16;
+        match *self {
+            ColumnOrder::TypeDefined | ColumnOrder::Ieee754TotalOrder => {
+                let id = if *self == ColumnOrder::TypeDefined { 1 } else { 2 };
+                w.write_field_header(wire::STRUCT, id, &mut last);
+                w.write_stop();
+            }
+            ColumnOrder::Unrecognized { field_id, wire_type, raw } => {
+                w.write_field_header(wire_type, field_id, &mut last);
+                w.write_raw(raw.slice(buf));
+            }
+        }
+        w.write_stop();
+    }
+}
+
+/// Which row groups and columns a decoded footer holds, when it was decoded with a selection.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Indices of the row groups kept (ascending), or `None` for all.
+    pub row_groups: Option<Vec<usize>>,
+    /// Indices of the leaf columns kept in every row group (ascending), or `None` for all.
+    pub columns: Option<Vec<usize>>,
+}
+
+/// `FileMetaData`: the footer of a Parquet file.
+///
+/// ```thrift
+/// struct FileMetaData {
+///   1: required i32 version; 2: required list<SchemaElement> schema; 3: required i64 num_rows;
+///   4: required list<RowGroup> row_groups; 5: optional list<KeyValue> key_value_metadata;
+///   6: optional string created_by; 7: optional list<ColumnOrder> column_orders;
+///   8: optional EncryptionAlgorithm encryption_algorithm;
+///   9: optional binary footer_signing_key_metadata;
+/// }
+/// ```
+///
+/// Byte ranges (statistics, key-value metadata, ...) refer to [`FileMetaData::buf`].
+#[derive(Debug, Clone)]
+pub struct FileMetaData {
+    /// Field 1, `version`.
+    pub version: i32,
+    /// Field 2, `schema`, with the derived leaves.
+    pub schema: Arc<Schema>,
+    /// Field 3, `num_rows`.
+    pub num_rows: i64,
+    /// Field 4, `row_groups` (only the selected ones, see [`FileMetaData::selection`]).
+    pub row_groups: Vec<RowGroup>,
+    /// Field 5, `key_value_metadata`.
+    pub key_value_metadata: Option<Vec<KeyValue>>,
+    /// Field 6, `created_by`.
+    pub created_by: Option<ByteRange>,
+    /// Field 7, `column_orders`.
+    pub column_orders: Option<Vec<ColumnOrder>>,
+    /// Field 8, `encryption_algorithm` (plaintext footers of encrypted files).
+    pub encryption_algorithm: Option<EncryptionAlgorithm>,
+    /// Field 9, `footer_signing_key_metadata`.
+    pub footer_signing_key_metadata: Option<ByteRange>,
+    /// Fields this version does not know.
+    pub unknown: UnknownFields,
+    /// What was selected when decoding; `None` if everything was decoded.
+    pub selection: Option<Selection>,
+    buf: bytes::Bytes,
+}
+
+impl FileMetaData {
+    const NAME: &'static str = "FileMetaData";
+
+    /// The buffer that byte ranges of this footer refer to.
+    pub fn buf(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// The bytes of `range` in this footer's buffer.
+    pub fn bytes(&self, range: ByteRange) -> &[u8] {
+        range.slice(&self.buf)
+    }
+
+    /// The total number of rows.
+    pub fn num_rows(&self) -> i64 {
+        self.num_rows
+    }
+
+    /// The row groups.
+    pub fn row_groups(&self) -> &[RowGroup] {
+        &self.row_groups
+    }
+
+    /// The schema.
+    pub fn schema(&self) -> &Arc<Schema> {
+        &self.schema
+    }
+
+    /// `created_by` as text (lossy).
+    pub fn created_by(&self) -> Option<std::borrow::Cow<'_, str>> {
+        self.created_by.map(|r| String::from_utf8_lossy(self.bytes(r)))
+    }
+
+    /// Heap bytes held by the decoded metadata: the byte arena, row groups, column chunks,
+    /// key-value metadata, column orders, and the schema (counted in full even when shared).
+    pub fn heap_bytes(&self) -> usize {
+        self.buf.len()
+            + self.schema.heap_bytes()
+            + self.row_groups.capacity() * std::mem::size_of::<RowGroup>()
+            + self.row_groups.iter().map(RowGroup::heap_bytes).sum::<usize>()
+            + self.key_value_metadata.as_ref().map_or(0, |k| k.capacity() * std::mem::size_of::<KeyValue>())
+            + self.column_orders.as_ref().map_or(0, |c| c.capacity() * std::mem::size_of::<ColumnOrder>())
+            + self.unknown.heap_bytes()
+    }
+
+    /// Decodes a footer (the Thrift `FileMetaData` bytes) with `opts`.
+    pub fn decode(bytes: &[u8], opts: &DecodeOptions) -> Result<FileMetaData> {
+        Self::decode_with(bytes, opts, decode_row_groups)
+    }
+
+    /// Decodes a footer, handing the `row_groups` list to `row_groups` (which decodes it, or
+    /// scans it as the lazy footer does).
+    pub(crate) fn decode_with(
+        bytes: &[u8],
+        opts: &DecodeOptions,
+        mut row_groups_fn: impl FnMut(
+            &mut Reader<'_>,
+            &mut Arena,
+            &DecodeOptions,
+            &ColumnSelection,
+        ) -> Result<Vec<RowGroup>>,
+    ) -> Result<FileMetaData> {
+        let mut r = Reader::with_limits(bytes, opts.limits);
+        let sel = opts.column_selection();
+        // Room for the statistics values of every kept chunk, as a guess; grows if needed.
+        let mut arena = Arena::with_capacity(bytes.len() / 8);
+        let mut version = None;
+        let mut schema: Option<Arc<Schema>> = None;
+        let mut num_rows = None;
+        let mut row_groups: Option<Vec<RowGroup>> = None;
+        let mut kv = None;
+        let mut created_by = None;
+        let mut column_orders = None;
+        let mut encryption_algorithm = None;
+        let mut signing_key = None;
+        let mut unknown = UnknownFields::default();
+        let mut id = 0i16;
+        r.enter()?;
+        loop {
+            let ty = match r.read_field_header(&mut id) {
+                Ok(Some(ty)) => ty,
+                Ok(None) => break,
+                Err(e) => return Err(e.in_struct(Self::NAME)),
+            };
+            let a = &mut arena;
+            let res = match (id, ty) {
+                (1, wire::I32) => r.read_i32().map(|v| version = Some(v)),
+                (2, wire::LIST) => decode_schema(&mut r, opts).map(|s| schema = Some(s)),
+                (3, wire::I64) => r.read_i64().map(|v| num_rows = Some(v)),
+                (4, wire::LIST) => {
+                    row_groups_fn(&mut r, a, opts, &sel).map(|v| row_groups = Some(v))
+                }
+                (5, wire::LIST) => KeyValue::decode_list(&mut r, Some(a)).map(|v| kv = Some(v)),
+                (6, wire::BINARY) => {
+                    keep_binary(&mut r, &mut Some(a), None).map(|v| created_by = Some(v))
+                }
+                (7, wire::LIST) => decode_orders(&mut r, a).map(|v| column_orders = Some(v)),
+                (8, wire::STRUCT) => EncryptionAlgorithm::decode(&mut r, Some(a))
+                    .map(|v| encryption_algorithm = Some(v)),
+                (9, wire::BINARY) => {
+                    keep_binary(&mut r, &mut Some(a), None).map(|v| signing_key = Some(v))
+                }
+                _ => unknown.keep(&mut r, Some(a), id, ty),
+            };
+            if let Err(e) = res {
+                return Err(e.in_field(Self::NAME, id));
+            }
+        }
+        r.leave();
+        let version = version.ok_or_else(|| missing(&r, Self::NAME, "version"))?;
+        let schema = schema.ok_or_else(|| missing(&r, Self::NAME, "schema"))?;
+        let num_rows = num_rows.ok_or_else(|| missing(&r, Self::NAME, "num_rows"))?;
+        let row_groups = row_groups.ok_or_else(|| missing(&r, Self::NAME, "row_groups"))?;
+        let selection = opts.selection();
+        Ok(FileMetaData {
+            version,
+            schema,
+            num_rows,
+            row_groups,
+            key_value_metadata: kv,
+            created_by,
+            column_orders,
+            encryption_algorithm,
+            footer_signing_key_metadata: signing_key,
+            unknown,
+            selection,
+            buf: arena.freeze(),
+        })
+    }
+
+    /// Encodes the footer as Thrift `FileMetaData`. Fails for a footer decoded with a
+    /// selection (it would describe a different file).
+    pub fn encode(&self, out: &mut Vec<u8>) -> Result<()> {
+        if self.selection.is_some() {
+            return Err(Error::new(ErrorKind::Inconsistent(
+                "cannot encode a footer decoded with a row group or column selection".into(),
+            )));
+        }
+        let buf = &self.buf[..];
+        let mut w = Writer::new(out);
+        let w = &mut w;
+        let mut s = StructWriter::new(&self.unknown, buf);
+        s.i32(w, 1, self.version);
+        s.field(w, wire::LIST, 2);
+        self.schema.encode_list(w);
+        s.i64(w, 3, self.num_rows);
+        s.field(w, wire::LIST, 4);
+        w.write_list_header(wire::STRUCT, self.row_groups.len());
+        for g in &self.row_groups {
+            g.encode(w, buf, &self.schema);
+        }
+        if let Some(kv) = &self.key_value_metadata {
+            s.field(w, wire::LIST, 5);
+            KeyValue::encode_list(kv, w, buf);
+        }
+        if let Some(v) = self.created_by {
+            s.binary(w, 6, v.slice(buf));
+        }
+        if let Some(orders) = &self.column_orders {
+            s.field(w, wire::LIST, 7);
+            w.write_list_header(wire::STRUCT, orders.len());
+            for o in orders {
+                o.encode(w, buf);
+            }
+        }
+        if let Some(a) = &self.encryption_algorithm {
+            s.field(w, wire::STRUCT, 8);
+            a.encode(w, buf);
+        }
+        if let Some(v) = self.footer_signing_key_metadata {
+            s.binary(w, 9, v.slice(buf));
+        }
+        s.end(w);
+        Ok(())
+    }
+}
+
+fn decode_schema(r: &mut Reader<'_>, opts: &DecodeOptions) -> Result<Arc<Schema>> {
+    if let Some(cached) = &opts.schema {
+        let start = r.pos();
+        r.skip_field(wire::LIST)?;
+        if &r.buf()[start..r.pos()] == cached.raw_bytes() {
+            return Ok(cached.clone());
+        }
+        r.set_pos(start);
+    }
+    Schema::decode_list(r).map(Arc::new)
+}
+
+fn decode_row_groups(
+    r: &mut Reader<'_>,
+    arena: &mut Arena,
+    opts: &DecodeOptions,
+    sel: &ColumnSelection,
+) -> Result<Vec<RowGroup>> {
+    let (ety, n) = r.read_list_header()?;
+    if ety != wire::STRUCT {
+        return Err(r.error(ErrorKind::Inconsistent(format!(
+            "FileMetaData.row_groups has element type {ety}, expected a struct"
+        ))));
+    }
+    let wanted = opts.row_group_mask();
+    let mut out = Vec::with_capacity(wanted.as_ref().map_or(n, |m| m.iter().filter(|&&b| b).count().min(n)));
+    for i in 0..n {
+        if let Some(m) = &wanted {
+            if !m.get(i).copied().unwrap_or(false) {
+                r.skip_struct().map_err(|e| e.in_element("RowGroup", i as u32))?;
+                continue;
+            }
+        }
+        let g = RowGroup::decode(r, Some(arena), sel).map_err(|e| e.in_element("RowGroup", i as u32))?;
+        out.push(g);
+    }
+    Ok(out)
+}
+
+fn decode_orders(r: &mut Reader<'_>, arena: &mut Arena) -> Result<Vec<ColumnOrder>> {
+    let (ety, n) = r.read_list_header()?;
+    let mut out = Vec::with_capacity(if ety == wire::STRUCT { n } else { 0 });
+    let mut a = Some(arena);
+    for i in 0..n {
+        if ety != wire::STRUCT {
+            r.skip_element(ety)?;
+            continue;
+        }
+        out.push(ColumnOrder::decode(r, &mut a).map_err(|e| e.in_element("ColumnOrder", i as u32))?);
+    }
+    Ok(out)
+}

@@ -11,18 +11,20 @@
 //! - Enums keep values they do not know (`Unknown(i32)`) instead of failing.
 
 mod bloom;
-mod column_chunk;
+mod chunk_stats;
+pub(crate) mod column_chunk;
 mod crypto;
 mod enums;
 mod file;
-mod logical_type;
+pub(crate) mod logical_type;
 mod page_header;
 mod page_index;
-mod row_group;
+pub(crate) mod row_group;
 mod schema;
 mod statistics;
 
 pub use bloom::*;
+pub use chunk_stats::*;
 pub use column_chunk::*;
 pub use crypto::*;
 pub use enums::*;
@@ -253,6 +255,22 @@ impl<'u> StructWriter<'u> {
         }
         w.write_stop();
     }
+}
+
+/// Skips the value of wire type `ty` at the reader's position and keeps its raw bytes: copied
+/// into `arena` when given, else as a range of the reader's buffer.
+#[inline]
+pub(crate) fn keep_raw(
+    r: &mut Reader<'_>,
+    arena: &mut Option<&mut Arena>,
+    ty: u8,
+) -> Result<ByteRange> {
+    let start = r.pos();
+    r.skip_field(ty)?;
+    Ok(match arena {
+        Some(a) => a.push(&r.buf()[start..r.pos()]),
+        None => ByteRange::new(start, r.pos() - start),
+    })
 }
 
 /// An error for a missing required field of `structure`, at the reader's position.

@@ -1,0 +1,297 @@
+//! Locating and decoding a footer: the file tail (`<footer> <u32 length> PAR1`), the
+//! decode options (statistics policy, skipped sub-structures, row group and column
+//! selection, schema reuse, limits), the push-style [`FooterDecoder`], the [`LazyFooter`]
+//! view and the page index.
+
+mod lazy;
+mod page_index;
+
+use std::ops::Range;
+use std::sync::Arc;
+
+pub use lazy::LazyFooter;
+pub use page_index::{decode_page_index, page_index_range, PageIndex};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::metadata::{FileMetaData, Schema, Selection};
+use crate::metadata::row_group::ColumnSelection;
+use crate::metadata::column_chunk::ChunkKeep;
+use crate::thrift::Limits;
+
+/// The magic at the start and end of a plaintext-footer Parquet file.
+pub const MAGIC: &[u8; 4] = b"PAR1";
+/// The magic at the end of a file whose footer is encrypted.
+pub const MAGIC_ENCRYPTED: &[u8; 4] = b"PARE";
+/// Bytes of the tail: the footer length (u32 little-endian) and the magic.
+pub const TAIL_BYTES: u64 = 8;
+/// Default limit on the footer size (the format allows up to 4 GiB).
+pub const DEFAULT_MAX_FOOTER_BYTES: u64 = 1 << 30;
+
+/// Which statistics to keep while decoding column chunks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum StatisticsPolicy {
+    /// Keep the statistics of every column chunk.
+    #[default]
+    KeepAll,
+    /// Skip all column chunk statistics.
+    SkipAll,
+    /// Keep the statistics of these leaf columns only.
+    KeepColumns(Vec<usize>),
+}
+
+/// Options for decoding a footer.
+#[derive(Debug, Clone)]
+pub struct DecodeOptions {
+    /// Which column chunk statistics to keep.
+    pub statistics: StatisticsPolicy,
+    /// Skip `ColumnMetaData.encoding_stats`.
+    pub skip_page_encoding_stats: bool,
+    /// Skip `ColumnMetaData.size_statistics`.
+    pub skip_size_statistics: bool,
+    /// Skip `ColumnMetaData.geospatial_statistics`.
+    pub skip_geospatial_statistics: bool,
+    /// Decode only these leaf columns (by index) in every row group; `None`: all.
+    pub columns: Option<Vec<usize>>,
+    /// Decode only these row groups (by index); `None`: all.
+    pub row_groups: Option<Vec<usize>>,
+    /// A schema decoded before (from a file with the same schema): reused without decoding
+    /// when the footer's encoded schema is byte-identical.
+    pub schema: Option<Arc<Schema>>,
+    /// The largest footer accepted.
+    pub max_footer_bytes: u64,
+    /// Thrift decoding limits.
+    pub limits: Limits,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions {
+            statistics: StatisticsPolicy::KeepAll,
+            skip_page_encoding_stats: false,
+            skip_size_statistics: false,
+            skip_geospatial_statistics: false,
+            columns: None,
+            row_groups: None,
+            schema: None,
+            max_footer_bytes: DEFAULT_MAX_FOOTER_BYTES,
+            limits: Limits::default(),
+        }
+    }
+}
+
+fn mask(indices: &[usize]) -> Vec<bool> {
+    let len = indices.iter().copied().max().map_or(0, |m| m + 1);
+    let mut m = vec![false; len];
+    for &i in indices {
+        m[i] = true;
+    }
+    m
+}
+
+fn sorted(indices: &[usize]) -> Vec<usize> {
+    let mut v = indices.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+impl DecodeOptions {
+    /// Options that skip every statistic and sub-structure not needed to locate data.
+    pub fn minimal() -> Self {
+        DecodeOptions {
+            statistics: StatisticsPolicy::SkipAll,
+            skip_page_encoding_stats: true,
+            skip_size_statistics: true,
+            skip_geospatial_statistics: true,
+            ..Default::default()
+        }
+    }
+
+    pub(crate) fn chunk_keep(&self) -> ChunkKeep {
+        ChunkKeep {
+            statistics: self.statistics != StatisticsPolicy::SkipAll,
+            encoding_stats: !self.skip_page_encoding_stats,
+            size_statistics: !self.skip_size_statistics,
+            geospatial_statistics: !self.skip_geospatial_statistics,
+        }
+    }
+
+    pub(crate) fn column_selection(&self) -> ColumnSelection {
+        let keep = self.chunk_keep();
+        ColumnSelection {
+            columns: self.columns.as_deref().map(mask),
+            statistics: match &self.statistics {
+                StatisticsPolicy::KeepColumns(c) => Some(mask(c)),
+                _ => None,
+            },
+            keep: if keep == ChunkKeep::ALL { None } else { Some(keep) },
+        }
+    }
+
+    pub(crate) fn row_group_mask(&self) -> Option<Vec<bool>> {
+        self.row_groups.as_deref().map(mask)
+    }
+
+    pub(crate) fn selection(&self) -> Option<Selection> {
+        if self.columns.is_none() && self.row_groups.is_none() {
+            return None;
+        }
+        Some(Selection {
+            row_groups: self.row_groups.as_deref().map(sorted),
+            columns: self.columns.as_deref().map(sorted),
+        })
+    }
+}
+
+/// Parses the 8-byte tail of a file of `file_bytes` bytes and returns the footer length.
+pub fn parse_tail(tail: &[u8], file_bytes: u64, max_footer_bytes: u64) -> Result<u64> {
+    let at = file_bytes.saturating_sub(TAIL_BYTES);
+    let t: &[u8; 8] = tail
+        .try_into()
+        .map_err(|_| Error::at(ErrorKind::Truncated { needed: 8, remaining: tail.len() as u64 }, at))?;
+    let magic = [t[4], t[5], t[6], t[7]];
+    if &magic == MAGIC_ENCRYPTED {
+        return Err(Error::at(ErrorKind::EncryptedFooter, at + 4));
+    }
+    if &magic != MAGIC {
+        return Err(Error::at(ErrorKind::BadMagic { found: magic }, at + 4));
+    }
+    let len = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as u64;
+    // The footer must fit between the leading magic and the tail.
+    if len + TAIL_BYTES + 4 > file_bytes {
+        return Err(Error::at(
+            ErrorKind::FooterLengthOutOfRange { footer_bytes: len, file_bytes },
+            at,
+        ));
+    }
+    if len > max_footer_bytes {
+        return Err(Error::at(ErrorKind::FooterTooLarge { footer_bytes: len, limit: max_footer_bytes }, at));
+    }
+    Ok(len)
+}
+
+/// The footer (Thrift `FileMetaData` bytes) inside the bytes of a whole file.
+pub fn metadata_slice(file: &[u8]) -> Result<&[u8]> {
+    metadata_slice_with_limit(file, DEFAULT_MAX_FOOTER_BYTES)
+}
+
+fn metadata_slice_with_limit(file: &[u8], max_footer_bytes: u64) -> Result<&[u8]> {
+    let n = file.len() as u64;
+    if n < 12 {
+        return Err(Error::at(ErrorKind::FileTooShort { file_bytes: n }, 0));
+    }
+    let tail = &file[file.len() - 8..];
+    let len = parse_tail(tail, n, max_footer_bytes)? as usize;
+    let end = file.len() - 8;
+    Ok(&file[end - len..end])
+}
+
+/// Decodes a footer (the Thrift `FileMetaData` bytes) with `opts`.
+pub fn decode_metadata(footer: &[u8], opts: &DecodeOptions) -> Result<FileMetaData> {
+    if footer.len() as u64 > opts.max_footer_bytes {
+        return Err(Error::new(ErrorKind::FooterTooLarge {
+            footer_bytes: footer.len() as u64,
+            limit: opts.max_footer_bytes,
+        }));
+    }
+    FileMetaData::decode(footer, opts)
+}
+
+/// Decodes the footer of a whole file held in memory; error offsets are file offsets.
+pub fn decode_file_metadata(file: &[u8], opts: &DecodeOptions) -> Result<FileMetaData> {
+    let footer = metadata_slice_with_limit(file, opts.max_footer_bytes)?;
+    let base = (file.len() - 8 - footer.len()) as u64;
+    FileMetaData::decode(footer, opts).map_err(|e| e.rebase(base))
+}
+
+/// A push-style footer decoder: it says which byte range of the file it needs next
+/// ([`FooterDecoder::next_range`]), the caller fetches it however it likes (a file, memory,
+/// an object store) and pushes it ([`FooterDecoder::push`]), until the metadata is ready.
+#[derive(Debug)]
+pub struct FooterDecoder {
+    file_bytes: u64,
+    opts: DecodeOptions,
+    prefetch_bytes: u64,
+    state: State,
+}
+
+#[derive(Debug)]
+enum State {
+    NeedTail,
+    NeedFooter { start: u64, len: u64 },
+    Done(Box<FileMetaData>),
+    Taken,
+}
+
+impl FooterDecoder {
+    /// A decoder for a file of `file_bytes` bytes.
+    pub fn new(file_bytes: u64, opts: DecodeOptions) -> Self {
+        FooterDecoder { file_bytes, opts, prefetch_bytes: TAIL_BYTES, state: State::NeedTail }
+    }
+
+    /// Asks for the last `bytes` bytes first (at least the 8-byte tail), so a footer that fits
+    /// in them needs a single fetch.
+    pub fn with_prefetch(mut self, bytes: u64) -> Self {
+        self.prefetch_bytes = bytes.max(TAIL_BYTES);
+        self
+    }
+
+    /// The byte range of the file needed next, or `None` when the metadata is ready.
+    pub fn next_range(&self) -> Option<Range<u64>> {
+        match &self.state {
+            State::NeedTail => {
+                let n = self.prefetch_bytes.min(self.file_bytes);
+                Some(self.file_bytes - n..self.file_bytes)
+            }
+            State::NeedFooter { start, len } => Some(*start..start + len),
+            State::Done(_) | State::Taken => None,
+        }
+    }
+
+    /// Pushes bytes of the file starting at `offset`; they must cover [`Self::next_range`].
+    pub fn push(&mut self, offset: u64, bytes: &[u8]) -> Result<()> {
+        let Some(want) = self.next_range() else { return Ok(()) };
+        let have = offset..offset + bytes.len() as u64;
+        if want.start < have.start || want.end > have.end {
+            return Err(Error::new(ErrorKind::WrongRange {
+                expected_start: want.start,
+                expected_len: want.end - want.start,
+                got_start: have.start,
+                got_len: have.end - have.start,
+            }));
+        }
+        if let State::NeedTail = self.state {
+            if self.file_bytes < 12 {
+                return Err(Error::at(ErrorKind::FileTooShort { file_bytes: self.file_bytes }, 0));
+            }
+            let tail_at = (self.file_bytes - TAIL_BYTES - offset) as usize;
+            let len = parse_tail(&bytes[tail_at..tail_at + 8], self.file_bytes, self.opts.max_footer_bytes)?;
+            let start = self.file_bytes - TAIL_BYTES - len;
+            self.state = State::NeedFooter { start, len };
+            if start < offset {
+                return Ok(());
+            }
+        }
+        if let State::NeedFooter { start, len } = self.state {
+            let s = (start - offset) as usize;
+            let footer = &bytes[s..s + len as usize];
+            let md = FileMetaData::decode(footer, &self.opts).map_err(|e| e.rebase(start))?;
+            self.state = State::Done(Box::new(md));
+        }
+        Ok(())
+    }
+
+    /// The decoded metadata, once ready (taken out of the decoder).
+    pub fn take(&mut self) -> Option<FileMetaData> {
+        match std::mem::replace(&mut self.state, State::Taken) {
+            State::Done(md) => Some(*md),
+            other => {
+                self.state = other;
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
