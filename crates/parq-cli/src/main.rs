@@ -41,7 +41,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match &cli.command {
         Command::Schema { file } => schema::run(file),
-        Command::Meta { file, json, page_index } => meta::run(file, *json, *page_index),
+        Command::Meta {
+            file,
+            json,
+            page_index,
+        } => meta::run(file, *json, *page_index),
     };
     match res {
         Ok(out) => {
@@ -72,7 +76,11 @@ impl std::fmt::Display for CliError {
 }
 
 /// Reads the footer of `file` with default options, naming the file in errors.
-pub fn read_footer(file: &std::path::Path) -> Result<parq::format::metadata::FileMetaData, CliError> {
-    parq::file::read_metadata(file, Default::default())
-        .map_err(|error| CliError { file: file.to_path_buf(), error })
+pub fn read_footer(
+    file: &std::path::Path,
+) -> Result<parq::format::metadata::FileMetaData, CliError> {
+    parq::file::read_metadata(file, Default::default()).map_err(|error| CliError {
+        file: file.to_path_buf(),
+        error,
+    })
 }

@@ -18,7 +18,10 @@ use crate::{read_footer, CliError};
 pub fn run(file: &Path, json: bool, page_index: bool) -> Result<String, CliError> {
     let md = read_footer(file)?;
     let pi = if page_index {
-        let fail = |error| CliError { file: file.to_path_buf(), error };
+        let fail = |error| CliError {
+            file: file.to_path_buf(),
+            error,
+        };
         let mut f = File::open(file).map_err(|e| fail(e.into()))?;
         let len = f.metadata().map_err(|e| fail(e.into()))?.len();
         parq::file::read_page_index_from(&mut f, &md, None, None, len).map_err(fail)?
@@ -55,17 +58,33 @@ fn key_values(list: &[KeyValue], buf: &[u8]) -> Json {
 fn logical_type_json(t: &LogicalType, buf: &[u8]) -> Json {
     let o = Obj::new().put("type", t.spec_name());
     match *t {
-        LogicalType::Decimal { scale, precision } => o.put("scale", scale).put("precision", precision),
-        LogicalType::Time { is_adjusted_to_utc, unit } | LogicalType::Timestamp { is_adjusted_to_utc, unit } => {
-            o.put("is_adjusted_to_utc", is_adjusted_to_utc).put("unit", unit.spec_name())
+        LogicalType::Decimal { scale, precision } => {
+            o.put("scale", scale).put("precision", precision)
         }
-        LogicalType::Integer { bit_width, is_signed } => o.put("bit_width", bit_width).put("is_signed", is_signed),
-        LogicalType::Variant { specification_version } => o.opt("specification_version", specification_version),
+        LogicalType::Time {
+            is_adjusted_to_utc,
+            unit,
+        }
+        | LogicalType::Timestamp {
+            is_adjusted_to_utc,
+            unit,
+        } => o
+            .put("is_adjusted_to_utc", is_adjusted_to_utc)
+            .put("unit", unit.spec_name()),
+        LogicalType::Integer {
+            bit_width,
+            is_signed,
+        } => o.put("bit_width", bit_width).put("is_signed", is_signed),
+        LogicalType::Variant {
+            specification_version,
+        } => o.opt("specification_version", specification_version),
         LogicalType::Geometry { crs } => o.opt("crs", crs.map(|c| text(c.slice(buf)))),
         LogicalType::Geography { crs, algorithm } => o
             .opt("crs", crs.map(|c| text(c.slice(buf))))
             .opt("algorithm", algorithm.map(|a| a.spec_name())),
-        LogicalType::Unrecognized { field_id, raw, .. } => o.put("field_id", field_id).put("raw", hex(raw.slice(buf))),
+        LogicalType::Unrecognized { field_id, raw, .. } => {
+            o.put("field_id", field_id).put("raw", hex(raw.slice(buf)))
+        }
         _ => o,
     }
     .build()
@@ -82,7 +101,10 @@ fn schema_element_json(e: &SchemaElement, buf: &[u8]) -> Json {
         .opt("scale", e.scale)
         .opt("precision", e.precision)
         .opt("field_id", e.field_id)
-        .opt("logical_type", e.logical_type.as_ref().map(|t| logical_type_json(t, buf)))
+        .opt(
+            "logical_type",
+            e.logical_type.as_ref().map(|t| logical_type_json(t, buf)),
+        )
         .build()
 }
 
@@ -119,7 +141,10 @@ fn column_json(md: &FileMetaData, leaf: usize, c: &ColumnChunk) -> Json {
             .put("data_page_offset", c.data_page_offset())
             .opt("index_page_offset", c.index_page_offset())
             .opt("dictionary_page_offset", c.dictionary_page_offset())
-            .opt("statistics", c.statistics().map(|s| statistics_json(&s, buf)))
+            .opt(
+                "statistics",
+                c.statistics().map(|s| statistics_json(&s, buf)),
+            )
             .opt(
                 "encoding_stats",
                 c.encoding_stats(buf).map(|r| match r {
@@ -143,7 +168,10 @@ fn column_json(md: &FileMetaData, leaf: usize, c: &ColumnChunk) -> Json {
                 "size_statistics",
                 c.size_statistics(buf).map(|r| match r {
                     Ok(s) => Obj::new()
-                        .opt("unencoded_byte_array_data_bytes", s.unencoded_byte_array_data_bytes)
+                        .opt(
+                            "unencoded_byte_array_data_bytes",
+                            s.unencoded_byte_array_data_bytes,
+                        )
                         .opt("repetition_level_histogram", s.repetition_level_histogram)
                         .opt("definition_level_histogram", s.definition_level_histogram)
                         .build(),
@@ -186,10 +214,17 @@ fn column_json(md: &FileMetaData, leaf: usize, c: &ColumnChunk) -> Json {
         .opt("offset_index_length", c.offset_index_length())
         .opt("column_index_offset", c.column_index_offset())
         .opt("column_index_length", c.column_index_length())
-        .opt("crypto_metadata", c.extras().and_then(|e| e.crypto_metadata).map(|r| hex(r.slice(buf))))
+        .opt(
+            "crypto_metadata",
+            c.extras()
+                .and_then(|e| e.crypto_metadata)
+                .map(|r| hex(r.slice(buf))),
+        )
         .opt(
             "encrypted_column_metadata",
-            c.extras().and_then(|e| e.encrypted_column_metadata).map(|r| hex(r.slice(buf))),
+            c.extras()
+                .and_then(|e| e.encrypted_column_metadata)
+                .map(|r| hex(r.slice(buf))),
         )
         .build()
 }
@@ -217,14 +252,27 @@ fn row_group_json(md: &FileMetaData, g: &RowGroup) -> Json {
                 )
             }),
         )
-        .put("columns", Json::Arr(g.columns().iter().enumerate().map(|(j, c)| column_json(md, j, c)).collect()))
+        .put(
+            "columns",
+            Json::Arr(
+                g.columns()
+                    .iter()
+                    .enumerate()
+                    .map(|(j, c)| column_json(md, j, c))
+                    .collect(),
+            ),
+        )
         .build()
 }
 
 /// The `i`th min or max value of a column index as plain-encoded hex.
 fn bound_hex(b: &PageBounds, buf: &[u8], i: usize, min: bool) -> Option<String> {
     fn pick<'a, T>(min: bool, lo: &'a [T], hi: &'a [T], i: usize) -> Option<&'a T> {
-        if min { lo.get(i) } else { hi.get(i) }
+        if min {
+            lo.get(i)
+        } else {
+            hi.get(i)
+        }
     }
     Some(match b {
         PageBounds::Boolean { min: lo, max: hi } => hex(&[*pick(min, lo, hi, i)? as u8]),
@@ -234,7 +282,9 @@ fn bound_hex(b: &PageBounds, buf: &[u8], i: usize, min: bool) -> Option<String> 
         PageBounds::Float { min: lo, max: hi } => hex(&pick(min, lo, hi, i)?.to_le_bytes()),
         PageBounds::Double { min: lo, max: hi } => hex(&pick(min, lo, hi, i)?.to_le_bytes()),
         PageBounds::ByteArray { min: lo, max: hi }
-        | PageBounds::FixedLenByteArray { min: lo, max: hi, .. }
+        | PageBounds::FixedLenByteArray {
+            min: lo, max: hi, ..
+        }
         | PageBounds::Raw { min: lo, max: hi } => hex(pick(min, lo, hi, i)?.slice(buf)),
     })
 }
@@ -248,12 +298,28 @@ fn page_index_json(pi: &PageIndex) -> Json {
                 let n = ci.null_pages.len();
                 Obj::new()
                     .put("null_pages", ci.null_pages.clone())
-                    .put("min_values", (0..n).map(|i| bound_hex(&ci.bounds, pi.buf(), i, true).unwrap_or_default()).collect::<Vec<_>>())
-                    .put("max_values", (0..n).map(|i| bound_hex(&ci.bounds, pi.buf(), i, false).unwrap_or_default()).collect::<Vec<_>>())
+                    .put(
+                        "min_values",
+                        (0..n)
+                            .map(|i| bound_hex(&ci.bounds, pi.buf(), i, true).unwrap_or_default())
+                            .collect::<Vec<_>>(),
+                    )
+                    .put(
+                        "max_values",
+                        (0..n)
+                            .map(|i| bound_hex(&ci.bounds, pi.buf(), i, false).unwrap_or_default())
+                            .collect::<Vec<_>>(),
+                    )
                     .put("boundary_order", ci.boundary_order.to_string())
                     .opt("null_counts", ci.null_counts.clone())
-                    .opt("repetition_level_histograms", ci.repetition_level_histograms.clone())
-                    .opt("definition_level_histograms", ci.definition_level_histograms.clone())
+                    .opt(
+                        "repetition_level_histograms",
+                        ci.repetition_level_histograms.clone(),
+                    )
+                    .opt(
+                        "definition_level_histograms",
+                        ci.definition_level_histograms.clone(),
+                    )
                     .opt("nan_counts", ci.nan_counts.clone())
                     .build()
             });
@@ -274,7 +340,10 @@ fn page_index_json(pi: &PageIndex) -> Json {
                                 .collect(),
                         ),
                     )
-                    .opt("unencoded_byte_array_data_bytes", oi.unencoded_byte_array_data_bytes.clone())
+                    .opt(
+                        "unencoded_byte_array_data_bytes",
+                        oi.unencoded_byte_array_data_bytes.clone(),
+                    )
                     .build()
             });
             cols.push(
@@ -285,7 +354,12 @@ fn page_index_json(pi: &PageIndex) -> Json {
                     .build(),
             );
         }
-        groups.push(Obj::new().put("row_group", rg).put("columns", Json::Arr(cols)).build());
+        groups.push(
+            Obj::new()
+                .put("row_group", rg)
+                .put("columns", Json::Arr(cols))
+                .build(),
+        );
     }
     Json::Arr(groups)
 }
@@ -297,9 +371,29 @@ fn to_json(md: &FileMetaData, pi: Option<&PageIndex>) -> Json {
         .put("version", md.version)
         .put("num_rows", md.num_rows)
         .opt("created_by", md.created_by.map(|r| text(r.slice(buf))))
-        .opt("key_value_metadata", md.key_value_metadata.as_ref().map(|kv| key_values(kv, buf)))
-        .put("schema", Json::Arr(schema.elements().iter().map(|e| schema_element_json(e, schema.buf())).collect()))
-        .put("row_groups", Json::Arr(md.row_groups().iter().map(|g| row_group_json(md, g)).collect()))
+        .opt(
+            "key_value_metadata",
+            md.key_value_metadata.as_ref().map(|kv| key_values(kv, buf)),
+        )
+        .put(
+            "schema",
+            Json::Arr(
+                schema
+                    .elements()
+                    .iter()
+                    .map(|e| schema_element_json(e, schema.buf()))
+                    .collect(),
+            ),
+        )
+        .put(
+            "row_groups",
+            Json::Arr(
+                md.row_groups()
+                    .iter()
+                    .map(|g| row_group_json(md, g))
+                    .collect(),
+            ),
+        )
         .opt(
             "column_orders",
             md.column_orders.as_ref().map(|o| {
@@ -309,15 +403,23 @@ fn to_json(md: &FileMetaData, pi: Option<&PageIndex>) -> Json {
                             Json::Str(match o {
                                 ColumnOrder::TypeDefined => "TYPE_ORDER".into(),
                                 ColumnOrder::Ieee754TotalOrder => "IEEE_754_TOTAL_ORDER".into(),
-                                ColumnOrder::Unrecognized { field_id, .. } => format!("UNKNOWN({field_id})"),
+                                ColumnOrder::Unrecognized { field_id, .. } => {
+                                    format!("UNKNOWN({field_id})")
+                                }
                             })
                         })
                         .collect(),
                 )
             }),
         )
-        .opt("encryption_algorithm", md.encryption_algorithm.as_ref().map(|a| format!("{a:?}")))
-        .opt("footer_signing_key_metadata", md.footer_signing_key_metadata.map(|r| hex(r.slice(buf))))
+        .opt(
+            "encryption_algorithm",
+            md.encryption_algorithm.as_ref().map(|a| format!("{a:?}")),
+        )
+        .opt(
+            "footer_signing_key_metadata",
+            md.footer_signing_key_metadata.map(|r| hex(r.slice(buf))),
+        )
         .opt("page_index", pi.map(page_index_json))
         .build()
 }
@@ -334,14 +436,22 @@ fn summary(md: &FileMetaData, pi: Option<&PageIndex>) -> String {
         let _ = writeln!(out, "key_value_metadata:");
         for e in kv {
             let v = e.value.map(|v| text(md.bytes(v))).unwrap_or_default();
-            let v = if v.len() > 80 { format!("{}... ({} bytes)", &v[..v.floor_char_boundary(77)], v.len()) } else { v };
+            let v = if v.len() > 80 {
+                format!("{}... ({} bytes)", &v[..v.floor_char_boundary(77)], v.len())
+            } else {
+                v
+            };
             let _ = writeln!(out, "  {}: {v}", text(md.bytes(e.key)));
         }
     }
     let _ = writeln!(out, "columns:");
     for (j, leaf) in schema.leaves().iter().enumerate() {
         let e = &schema.elements()[leaf.element as usize];
-        let ann = e.logical_type.as_ref().map(|t| format!(" ({})", logical_type_text(t, schema.buf()))).unwrap_or_default();
+        let ann = e
+            .logical_type
+            .as_ref()
+            .map(|t| format!(" ({})", logical_type_text(t, schema.buf())))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "  {j}: {} {}{ann} max_def={} max_rep={}",
@@ -352,7 +462,11 @@ fn summary(md: &FileMetaData, pi: Option<&PageIndex>) -> String {
         );
     }
     for (i, g) in md.row_groups().iter().enumerate() {
-        let _ = writeln!(out, "row group {i}: {} rows, {} bytes", g.num_rows, g.total_byte_size);
+        let _ = writeln!(
+            out,
+            "row group {i}: {} rows, {} bytes",
+            g.num_rows, g.total_byte_size
+        );
         for (j, c) in g.columns().iter().enumerate() {
             let encs: Vec<String> = c.encodings().iter().map(|e| e.to_string()).collect();
             let _ = writeln!(
@@ -365,13 +479,25 @@ fn summary(md: &FileMetaData, pi: Option<&PageIndex>) -> String {
                 c.total_compressed_size(),
                 encs.join(","),
                 c.data_page_offset(),
-                c.null_count().map(|n| format!(", {n} nulls")).unwrap_or_default(),
+                c.null_count()
+                    .map(|n| format!(", {n} nulls"))
+                    .unwrap_or_default(),
             );
         }
     }
     if let Some(pi) = pi {
-        let pages: usize = pi.offset_index.iter().flatten().map(|o| o.page_locations.len()).sum();
-        let _ = writeln!(out, "page index: {} column indexes, {} offset indexes, {pages} pages", pi.column_index.iter().flatten().count(), pi.offset_index.iter().flatten().count());
+        let pages: usize = pi
+            .offset_index
+            .iter()
+            .flatten()
+            .map(|o| o.page_locations.len())
+            .sum();
+        let _ = writeln!(
+            out,
+            "page index: {} column indexes, {} offset indexes, {pages} pages",
+            pi.column_index.iter().flatten().count(),
+            pi.offset_index.iter().flatten().count()
+        );
     }
     out
 }

@@ -18,13 +18,22 @@ pub fn logical_type_text(t: &LogicalType, schema_buf: &[u8]) -> String {
     let unit = |u: &TimeUnit| u.spec_name();
     match t {
         LogicalType::Decimal { scale, precision } => format!("DECIMAL({precision},{scale})"),
-        LogicalType::Time { is_adjusted_to_utc, unit: u } => {
+        LogicalType::Time {
+            is_adjusted_to_utc,
+            unit: u,
+        } => {
             format!("TIME({},{is_adjusted_to_utc})", unit(u))
         }
-        LogicalType::Timestamp { is_adjusted_to_utc, unit: u } => {
+        LogicalType::Timestamp {
+            is_adjusted_to_utc,
+            unit: u,
+        } => {
             format!("TIMESTAMP({},{is_adjusted_to_utc})", unit(u))
         }
-        LogicalType::Integer { bit_width, is_signed } => format!("INTEGER({bit_width},{is_signed})"),
+        LogicalType::Integer {
+            bit_width,
+            is_signed,
+        } => format!("INTEGER({bit_width},{is_signed})"),
         LogicalType::Geometry { crs: Some(c) } => {
             format!("GEOMETRY({})", String::from_utf8_lossy(c.slice(schema_buf)))
         }
@@ -70,7 +79,10 @@ pub fn message(schema: &Schema) -> String {
             *top -= 1;
         }
         let indent = "  ".repeat(stack.len());
-        let rep = e.repetition.map(|r| r.spec_name().to_ascii_lowercase()).unwrap_or_default();
+        let rep = e
+            .repetition
+            .map(|r| r.spec_name().to_ascii_lowercase())
+            .unwrap_or_default();
         let mut line = format!("{indent}{rep} {} {}", type_name(e), schema.name(i));
         if let Some(id) = e.field_id {
             let _ = write!(line, " = {id}");

@@ -23,7 +23,11 @@ fn every_corpus_footer_decodes_or_fails_cleanly() {
             }
         }
     }
-    eprintln!("{ok} decoded, {} failed:\n{}", failed.len(), failed.join("\n"));
+    eprintln!(
+        "{ok} decoded, {} failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
     assert!(ok > 100);
 }
 
@@ -33,7 +37,9 @@ fn reencoding_gives_identical_bytes() {
     let mut differing = Vec::new();
     for f in common::corpus_files() {
         let bytes = std::fs::read(&f).unwrap();
-        let Ok(footer) = metadata_slice(&bytes) else { continue };
+        let Ok(footer) = metadata_slice(&bytes) else {
+            continue;
+        };
         let Ok(md) = parq_format::footer::decode_metadata(footer, &DecodeOptions::default()) else {
             continue;
         };
@@ -54,13 +60,19 @@ fn reencoding_gives_identical_bytes() {
             differing.push(f.display().to_string());
         }
     }
-    eprintln!("{identical} identical; differing:\n{}", differing.join("\n"));
+    eprintln!(
+        "{identical} identical; differing:\n{}",
+        differing.join("\n")
+    );
     // Footers from standard writers (everything but fuzzer output and deliberately broken
     // files) must re-encode to the same bytes.
     let unexpected: Vec<_> = differing
         .iter()
         .filter(|p| !p.contains("/fuzzing/") && !p.contains("/bad_data/"))
         .collect();
-    assert!(unexpected.is_empty(), "re-encoded bytes differ: {unexpected:?}");
+    assert!(
+        unexpected.is_empty(),
+        "re-encoded bytes differ: {unexpected:?}"
+    );
     assert!(identical > 200);
 }

@@ -24,7 +24,10 @@ fn read_range<R: Read + Seek>(src: &mut R, start: u64, len: u64) -> Result<Vec<u
     src.take(len).read_to_end(&mut buf)?;
     if (buf.len() as u64) < len {
         return Err(Error::at(
-            ErrorKind::Truncated { needed: len, remaining: buf.len() as u64 },
+            ErrorKind::Truncated {
+                needed: len,
+                remaining: buf.len() as u64,
+            },
             start,
         ));
     }
@@ -42,7 +45,11 @@ pub fn read_metadata_from<R: Read + Seek>(
         let bytes = read_range(src, range.start, range.end - range.start)?;
         dec.push(range.start, &bytes)?;
     }
-    dec.take().ok_or_else(|| Error::new(ErrorKind::Inconsistent("footer decoder ended without metadata".into())))
+    dec.take().ok_or_else(|| {
+        Error::new(ErrorKind::Inconsistent(
+            "footer decoder ended without metadata".into(),
+        ))
+    })
 }
 
 /// Reads and decodes the footer of the file at `path`.

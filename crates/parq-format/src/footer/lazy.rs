@@ -2,7 +2,7 @@
 //! group and column chunk starts; any chunk or row group is then decoded on demand, in time
 //! proportional to its own size.
 
-use crate::error::{ErrorKind, Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::metadata::column_chunk::ChunkKeep;
 use crate::metadata::row_group::ColumnSelection;
 use crate::metadata::{ColumnChunk, FileMetaData, RowGroup};
@@ -40,7 +40,12 @@ impl LazyFooter {
         let mut chunk_index = vec![0u32];
         let mut chunk_starts = Vec::new();
         let file = FileMetaData::decode_with(&buf, opts, |r, _arena, _opts, _sel| {
-            scan_row_groups(r, &mut row_group_starts, &mut chunk_index, &mut chunk_starts)?;
+            scan_row_groups(
+                r,
+                &mut row_group_starts,
+                &mut chunk_index,
+                &mut chunk_starts,
+            )?;
             Ok(Vec::new())
         })?;
         Ok(LazyFooter {
@@ -123,7 +128,8 @@ impl LazyFooter {
         }
         let mut r = self.reader_at(self.chunk_starts[at]);
         ColumnChunk::decode(&mut r, None, keep).map_err(|e| {
-            e.in_element("ColumnChunk", col as u32).in_element("RowGroup", rg as u32)
+            e.in_element("ColumnChunk", col as u32)
+                .in_element("RowGroup", rg as u32)
         })
     }
 

@@ -13,9 +13,9 @@ pub use lazy::LazyFooter;
 pub use page_index::{decode_page_index, page_index_range, PageIndex};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::metadata::{FileMetaData, Schema, Selection};
-use crate::metadata::row_group::ColumnSelection;
 use crate::metadata::column_chunk::ChunkKeep;
+use crate::metadata::row_group::ColumnSelection;
+use crate::metadata::{FileMetaData, Schema, Selection};
 use crate::thrift::Limits;
 
 /// The magic at the start and end of a plaintext-footer Parquet file.
@@ -124,7 +124,11 @@ impl DecodeOptions {
                 StatisticsPolicy::KeepColumns(c) => Some(mask(c)),
                 _ => None,
             },
-            keep: if keep == ChunkKeep::ALL { None } else { Some(keep) },
+            keep: if keep == ChunkKeep::ALL {
+                None
+            } else {
+                Some(keep)
+            },
         }
     }
 
@@ -146,9 +150,15 @@ impl DecodeOptions {
 /// Parses the 8-byte tail of a file of `file_bytes` bytes and returns the footer length.
 pub fn parse_tail(tail: &[u8], file_bytes: u64, max_footer_bytes: u64) -> Result<u64> {
     let at = file_bytes.saturating_sub(TAIL_BYTES);
-    let t: &[u8; 8] = tail
-        .try_into()
-        .map_err(|_| Error::at(ErrorKind::Truncated { needed: 8, remaining: tail.len() as u64 }, at))?;
+    let t: &[u8; 8] = tail.try_into().map_err(|_| {
+        Error::at(
+            ErrorKind::Truncated {
+                needed: 8,
+                remaining: tail.len() as u64,
+            },
+            at,
+        )
+    })?;
     let magic = [t[4], t[5], t[6], t[7]];
     if &magic == MAGIC_ENCRYPTED {
         return Err(Error::at(ErrorKind::EncryptedFooter, at + 4));
@@ -160,12 +170,21 @@ pub fn parse_tail(tail: &[u8], file_bytes: u64, max_footer_bytes: u64) -> Result
     // The footer must fit between the leading magic and the tail.
     if len + TAIL_BYTES + 4 > file_bytes {
         return Err(Error::at(
-            ErrorKind::FooterLengthOutOfRange { footer_bytes: len, file_bytes },
+            ErrorKind::FooterLengthOutOfRange {
+                footer_bytes: len,
+                file_bytes,
+            },
             at,
         ));
     }
     if len > max_footer_bytes {
-        return Err(Error::at(ErrorKind::FooterTooLarge { footer_bytes: len, limit: max_footer_bytes }, at));
+        return Err(Error::at(
+            ErrorKind::FooterTooLarge {
+                footer_bytes: len,
+                limit: max_footer_bytes,
+            },
+            at,
+        ));
     }
     Ok(len)
 }
@@ -226,7 +245,12 @@ enum State {
 impl FooterDecoder {
     /// A decoder for a file of `file_bytes` bytes.
     pub fn new(file_bytes: u64, opts: DecodeOptions) -> Self {
-        FooterDecoder { file_bytes, opts, prefetch_bytes: TAIL_BYTES, state: State::NeedTail }
+        FooterDecoder {
+            file_bytes,
+            opts,
+            prefetch_bytes: TAIL_BYTES,
+            state: State::NeedTail,
+        }
     }
 
     /// Asks for the last `bytes` bytes first (at least the 8-byte tail), so a footer that fits
@@ -250,7 +274,9 @@ impl FooterDecoder {
 
     /// Pushes bytes of the file starting at `offset`; they must cover [`Self::next_range`].
     pub fn push(&mut self, offset: u64, bytes: &[u8]) -> Result<()> {
-        let Some(want) = self.next_range() else { return Ok(()) };
+        let Some(want) = self.next_range() else {
+            return Ok(());
+        };
         let have = offset..offset + bytes.len() as u64;
         if want.start < have.start || want.end > have.end {
             return Err(Error::new(ErrorKind::WrongRange {
@@ -262,10 +288,19 @@ impl FooterDecoder {
         }
         if let State::NeedTail = self.state {
             if self.file_bytes < 12 {
-                return Err(Error::at(ErrorKind::FileTooShort { file_bytes: self.file_bytes }, 0));
+                return Err(Error::at(
+                    ErrorKind::FileTooShort {
+                        file_bytes: self.file_bytes,
+                    },
+                    0,
+                ));
             }
             let tail_at = (self.file_bytes - TAIL_BYTES - offset) as usize;
-            let len = parse_tail(&bytes[tail_at..tail_at + 8], self.file_bytes, self.opts.max_footer_bytes)?;
+            let len = parse_tail(
+                &bytes[tail_at..tail_at + 8],
+                self.file_bytes,
+                self.opts.max_footer_bytes,
+            )?;
             let start = self.file_bytes - TAIL_BYTES - len;
             self.state = State::NeedFooter { start, len };
             if start < offset {

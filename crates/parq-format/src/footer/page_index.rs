@@ -30,12 +30,16 @@ impl PageIndex {
 
     /// The column index of the `i`th chosen row group and `j`th chosen column.
     pub fn column_index(&self, i: usize, j: usize) -> Option<&TypedColumnIndex> {
-        self.column_index.get(i * self.columns.len() + j).and_then(Option::as_ref)
+        self.column_index
+            .get(i * self.columns.len() + j)
+            .and_then(Option::as_ref)
     }
 
     /// The offset index of the `i`th chosen row group and `j`th chosen column.
     pub fn offset_index(&self, i: usize, j: usize) -> Option<&OffsetIndex> {
-        self.offset_index.get(i * self.columns.len() + j).and_then(Option::as_ref)
+        self.offset_index
+            .get(i * self.columns.len() + j)
+            .and_then(Option::as_ref)
     }
 }
 
@@ -44,7 +48,11 @@ fn chosen(sel: Option<&[usize]>, n: usize, what: &'static str) -> Result<Vec<usi
         None => Ok((0..n).collect()),
         Some(s) => {
             if let Some(&bad) = s.iter().find(|&&i| i >= n) {
-                return Err(Error::new(ErrorKind::OutOfBounds { what, index: bad as u64, len: n as u64 }));
+                return Err(Error::new(ErrorKind::OutOfBounds {
+                    what,
+                    index: bad as u64,
+                    len: n as u64,
+                }));
             }
             Ok(s.to_vec())
         }
@@ -128,16 +136,27 @@ pub fn decode_page_index(
                 offset_index.push(None);
                 continue;
             };
-            let leaf = meta.selection.as_ref().and_then(|s| s.columns.as_ref()).map_or(j, |c| c.get(j).copied().unwrap_or(j));
+            let leaf = meta
+                .selection
+                .as_ref()
+                .and_then(|s| s.columns.as_ref())
+                .map_or(j, |c| c.get(j).copied().unwrap_or(j));
             let element = schema.leaf_element(leaf);
             let (ci, oi) = ranges(c);
-            let ctx = |e: Error, what: &'static str| e.in_struct(what).in_element("column", j as u32).in_element("row group", i as u32);
+            let ctx = |e: Error, what: &'static str| {
+                e.in_struct(what)
+                    .in_element("column", j as u32)
+                    .in_element("row group", i as u32)
+            };
             column_index.push(match (ci, element.and_then(|e| e.physical_type)) {
                 (Some(r), Some(pt)) => {
                     let b = slice(&r)?;
                     let mut rd = Reader::new(b).with_base(r.start);
                     let tl = element.and_then(|e| e.type_length);
-                    Some(TypedColumnIndex::decode(&mut rd, Some(&mut arena), pt, tl).map_err(|e| ctx(e, "ColumnIndex"))?)
+                    Some(
+                        TypedColumnIndex::decode(&mut rd, Some(&mut arena), pt, tl)
+                            .map_err(|e| ctx(e, "ColumnIndex"))?,
+                    )
                 }
                 _ => None,
             });
@@ -145,11 +164,20 @@ pub fn decode_page_index(
                 Some(r) => {
                     let b = slice(&r)?;
                     let mut rd = Reader::new(b).with_base(r.start);
-                    Some(OffsetIndex::decode(&mut rd, Some(&mut arena)).map_err(|e| ctx(e, "OffsetIndex"))?)
+                    Some(
+                        OffsetIndex::decode(&mut rd, Some(&mut arena))
+                            .map_err(|e| ctx(e, "OffsetIndex"))?,
+                    )
                 }
                 None => None,
             });
         }
     }
-    Ok(PageIndex { row_groups: rgs, columns: cols, column_index, offset_index, buf: arena.freeze() })
+    Ok(PageIndex {
+        row_groups: rgs,
+        columns: cols,
+        column_index,
+        offset_index,
+        buf: arena.freeze(),
+    })
 }

@@ -99,8 +99,14 @@ impl PageEncodingStats {
             }
             let (mut pt, mut enc, mut count) = (None, None, None);
             read_fields(r, "PageEncodingStats", |r, id, ty| match (id, ty) {
-                (1, wire::I32) => r.read_i32().map(|v| pt = Some(PageType::from_thrift(v))).map(|_| true),
-                (2, wire::I32) => r.read_i32().map(|v| enc = Some(Encoding::from_thrift(v))).map(|_| true),
+                (1, wire::I32) => r
+                    .read_i32()
+                    .map(|v| pt = Some(PageType::from_thrift(v)))
+                    .map(|_| true),
+                (2, wire::I32) => r
+                    .read_i32()
+                    .map(|v| enc = Some(Encoding::from_thrift(v)))
+                    .map(|_| true),
                 (3, wire::I32) => r.read_i32().map(|v| count = Some(v)).map(|_| true),
                 _ => Ok(false),
             })
@@ -135,9 +141,16 @@ impl SizeStatistics {
     pub fn decode(r: &mut Reader<'_>) -> Result<SizeStatistics> {
         let mut s = SizeStatistics::default();
         read_fields(r, "SizeStatistics", |r, id, ty| match (id, ty) {
-            (1, wire::I64) => r.read_i64().map(|v| s.unencoded_byte_array_data_bytes = Some(v)).map(|_| true),
-            (2, wire::LIST) => read_i64_list(r).map(|v| s.repetition_level_histogram = Some(v)).map(|_| true),
-            (3, wire::LIST) => read_i64_list(r).map(|v| s.definition_level_histogram = Some(v)).map(|_| true),
+            (1, wire::I64) => r
+                .read_i64()
+                .map(|v| s.unencoded_byte_array_data_bytes = Some(v))
+                .map(|_| true),
+            (2, wire::LIST) => read_i64_list(r)
+                .map(|v| s.repetition_level_histogram = Some(v))
+                .map(|_| true),
+            (3, wire::LIST) => read_i64_list(r)
+                .map(|v| s.definition_level_histogram = Some(v))
+                .map(|_| true),
             _ => Ok(false),
         })?;
         Ok(s)
@@ -150,7 +163,10 @@ impl SizeStatistics {
             w.write_field_header(wire::I64, 1, &mut l);
             w.write_i64(v);
         }
-        for (id, list) in [(2, &self.repetition_level_histogram), (3, &self.definition_level_histogram)] {
+        for (id, list) in [
+            (2, &self.repetition_level_histogram),
+            (3, &self.definition_level_histogram),
+        ] {
             if let Some(list) = list {
                 w.write_field_header(wire::LIST, id, &mut l);
                 w.write_list_header(wire::I64, list.len());
@@ -218,12 +234,14 @@ fn decode_bbox(r: &mut Reader<'_>) -> Result<BoundingBox> {
 impl ColumnChunk {
     /// Decodes `encoding_stats`, when present and kept; `buf` is the owner's buffer.
     pub fn encoding_stats(&self, buf: &[u8]) -> Option<Result<Vec<PageEncodingStats>>> {
-        self.encoding_stats_raw().map(|r| PageEncodingStats::decode_list(&mut Reader::new(r.slice(buf))))
+        self.encoding_stats_raw()
+            .map(|r| PageEncodingStats::decode_list(&mut Reader::new(r.slice(buf))))
     }
 
     /// Decodes `size_statistics`, when present and kept; `buf` is the owner's buffer.
     pub fn size_statistics(&self, buf: &[u8]) -> Option<Result<SizeStatistics>> {
-        self.size_statistics_raw().map(|r| SizeStatistics::decode(&mut Reader::new(r.slice(buf))))
+        self.size_statistics_raw()
+            .map(|r| SizeStatistics::decode(&mut Reader::new(r.slice(buf))))
     }
 
     /// Decodes `geospatial_statistics`, when present and kept; `buf` is the owner's buffer.

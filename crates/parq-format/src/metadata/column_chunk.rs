@@ -289,8 +289,9 @@ impl ColumnChunk {
                 Err(e) => return Err(e.in_struct(Self::NAME)),
             };
             let res = match (id, ty) {
-                (1, wire::BINARY) => keep_binary(r, &mut arena, None)
-                    .map(|v| c.extras_mut().file_path = Some(v)),
+                (1, wire::BINARY) => {
+                    keep_binary(r, &mut arena, None).map(|v| c.extras_mut().file_path = Some(v))
+                }
                 (2, wire::I64) => r.read_i64().map(|v| {
                     c.file_offset = v;
                     has_file_offset = true;
@@ -312,8 +313,9 @@ impl ColumnChunk {
                     c.column_index_length = v;
                     c.flags |= flag::CI_LEN;
                 }),
-                (8, wire::STRUCT) => keep_raw(r, &mut arena, ty)
-                    .map(|v| c.extras_mut().crypto_metadata = Some(v)),
+                (8, wire::STRUCT) => {
+                    keep_raw(r, &mut arena, ty).map(|v| c.extras_mut().crypto_metadata = Some(v))
+                }
                 (9, wire::BINARY) => keep_binary(r, &mut arena, None)
                     .map(|v| c.extras_mut().encrypted_column_metadata = Some(v)),
                 _ => {
@@ -339,7 +341,8 @@ impl ColumnChunk {
         keep: ChunkKeep,
     ) -> Result<()> {
         // Required fields seen, as bits of their ids.
-        const REQUIRED: u32 = (1 << 1) | (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 9);
+        const REQUIRED: u32 =
+            (1 << 1) | (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 9);
         let mut seen = 0u32;
         let mut id = 0i16;
         self.flags |= flag::META;
@@ -362,9 +365,9 @@ impl ColumnChunk {
                     keep_raw(r, arena, ty).map(|v| self.extras_mut().key_value_metadata = Some(v))
                 }
                 (9, wire::I64) => r.read_i64().map(|v| self.data_page_offset = v),
-                (10, wire::I64) => {
-                    r.read_i64().map(|v| self.extras_mut().index_page_offset = Some(v))
-                }
+                (10, wire::I64) => r
+                    .read_i64()
+                    .map(|v| self.extras_mut().index_page_offset = Some(v)),
                 (11, wire::I64) => r.read_i64().map(|v| {
                     self.dictionary_page_offset = v;
                     self.flags |= flag::DICT_OFFSET;
@@ -376,12 +379,12 @@ impl ColumnChunk {
                     self.encoding_stats = v;
                     self.flags |= flag::ENC_STATS;
                 }),
-                (14, wire::I64) => {
-                    r.read_i64().map(|v| self.extras_mut().bloom_filter_offset = Some(v))
-                }
-                (15, wire::I32) => {
-                    r.read_i32().map(|v| self.extras_mut().bloom_filter_length = Some(v))
-                }
+                (14, wire::I64) => r
+                    .read_i64()
+                    .map(|v| self.extras_mut().bloom_filter_offset = Some(v)),
+                (15, wire::I32) => r
+                    .read_i32()
+                    .map(|v| self.extras_mut().bloom_filter_length = Some(v)),
                 (16, wire::STRUCT) if keep.size_statistics => keep_raw(r, arena, ty).map(|v| {
                     self.size_statistics = v;
                     self.flags |= flag::SIZE_STATS;

@@ -38,8 +38,12 @@ impl KeyValue {
             }
             let (mut key, mut value) = (None, None);
             super::logical_type::read_fields(r, "KeyValue", |r, fid, fty| match (fid, fty) {
-                (1, wire::BINARY) => keep_binary(r, &mut arena, None).map(|v| key = Some(v)).map(|_| true),
-                (2, wire::BINARY) => keep_binary(r, &mut arena, None).map(|v| value = Some(v)).map(|_| true),
+                (1, wire::BINARY) => keep_binary(r, &mut arena, None)
+                    .map(|v| key = Some(v))
+                    .map(|_| true),
+                (2, wire::BINARY) => keep_binary(r, &mut arena, None)
+                    .map(|v| value = Some(v))
+                    .map(|_| true),
                 _ => Ok(false),
             })
             .map_err(|e| e.in_element("KeyValue", i as u32))?;
@@ -98,7 +102,11 @@ impl ColumnOrder {
                 (2, wire::STRUCT) => r.skip_struct().map(|_| ColumnOrder::Ieee754TotalOrder)?,
                 _ => {
                     let raw = keep_raw(r, arena, ty)?;
-                    ColumnOrder::Unrecognized { field_id: id, wire_type: ty, raw }
+                    ColumnOrder::Unrecognized {
+                        field_id: id,
+                        wire_type: ty,
+                        raw,
+                    }
                 }
             });
         }
@@ -110,11 +118,19 @@ impl ColumnOrder {
         let mut last = 0i16;
         match *self {
             ColumnOrder::TypeDefined | ColumnOrder::Ieee754TotalOrder => {
-                let id = if *self == ColumnOrder::TypeDefined { 1 } else { 2 };
+                let id = if *self == ColumnOrder::TypeDefined {
+                    1
+                } else {
+                    2
+                };
                 w.write_field_header(wire::STRUCT, id, &mut last);
                 w.write_stop();
             }
-            ColumnOrder::Unrecognized { field_id, wire_type, raw } => {
+            ColumnOrder::Unrecognized {
+                field_id,
+                wire_type,
+                raw,
+            } => {
                 w.write_field_header(wire_type, field_id, &mut last);
                 w.write_raw(raw.slice(buf));
             }
@@ -202,7 +218,8 @@ impl FileMetaData {
 
     /// `created_by` as text (lossy).
     pub fn created_by(&self) -> Option<std::borrow::Cow<'_, str>> {
-        self.created_by.map(|r| String::from_utf8_lossy(self.bytes(r)))
+        self.created_by
+            .map(|r| String::from_utf8_lossy(self.bytes(r)))
     }
 
     /// Heap bytes held by the decoded metadata: the byte arena, row groups, column chunks,
@@ -211,9 +228,19 @@ impl FileMetaData {
         self.buf.len()
             + self.schema.heap_bytes()
             + self.row_groups.capacity() * std::mem::size_of::<RowGroup>()
-            + self.row_groups.iter().map(RowGroup::heap_bytes).sum::<usize>()
-            + self.key_value_metadata.as_ref().map_or(0, |k| k.capacity() * std::mem::size_of::<KeyValue>())
-            + self.column_orders.as_ref().map_or(0, |c| c.capacity() * std::mem::size_of::<ColumnOrder>())
+            + self
+                .row_groups
+                .iter()
+                .map(RowGroup::heap_bytes)
+                .sum::<usize>()
+            + self
+                .key_value_metadata
+                .as_ref()
+                .map_or(0, |k| k.capacity() * std::mem::size_of::<KeyValue>())
+            + self
+                .column_orders
+                .as_ref()
+                .map_or(0, |c| c.capacity() * std::mem::size_of::<ColumnOrder>())
             + self.unknown.heap_bytes()
     }
 
@@ -374,15 +401,21 @@ fn decode_row_groups(
         ))));
     }
     let wanted = opts.row_group_mask();
-    let mut out = Vec::with_capacity(wanted.as_ref().map_or(n, |m| m.iter().filter(|&&b| b).count().min(n)));
+    let mut out = Vec::with_capacity(
+        wanted
+            .as_ref()
+            .map_or(n, |m| m.iter().filter(|&&b| b).count().min(n)),
+    );
     for i in 0..n {
         if let Some(m) = &wanted {
             if !m.get(i).copied().unwrap_or(false) {
-                r.skip_struct().map_err(|e| e.in_element("RowGroup", i as u32))?;
+                r.skip_struct()
+                    .map_err(|e| e.in_element("RowGroup", i as u32))?;
                 continue;
             }
         }
-        let g = RowGroup::decode(r, Some(arena), sel).map_err(|e| e.in_element("RowGroup", i as u32))?;
+        let g = RowGroup::decode(r, Some(arena), sel)
+            .map_err(|e| e.in_element("RowGroup", i as u32))?;
         out.push(g);
     }
     Ok(out)
@@ -397,7 +430,9 @@ fn decode_orders(r: &mut Reader<'_>, arena: &mut Arena) -> Result<Vec<ColumnOrde
             r.skip_element(ety)?;
             continue;
         }
-        out.push(ColumnOrder::decode(r, &mut a).map_err(|e| e.in_element("ColumnOrder", i as u32))?);
+        out.push(
+            ColumnOrder::decode(r, &mut a).map_err(|e| e.in_element("ColumnOrder", i as u32))?,
+        );
     }
     Ok(out)
 }

@@ -168,7 +168,8 @@ impl LogicalType {
                 r.skip_field(ty).map_err(|e| e.in_field(Self::NAME, id))?;
                 continue;
             }
-            let v = Self::decode_variant(r, arena, id, ty).map_err(|e| e.in_field(Self::NAME, id))?;
+            let v =
+                Self::decode_variant(r, arena, id, ty).map_err(|e| e.in_field(Self::NAME, id))?;
             out = Some(v);
         }
         r.leave();
@@ -181,7 +182,11 @@ impl LogicalType {
     fn decode_variant(r: &mut Reader<'_>, arena: &mut Arena, id: i16, ty: u8) -> Result<Self> {
         use LogicalType::*;
         if ty != wire::STRUCT {
-            return keep_raw(r, &mut Some(&mut *arena), ty).map(|raw| Unrecognized { field_id: id, wire_type: ty, raw });
+            return keep_raw(r, &mut Some(&mut *arena), ty).map(|raw| Unrecognized {
+                field_id: id,
+                wire_type: ty,
+                raw,
+            });
         }
         let empty = |r: &mut Reader<'_>, v: LogicalType| r.skip_struct().map(|_| v);
         match id {
@@ -211,13 +216,25 @@ impl LogicalType {
                         utc = Some(fty == wire::BOOL_TRUE);
                         Ok(true)
                     }
-                    (2, wire::STRUCT) => TimeUnit::decode(r, arena).map(|u| unit = Some(u)).map(|_| true),
+                    (2, wire::STRUCT) => TimeUnit::decode(r, arena)
+                        .map(|u| unit = Some(u))
+                        .map(|_| true),
                     _ => Ok(false),
                 })?;
                 let is_adjusted_to_utc =
                     utc.ok_or_else(|| super::missing(r, name, "isAdjustedToUTC"))?;
                 let unit = unit.ok_or_else(|| super::missing(r, name, "unit"))?;
-                Ok(if id == 7 { Time { is_adjusted_to_utc, unit } } else { Timestamp { is_adjusted_to_utc, unit } })
+                Ok(if id == 7 {
+                    Time {
+                        is_adjusted_to_utc,
+                        unit,
+                    }
+                } else {
+                    Timestamp {
+                        is_adjusted_to_utc,
+                        unit,
+                    }
+                })
             }
             10 => {
                 let (mut bw, mut signed) = (None, None);
@@ -245,10 +262,16 @@ impl LogicalType {
                     (1, wire::BYTE) => r.read_i8().map(|v| version = Some(v)).map(|_| true),
                     _ => Ok(false),
                 })?;
-                Ok(Variant { specification_version: version })
+                Ok(Variant {
+                    specification_version: version,
+                })
             }
             17 | 18 => {
-                let name = if id == 17 { "GeometryType" } else { "GeographyType" };
+                let name = if id == 17 {
+                    "GeometryType"
+                } else {
+                    "GeographyType"
+                };
                 let (mut crs, mut algorithm) = (None, None);
                 read_fields(r, name, |r, fid, fty| match (fid, fty) {
                     (1, wire::BINARY) => {
@@ -262,9 +285,17 @@ impl LogicalType {
                         .map(|_| true),
                     _ => Ok(false),
                 })?;
-                Ok(if id == 17 { Geometry { crs } } else { Geography { crs, algorithm } })
+                Ok(if id == 17 {
+                    Geometry { crs }
+                } else {
+                    Geography { crs, algorithm }
+                })
             }
-            _ => keep_raw(r, &mut Some(&mut *arena), ty).map(|raw| Unrecognized { field_id: id, wire_type: ty, raw }),
+            _ => keep_raw(r, &mut Some(&mut *arena), ty).map(|raw| Unrecognized {
+                field_id: id,
+                wire_type: ty,
+                raw,
+            }),
         }
     }
 
@@ -291,7 +322,14 @@ impl LogicalType {
                 w.write_stop();
             }
             Date => empty(w, 6, &mut last),
-            Time { is_adjusted_to_utc, unit } | Timestamp { is_adjusted_to_utc, unit } => {
+            Time {
+                is_adjusted_to_utc,
+                unit,
+            }
+            | Timestamp {
+                is_adjusted_to_utc,
+                unit,
+            } => {
                 let id = if matches!(self, Time { .. }) { 7 } else { 8 };
                 w.write_field_header(wire::STRUCT, id, &mut last);
                 let mut l = 0;
@@ -300,7 +338,10 @@ impl LogicalType {
                 unit.encode(w, buf);
                 w.write_stop();
             }
-            Integer { bit_width, is_signed } => {
+            Integer {
+                bit_width,
+                is_signed,
+            } => {
                 w.write_field_header(wire::STRUCT, 10, &mut last);
                 let mut l = 0;
                 w.write_field_header(wire::BYTE, 1, &mut l);
@@ -313,7 +354,9 @@ impl LogicalType {
             Bson => empty(w, 13, &mut last),
             Uuid => empty(w, 14, &mut last),
             Float16 => empty(w, 15, &mut last),
-            Variant { specification_version } => {
+            Variant {
+                specification_version,
+            } => {
                 w.write_field_header(wire::STRUCT, 16, &mut last);
                 if let Some(v) = specification_version {
                     let mut l = 0;
@@ -323,20 +366,31 @@ impl LogicalType {
                 w.write_stop();
             }
             Geometry { crs } | Geography { crs, .. } => {
-                let id = if matches!(self, Geometry { .. }) { 17 } else { 18 };
+                let id = if matches!(self, Geometry { .. }) {
+                    17
+                } else {
+                    18
+                };
                 w.write_field_header(wire::STRUCT, id, &mut last);
                 let mut l = 0;
                 if let Some(c) = crs {
                     w.write_field_header(wire::BINARY, 1, &mut l);
                     w.write_binary(c.slice(buf));
                 }
-                if let Geography { algorithm: Some(a), .. } = self {
+                if let Geography {
+                    algorithm: Some(a), ..
+                } = self
+                {
                     w.write_field_header(wire::I32, 2, &mut l);
                     w.write_i32(a.to_thrift());
                 }
                 w.write_stop();
             }
-            Unrecognized { field_id, wire_type, raw } => {
+            Unrecognized {
+                field_id,
+                wire_type,
+                raw,
+            } => {
                 w.write_field_header(wire_type, field_id, &mut last);
                 w.write_raw(raw.slice(buf));
             }
@@ -415,4 +469,3 @@ pub(crate) fn read_fields(
     r.leave();
     Ok(())
 }
-

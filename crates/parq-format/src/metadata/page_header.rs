@@ -3,9 +3,7 @@
 //! data path, so decoding allocates nothing unless unknown fields appear, and sizes and counts
 //! are checked to be non-negative.
 
-use super::{
-    invalid, missing, Arena, Encoding, PageType, Statistics, StructWriter, UnknownFields,
-};
+use super::{invalid, missing, Arena, Encoding, PageType, Statistics, StructWriter, UnknownFields};
 use crate::error::Result;
 use crate::thrift::{wire, Reader, Writer};
 
@@ -488,44 +486,43 @@ impl DataPageHeaderV2 {
                 Ok(None) => break,
                 Err(e) => return Err(e.in_struct(Self::NAME)),
             };
-            let res = match (id, ty) {
-                (1, wire::I32) => read_non_negative_i32(r, "num_values").map(|v| {
-                    h.num_values = v;
-                    seen |= 1;
-                }),
-                (2, wire::I32) => read_non_negative_i32(r, "num_nulls").map(|v| {
-                    h.num_nulls = v;
-                    seen |= 2;
-                }),
-                (3, wire::I32) => read_non_negative_i32(r, "num_rows").map(|v| {
-                    h.num_rows = v;
-                    seen |= 4;
-                }),
-                (4, wire::I32) => r.read_i32().map(|v| {
-                    h.encoding = Encoding::from_thrift(v);
-                    seen |= 8;
-                }),
-                (5, wire::I32) => {
-                    read_non_negative_i32(r, "definition_levels_byte_length").map(|v| {
-                        h.definition_levels_byte_length = v;
-                        seen |= 16;
-                    })
-                }
-                (6, wire::I32) => {
-                    read_non_negative_i32(r, "repetition_levels_byte_length").map(|v| {
-                        h.repetition_levels_byte_length = v;
-                        seen |= 32;
-                    })
-                }
-                (7, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
-                    h.is_compressed = Some(ty == wire::BOOL_TRUE);
-                    Ok(())
-                }
-                (8, wire::STRUCT) => {
-                    Statistics::decode(r, arena.as_deref_mut()).map(|v| h.statistics = Some(v))
-                }
-                _ => h.unknown.keep(r, arena.as_deref_mut(), id, ty),
-            };
+            let res =
+                match (id, ty) {
+                    (1, wire::I32) => read_non_negative_i32(r, "num_values").map(|v| {
+                        h.num_values = v;
+                        seen |= 1;
+                    }),
+                    (2, wire::I32) => read_non_negative_i32(r, "num_nulls").map(|v| {
+                        h.num_nulls = v;
+                        seen |= 2;
+                    }),
+                    (3, wire::I32) => read_non_negative_i32(r, "num_rows").map(|v| {
+                        h.num_rows = v;
+                        seen |= 4;
+                    }),
+                    (4, wire::I32) => r.read_i32().map(|v| {
+                        h.encoding = Encoding::from_thrift(v);
+                        seen |= 8;
+                    }),
+                    (5, wire::I32) => read_non_negative_i32(r, "definition_levels_byte_length")
+                        .map(|v| {
+                            h.definition_levels_byte_length = v;
+                            seen |= 16;
+                        }),
+                    (6, wire::I32) => read_non_negative_i32(r, "repetition_levels_byte_length")
+                        .map(|v| {
+                            h.repetition_levels_byte_length = v;
+                            seen |= 32;
+                        }),
+                    (7, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
+                        h.is_compressed = Some(ty == wire::BOOL_TRUE);
+                        Ok(())
+                    }
+                    (8, wire::STRUCT) => {
+                        Statistics::decode(r, arena.as_deref_mut()).map(|v| h.statistics = Some(v))
+                    }
+                    _ => h.unknown.keep(r, arena.as_deref_mut(), id, ty),
+                };
             if let Err(e) = res {
                 return Err(e.in_field(Self::NAME, id));
             }

@@ -163,7 +163,9 @@ impl ColumnIndex {
                     ];
                     let i = (id - 5) as usize;
                     match (lists.get_mut(i), NAMES.get(i)) {
-                        (Some(slot), Some(&name)) => read_i64_list(r, name).map(|v| *slot = Some(v)),
+                        (Some(slot), Some(&name)) => {
+                            read_i64_list(r, name).map(|v| *slot = Some(v))
+                        }
                         _ => unknown.keep(r, arena.as_deref_mut(), id, ty),
                     }
                 }
@@ -670,10 +672,7 @@ impl PageLocation {
         }
         r.leave();
         if seen != 7 {
-            let field = first_missing(
-                seen,
-                &["offset", "compressed_page_size", "first_row_index"],
-            );
+            let field = first_missing(seen, &["offset", "compressed_page_size", "first_row_index"]);
             return Err(missing(r, Self::NAME, field));
         }
         Ok(p)

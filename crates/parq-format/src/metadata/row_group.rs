@@ -86,8 +86,15 @@ impl RowGroup {
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
         self.columns.capacity() * std::mem::size_of::<ColumnChunk>()
-            + self.columns.iter().map(ColumnChunk::heap_bytes).sum::<usize>()
-            + self.sorting_columns.as_ref().map_or(0, |s| s.capacity() * 12)
+            + self
+                .columns
+                .iter()
+                .map(ColumnChunk::heap_bytes)
+                .sum::<usize>()
+            + self
+                .sorting_columns
+                .as_ref()
+                .map_or(0, |s| s.capacity() * 12)
             + self.unknown.heap_bytes()
     }
 
@@ -197,11 +204,18 @@ fn decode_columns(
             }
         }
         cols => {
-            let wanted = |j: usize| cols.as_ref().is_none_or(|m| m.get(j).copied().unwrap_or(false));
-            out.reserve_exact(cols.as_ref().map_or(n, |m| m.iter().filter(|&&b| b).count().min(n)));
+            let wanted = |j: usize| {
+                cols.as_ref()
+                    .is_none_or(|m| m.get(j).copied().unwrap_or(false))
+            };
+            out.reserve_exact(
+                cols.as_ref()
+                    .map_or(n, |m| m.iter().filter(|&&b| b).count().min(n)),
+            );
             for j in 0..n {
                 if !wanted(j) {
-                    r.skip_struct().map_err(|e| e.in_element("ColumnChunk", j as u32))?;
+                    r.skip_struct()
+                        .map_err(|e| e.in_element("ColumnChunk", j as u32))?;
                     continue;
                 }
                 let mut k = keep;

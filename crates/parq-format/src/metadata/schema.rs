@@ -88,19 +88,27 @@ impl SchemaElement {
                 Err(e) => return Err(e.in_struct(Self::NAME)),
             };
             let res = match (id, ty) {
-                (1, wire::I32) => r.read_i32().map(|v| e.physical_type = Some(PhysicalType::from_thrift(v))),
+                (1, wire::I32) => r
+                    .read_i32()
+                    .map(|v| e.physical_type = Some(PhysicalType::from_thrift(v))),
                 (2, wire::I32) => r.read_i32().map(|v| e.type_length = Some(v)),
-                (3, wire::I32) => r.read_i32().map(|v| e.repetition = Some(Repetition::from_thrift(v))),
+                (3, wire::I32) => r
+                    .read_i32()
+                    .map(|v| e.repetition = Some(Repetition::from_thrift(v))),
                 (4, wire::BINARY) => keep_binary(r, &mut Some(&mut *arena), None).map(|v| {
                     e.name = v;
                     has_name = true;
                 }),
                 (5, wire::I32) => r.read_i32().map(|v| e.num_children = Some(v)),
-                (6, wire::I32) => r.read_i32().map(|v| e.converted_type = Some(ConvertedType::from_thrift(v))),
+                (6, wire::I32) => r
+                    .read_i32()
+                    .map(|v| e.converted_type = Some(ConvertedType::from_thrift(v))),
                 (7, wire::I32) => r.read_i32().map(|v| e.scale = Some(v)),
                 (8, wire::I32) => r.read_i32().map(|v| e.precision = Some(v)),
                 (9, wire::I32) => r.read_i32().map(|v| e.field_id = Some(v)),
-                (10, wire::STRUCT) => LogicalType::decode(r, arena).map(|v| e.logical_type = Some(v)),
+                (10, wire::STRUCT) => {
+                    LogicalType::decode(r, arena).map(|v| e.logical_type = Some(v))
+                }
                 _ => e.unknown.keep(r, Some(&mut *arena), id, ty),
             };
             if let Err(err) = res {
@@ -213,7 +221,13 @@ impl Schema {
         raw: ByteRange,
     ) -> Result<Schema> {
         let (leaves, paths) = derive_leaves(&elements)?;
-        Ok(Schema { buf, elements, leaves, paths, raw })
+        Ok(Schema {
+            buf,
+            elements,
+            leaves,
+            paths,
+            raw,
+        })
     }
 
     /// The buffer that the elements' byte ranges point into.
@@ -243,7 +257,9 @@ impl Schema {
 
     /// The name of element `i`, as raw bytes.
     pub fn name_bytes(&self, i: usize) -> &[u8] {
-        self.elements.get(i).map_or(&[][..], |e| e.name.slice(&self.buf))
+        self.elements
+            .get(i)
+            .map_or(&[][..], |e| e.name.slice(&self.buf))
     }
 
     /// The name of element `i` (lossy if it is not UTF-8).
@@ -261,13 +277,14 @@ impl Schema {
 
     /// The path of leaf `leaf` as names (`path_in_schema`).
     pub fn leaf_path(&self, leaf: usize) -> impl Iterator<Item = &[u8]> + '_ {
-        self.leaf_path_elements(leaf).iter().map(move |&e| self.name_bytes(e as usize))
+        self.leaf_path_elements(leaf)
+            .iter()
+            .map(move |&e| self.name_bytes(e as usize))
     }
 
     /// The dotted path of leaf `leaf`, e.g. `"a.b.c"`.
     pub fn leaf_path_string(&self, leaf: usize) -> String {
-        let parts: Vec<Cow<'_, str>> =
-            self.leaf_path(leaf).map(String::from_utf8_lossy).collect();
+        let parts: Vec<Cow<'_, str>> = self.leaf_path(leaf).map(String::from_utf8_lossy).collect();
         parts.join(".")
     }
 
@@ -275,21 +292,28 @@ impl Schema {
     pub fn leaf_index(&self, path: &str) -> Option<usize> {
         (0..self.leaves.len()).find(|&i| {
             let mut want = path.split('.');
-            self.leaf_path(i).all(|p| want.next().map(str::as_bytes) == Some(p))
+            self.leaf_path(i)
+                .all(|p| want.next().map(str::as_bytes) == Some(p))
                 && want.next().is_none()
         })
     }
 
     /// The element of leaf `leaf`.
     pub fn leaf_element(&self, leaf: usize) -> Option<&SchemaElement> {
-        self.leaves.get(leaf).and_then(|l| self.elements.get(l.element as usize))
+        self.leaves
+            .get(leaf)
+            .and_then(|l| self.elements.get(l.element as usize))
     }
 
     /// Heap bytes held (elements, leaves, paths and the byte buffer).
     pub fn heap_bytes(&self) -> usize {
         self.buf.len()
             + self.elements.capacity() * std::mem::size_of::<SchemaElement>()
-            + self.elements.iter().map(|e| e.unknown.heap_bytes()).sum::<usize>()
+            + self
+                .elements
+                .iter()
+                .map(|e| e.unknown.heap_bytes())
+                .sum::<usize>()
             + self.leaves.capacity() * std::mem::size_of::<Leaf>()
             + self.paths.capacity() * 4
     }
@@ -311,7 +335,9 @@ fn derive_leaves(elements: &[SchemaElement]) -> Result<(Vec<Leaf>, Vec<u32>)> {
     };
     let root_children = root.num_children.unwrap_or(0);
     if root_children < 0 {
-        return Err(bad(format!("root has a negative num_children ({root_children})")));
+        return Err(bad(format!(
+            "root has a negative num_children ({root_children})"
+        )));
     }
     // Stack of open groups: (children still to visit, def level, rep level) and the path.
     let mut stack: Vec<(i32, i16, i16)> = vec![(root_children, 0, 0)];
@@ -347,7 +373,9 @@ fn derive_leaves(elements: &[SchemaElement]) -> Result<(Vec<Leaf>, Vec<u32>)> {
         }
         let children = e.num_children.unwrap_or(0);
         if children < 0 {
-            return Err(bad(format!("element {i} has a negative num_children ({children})")));
+            return Err(bad(format!(
+                "element {i} has a negative num_children ({children})"
+            )));
         }
         if e.is_leaf() {
             let path_start = paths.len() as u32;

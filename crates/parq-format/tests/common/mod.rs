@@ -12,7 +12,9 @@ pub fn testdata() -> PathBuf {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -30,8 +32,12 @@ pub fn corpus_files() -> Vec<PathBuf> {
     walk(&testdata(), &mut out);
     out.retain(|p| {
         let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-        !matches!(ext, "md" | "json" | "csv" | "py" | "txt" | "value" | "metadata")
-            && p.file_name().is_some_and(|n| n != "COMMIT" && n != "LICENSE.txt")
+        !matches!(
+            ext,
+            "md" | "json" | "csv" | "py" | "txt" | "value" | "metadata"
+        ) && p
+            .file_name()
+            .is_some_and(|n| n != "COMMIT" && n != "LICENSE.txt")
     });
     out.sort();
     out

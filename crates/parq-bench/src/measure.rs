@@ -1,0 +1,239 @@
+//! The measurement harness: warm-up, then interleaved rounds (every case runs one time slice
+//! per round, so drift hits all alike) until each case has enough samples and time; medians
+//! and minima per case. Every batch's decoded result is checked against the expected shape
+//! and kept alive past the clock (`black_box`), so nothing is optimised away and drops are not
+//! timed.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use anyhow::{ensure, Context, Result};
+
+use crate::workload::{Facts, Mode};
+
+/// Warm-up: at least this many calls per case ...
+pub const WARMUP_ITERS: usize = 3;
+/// ... and at least this long, but no longer than [`WARMUP_MAX`] once the calls are done.
+pub const WARMUP_MIN: Duration = Duration::from_millis(20);
+pub const WARMUP_MAX: Duration = Duration::from_millis(200);
+/// Calls faster than this are timed in batches of at least this length (one sample per batch).
+const MIN_SAMPLE: Duration = Duration::from_micros(20);
+/// Each case runs for about this long per round before the next case takes over.
+const SLICE: Duration = Duration::from_millis(5);
+
+/// How long to measure.
+#[derive(Clone, Copy, Debug)]
+pub struct MeasureConfig {
+    /// Exactly this many calls per case, one per round, no warm-up beyond one call.
+    pub exact_iters: Option<usize>,
+    /// Otherwise: at least this many samples ...
+    pub min_iters: usize,
+    /// ... and at least this much measured time per case.
+    pub min_time: Duration,
+}
+
+/// The result of one case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stats {
+    pub median_ns: u64,
+    pub min_ns: u64,
+    /// Calls measured (warm-up excluded).
+    pub iterations: usize,
+}
+
+type RunFn<'a> = Box<dyn FnMut(usize) -> Result<(Duration, Facts)> + 'a>;
+
+/// One implementation in one mode on one file: a closure that performs `n` calls and returns
+/// the time they took plus the facts of the last result.
+pub struct Case<'a> {
+    pub imp: &'static str,
+    pub mode: Mode,
+    /// Heap bytes of one decoded result, as the implementation reports them.
+    pub heap_bytes: Option<usize>,
+    expected: Facts,
+    run: RunFn<'a>,
+}
+
+impl<'a> Case<'a> {
+    pub fn new(
+        imp: &'static str,
+        mode: Mode,
+        expected: Facts,
+        heap_bytes: Option<usize>,
+        run: impl FnMut(usize) -> Result<(Duration, Facts)> + 'a,
+    ) -> Self {
+        Case {
+            imp,
+            mode,
+            heap_bytes,
+            expected,
+            run: Box::new(run),
+        }
+    }
+
+    fn run_checked(&mut self, n: usize) -> Result<Duration> {
+        let (elapsed, facts) =
+            (self.run)(n).with_context(|| format!("{} {}", self.imp, self.mode.as_str()))?;
+        ensure!(
+            facts == self.expected,
+            "{} {}: decoded {facts:?}, expected {:?}",
+            self.imp,
+            self.mode.as_str(),
+            self.expected
+        );
+        Ok(elapsed)
+    }
+}
+
+/// Times `n` calls of `f`, each on an input made by `setup` before the clock starts. The
+/// results stay alive until the clock stops; `facts` describes the last one.
+pub fn timed<S, T>(
+    n: usize,
+    mut setup: impl FnMut() -> Result<S>,
+    mut f: impl FnMut(S) -> Result<T>,
+    facts: impl FnOnce(&T) -> Facts,
+) -> Result<(Duration, Facts)> {
+    let inputs = (0..n).map(|_| setup()).collect::<Result<Vec<S>>>()?;
+    let mut outputs = Vec::with_capacity(n);
+    let start = Instant::now();
+    for input in inputs {
+        outputs.push(black_box(f(black_box(input))?));
+    }
+    let elapsed = start.elapsed();
+    let facts = facts(outputs.last().context("a batch needs at least one call")?);
+    drop(outputs);
+    Ok((elapsed, facts))
+}
+
+/// [`timed`] without per-call setup.
+pub fn timed_simple<T>(
+    n: usize,
+    mut f: impl FnMut() -> Result<T>,
+    facts: impl FnOnce(&T) -> Facts,
+) -> Result<(Duration, Facts)> {
+    timed(n, || Ok(()), |()| f(), facts)
+}
+
+struct Schedule {
+    batch: usize,
+    batches_per_round: usize,
+    samples_ns: Vec<u64>,
+    total: Duration,
+    iterations: usize,
+}
+
+/// Measures all cases, interleaved, and returns their stats in the same order.
+pub fn measure(cases: &mut [Case<'_>], cfg: &MeasureConfig) -> Result<Vec<Stats>> {
+    let mut schedules = Vec::with_capacity(cases.len());
+    for case in cases.iter_mut() {
+        let per_call = warm_up(case, cfg)?;
+        let (batch, batches_per_round) = match cfg.exact_iters {
+            Some(_) => (1, 1),
+            None => {
+                let batch = div_ceil_duration(MIN_SAMPLE, per_call).max(1);
+                (batch, div_ceil_duration(SLICE, per_call * batch as u32).max(1))
+            }
+        };
+        schedules.push(Schedule {
+            batch,
+            batches_per_round,
+            samples_ns: Vec::new(),
+            total: Duration::ZERO,
+            iterations: 0,
+        });
+    }
+    let done = |s: &Schedule| match cfg.exact_iters {
+        Some(n) => s.iterations >= n,
+        None => s.samples_ns.len() >= cfg.min_iters && s.total >= cfg.min_time,
+    };
+    while !schedules.iter().all(done) {
+        for (case, s) in cases.iter_mut().zip(&mut schedules) {
+            for _ in 0..s.batches_per_round {
+                let elapsed = case.run_checked(s.batch)?;
+                s.samples_ns.push((elapsed.as_nanos() / s.batch as u128) as u64);
+                s.total += elapsed;
+                s.iterations += s.batch;
+            }
+        }
+    }
+    Ok(schedules
+        .into_iter()
+        .map(|s| stats(s.samples_ns, s.iterations))
+        .collect())
+}
+
+/// Runs the warm-up calls; returns the fastest call seen (at least 1 ns).
+fn warm_up(case: &mut Case<'_>, cfg: &MeasureConfig) -> Result<Duration> {
+    let (min_iters, min_time) = match cfg.exact_iters {
+        Some(_) => (1, Duration::ZERO),
+        None => (WARMUP_ITERS, WARMUP_MIN),
+    };
+    let start = Instant::now();
+    let mut fastest = Duration::MAX;
+    let mut calls = 0;
+    loop {
+        fastest = fastest.min(case.run_checked(1)?);
+        calls += 1;
+        let spent = start.elapsed();
+        if calls >= min_iters && (spent >= min_time || spent >= WARMUP_MAX) {
+            break;
+        }
+    }
+    Ok(fastest.max(Duration::from_nanos(1)))
+}
+
+fn div_ceil_duration(a: Duration, b: Duration) -> usize {
+    a.as_nanos().div_ceil(b.as_nanos().max(1)) as usize
+}
+
+/// Median and minimum of the samples (nanoseconds per call).
+pub fn stats(mut samples_ns: Vec<u64>, iterations: usize) -> Stats {
+    samples_ns.sort_unstable();
+    let n = samples_ns.len();
+    let median_ns = match n {
+        0 => 0,
+        _ if n % 2 == 1 => samples_ns[n / 2],
+        _ => (samples_ns[n / 2 - 1] + samples_ns[n / 2]) / 2,
+    };
+    Stats {
+        median_ns,
+        min_ns: samples_ns.first().copied().unwrap_or(0),
+        iterations,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even() {
+        assert_eq!(stats(vec![5, 1, 3], 3).median_ns, 3);
+        assert_eq!(stats(vec![4, 1, 3, 2], 4).median_ns, 2);
+        assert_eq!(stats(vec![4, 1, 3, 2], 4).min_ns, 1);
+    }
+
+    #[test]
+    fn exact_iterations_and_fact_checks() {
+        let facts = Facts {
+            num_rows: Some(1),
+            row_groups: 1,
+            column_chunks: 1,
+        };
+        let mut cases = vec![Case::new(super::super::workload::PARQ, Mode::Metadata, facts, None, |n| {
+            timed_simple(n, || Ok(7u8), |_| facts)
+        })];
+        let cfg = MeasureConfig {
+            exact_iters: Some(4),
+            min_iters: 10,
+            min_time: Duration::from_secs(1),
+        };
+        assert_eq!(measure(&mut cases, &cfg).unwrap()[0].iterations, 4);
+
+        let wrong = Facts { row_groups: 2, ..facts };
+        let mut cases = vec![Case::new("x", Mode::Metadata, wrong, None, |n| {
+            timed_simple(n, || Ok(()), |_| facts)
+        })];
+        assert!(measure(&mut cases, &cfg).is_err());
+    }
+}

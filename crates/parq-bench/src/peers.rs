@@ -1,0 +1,264 @@
+//! The peers parq is measured against: the `parquet` crate 56.2.0 (Thrift-compiler generated
+//! decoder) and 60.1.0 (hand-written decoder, statistics skip options, page index masks)
+//! in process, and pyarrow's `read_metadata` in a Python subprocess.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, ensure, Context, Result};
+use parquet_56::file::metadata as md56;
+use parquet_60::file::metadata as md60;
+use parquet_60::file::metadata::page_index::PageIndexProvider;
+
+use crate::datasets::LoadedFile;
+use crate::measure::{timed, timed_simple, Case, MeasureConfig, Stats, WARMUP_ITERS};
+use crate::measure::{WARMUP_MAX, WARMUP_MIN};
+use crate::workload::{Facts, Mode, PARQUET_56, PARQUET_60};
+
+fn facts_60(md: &md60::ParquetMetaData) -> Facts {
+    Facts {
+        num_rows: Some(md.file_metadata().num_rows()),
+        row_groups: md.num_row_groups(),
+        column_chunks: md.row_groups().iter().map(|rg| rg.num_columns()).sum(),
+    }
+}
+
+fn facts_56(md: &md56::ParquetMetaData) -> Facts {
+    Facts {
+        num_rows: Some(md.file_metadata().num_rows()),
+        row_groups: md.num_row_groups(),
+        column_chunks: md.row_groups().iter().map(|rg| rg.num_columns()).sum(),
+    }
+}
+
+/// Counts the row groups with at least one offset index and the offset indexes in total.
+fn index_facts(per_row_group: impl Iterator<Item = usize>) -> Facts {
+    let (mut row_groups, mut column_chunks) = (0, 0);
+    for n in per_row_group {
+        row_groups += usize::from(n > 0);
+        column_chunks += n;
+    }
+    Facts {
+        num_rows: None,
+        row_groups,
+        column_chunks,
+    }
+}
+
+fn page_index_facts_60(index: &Option<md60::page_index::PageIndex>, shape: (usize, usize)) -> Facts {
+    let Some(index) = index else {
+        return index_facts(std::iter::empty());
+    };
+    let (row_groups, columns) = shape;
+    index_facts(
+        (0..row_groups).map(|rg| (0..columns).filter(|&c| index.offset_index(rg, c).is_some()).count()),
+    )
+}
+
+/// Options that skip everything 60.1 can skip: column, size and encoding statistics.
+fn no_stats_options() -> md60::ParquetMetaDataOptions {
+    use md60::ParquetStatisticsPolicy::SkipAll;
+    md60::ParquetMetaDataOptions::new()
+        .with_column_stats_policy(SkipAll)
+        .with_size_stats_policy(SkipAll)
+        .with_encoding_stats_policy(SkipAll)
+}
+
+/// `parquet` 60.1.0 cases for the modes it supports.
+pub fn parquet_60_cases<'a>(file: &'a LoadedFile, modes: &[Mode]) -> Result<Vec<Case<'a>>> {
+    use md60::ParquetMetaDataReader as Reader;
+    let shape = file.shape;
+    let meta = file.metadata();
+    let decoded = Reader::decode_metadata(meta).context("parquet 60.1.0 decode")?;
+    let mut cases = Vec::new();
+    for &mode in modes {
+        let case = match mode {
+            Mode::Metadata => Case::new(PARQUET_60, mode, shape.full(), Some(decoded.memory_size()), move |n| {
+                timed_simple(n, || Ok(Reader::decode_metadata(meta)?), facts_60)
+            }),
+            Mode::MetadataNoStats => {
+                let options = no_stats_options();
+                let heap = Reader::decode_metadata_with_options(meta, Some(&options))?.memory_size();
+                Case::new(PARQUET_60, mode, shape.full(), Some(heap), move |n| {
+                    let decode = || Ok(Reader::decode_metadata_with_options(meta, Some(&options))?);
+                    timed_simple(n, decode, facts_60)
+                })
+            }
+            Mode::PageIndex | Mode::PageIndex10 => {
+                let (mask, columns) = if mode == Mode::PageIndex {
+                    (md60::ColumnChunkMask::all(), shape.columns)
+                } else {
+                    let cols = shape.spread_columns();
+                    (md60::ColumnChunkMask::columns(cols.iter().copied()), cols.len())
+                };
+                let reader = {
+                    let mask = mask.clone();
+                    move |md| {
+                        Reader::new_with_metadata(md)
+                            .with_page_index_policy(md60::PageIndexPolicy::Required)
+                            .with_page_index_mask(mask.clone())
+                    }
+                };
+                let mut with_index = reader(decoded.clone());
+                with_index.read_page_indexes_sized(&file.tail, file.file_len)?;
+                let heap = with_index.finish()?.memory_size() - decoded.memory_size();
+                let decoded = decoded.clone();
+                let expected = shape.page_index(shape.row_groups, columns);
+                let dims = (shape.row_groups, shape.columns);
+                Case::new(PARQUET_60, mode, expected, Some(heap), move |n| {
+                    timed(
+                        n,
+                        || Ok(decoded.clone()),
+                        |md| Ok(reader(md).read_page_index_sized_and_finish(&file.tail, file.file_len)?),
+                        |(_, index)| page_index_facts_60(index, dims),
+                    )
+                })
+            }
+            _ => continue,
+        };
+        cases.push(case);
+    }
+    Ok(cases)
+}
+
+/// `parquet` 56.2.0 cases for the modes it supports (full decode and the full page index).
+pub fn parquet_56_cases<'a>(file: &'a LoadedFile, modes: &[Mode]) -> Result<Vec<Case<'a>>> {
+    use md56::ParquetMetaDataReader as Reader;
+    let shape = file.shape;
+    let meta = file.metadata();
+    let decoded = Reader::decode_metadata(meta).context("parquet 56.2.0 decode")?;
+    let read_index = move |md| -> Result<md56::ParquetMetaData> {
+        let mut reader = Reader::new_with_metadata(md).with_page_indexes(true);
+        reader.read_page_indexes_sized(&file.tail, file.file_len)?;
+        Ok(reader.finish()?)
+    };
+    let mut cases = Vec::new();
+    for &mode in modes {
+        let case = match mode {
+            Mode::Metadata => Case::new(PARQUET_56, mode, shape.full(), Some(decoded.memory_size()), move |n| {
+                timed_simple(n, || Ok(Reader::decode_metadata(meta)?), facts_56)
+            }),
+            Mode::PageIndex => {
+                let heap = read_index(decoded.clone())?.memory_size() - decoded.memory_size();
+                let decoded = decoded.clone();
+                let expected = shape.page_index(shape.row_groups, shape.columns);
+                Case::new(PARQUET_56, mode, expected, Some(heap), move |n| {
+                    timed(n, || Ok(decoded.clone()), read_index, |md| {
+                        index_facts(md.offset_index().into_iter().flatten().map(|rg| rg.len()))
+                    })
+                })
+            }
+            _ => continue,
+        };
+        cases.push(case);
+    }
+    Ok(cases)
+}
+
+/// A Python interpreter that can import pyarrow.
+pub struct Python {
+    pub path: PathBuf,
+    pub pyarrow_version: String,
+}
+
+/// Finds Python: `explicit`, else `$PARQ_PYTHON`, else `<workspace>/.venv/bin/python`, else
+/// `python3`; `None` (with a note on stderr) when it is missing or cannot import pyarrow.
+pub fn find_python(explicit: Option<&Path>, workspace_root: &Path) -> Option<Python> {
+    let venv = workspace_root.join(".venv/bin/python");
+    let path = explicit
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("PARQ_PYTHON").map(PathBuf::from))
+        .or_else(|| venv.is_file().then_some(venv))
+        .unwrap_or_else(|| PathBuf::from("python3"));
+    let out = Command::new(&path)
+        .args(["-c", "import pyarrow; print(pyarrow.__version__)"])
+        .output();
+    match out {
+        Ok(out) if out.status.success() => Some(Python {
+            path,
+            pyarrow_version: String::from_utf8_lossy(&out.stdout).trim().to_string(),
+        }),
+        Ok(_) => {
+            eprintln!("note: {} cannot import pyarrow; skipping the pyarrow peer", path.display());
+            None
+        }
+        Err(e) => {
+            eprintln!("note: cannot run {} ({e}); skipping the pyarrow peer", path.display());
+            None
+        }
+    }
+}
+
+/// Times `pyarrow.parquet.read_metadata` over the same file tail, with the harness's rules
+/// (warm-up, exact iterations or at least `min_iters` calls and `min_time`), median in Python.
+const PYARROW_SCRIPT: &str = r#"
+import json, sys, time
+import pyarrow as pa, pyarrow.parquet as pq
+path, offset, exact, min_iters, min_time_ns, warm_iters, warm_min_ns, warm_max_ns = sys.argv[1:9]
+offset, exact, min_iters = int(offset), int(exact), int(min_iters)
+min_time_ns, warm_iters, warm_min_ns, warm_max_ns = int(min_time_ns), int(warm_iters), int(warm_min_ns), int(warm_max_ns)
+with open(path, "rb") as f:
+    f.seek(offset)
+    buf = pa.py_buffer(f.read())
+def once():
+    t = time.perf_counter_ns()
+    md = pq.read_metadata(pa.BufferReader(buf))
+    return time.perf_counter_ns() - t, md
+if exact > 0:
+    warm_iters, warm_min_ns = 1, 0
+start, calls = time.perf_counter_ns(), 0
+while True:
+    once(); calls += 1
+    spent = time.perf_counter_ns() - start
+    if calls >= warm_iters and (spent >= warm_min_ns or spent >= warm_max_ns):
+        break
+samples, total = [], 0
+while (len(samples) < exact) if exact > 0 else (len(samples) < min_iters or total < min_time_ns):
+    ns, md = once()
+    samples.append(ns); total += ns
+samples.sort()
+n = len(samples)
+median = samples[n // 2] if n % 2 else (samples[n // 2 - 1] + samples[n // 2]) // 2
+print(json.dumps({"median_ns": median, "min_ns": samples[0], "iterations": n,
+    "num_rows": md.num_rows, "row_groups": md.num_row_groups,
+    "column_chunks": md.num_row_groups * md.num_columns}))
+"#;
+
+/// Runs the pyarrow cell for one file.
+pub fn pyarrow_stats(py: &Python, file: &LoadedFile, cfg: &MeasureConfig) -> Result<Stats> {
+    let out = Command::new(&py.path)
+        .arg("-c")
+        .arg(PYARROW_SCRIPT)
+        .arg(&file.path)
+        .args(
+            [
+                file.tail_offset as u128,
+                cfg.exact_iters.unwrap_or(0) as u128,
+                cfg.min_iters as u128,
+                cfg.min_time.as_nanos(),
+                WARMUP_ITERS as u128,
+                WARMUP_MIN.as_nanos(),
+                WARMUP_MAX.as_nanos(),
+            ]
+            .map(|v| v.to_string()),
+        )
+        .output()
+        .with_context(|| format!("running {}", py.path.display()))?;
+    if !out.status.success() {
+        bail!("pyarrow failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).context("pyarrow output")?;
+    let num = |k: &str| v[k].as_u64().with_context(|| format!("pyarrow output lacks {k}"));
+    let shape = file.shape;
+    let decoded = Facts {
+        num_rows: Some(num("num_rows")? as i64),
+        row_groups: num("row_groups")? as usize,
+        column_chunks: num("column_chunks")? as usize,
+    };
+    ensure!(decoded == shape.full(), "pyarrow decoded {decoded:?}, expected {:?}", shape.full());
+    Ok(Stats {
+        median_ns: num("median_ns")?,
+        min_ns: num("min_ns")?,
+        iterations: num("iterations")? as usize,
+    })
+}
