@@ -1,7 +1,7 @@
 //! Page headers, page indexes, Bloom filter headers and crypto metadata: hand-assembled
 //! encodings, exact round trips (including unknown fields and union variants), truncation
 //! and hostile lengths, and real structures from the parquet-testing corpus
-//! (`PARQUET_TEST_DATA`, default `/work/shared/testdata/parquet-testing/data`).
+//! (`$PARQ_TESTDATA/parquet-testing/data`).
 
 use std::fmt::Debug;
 
@@ -165,10 +165,16 @@ impl B {
     }
 }
 
+/// The parquet-testing data directory, under the shared test data directory
+/// (`$PARQ_TESTDATA`, else `../shared/testdata` beside the repository, as in
+/// `tests/common`).
 fn data_dir() -> std::path::PathBuf {
-    std::env::var_os("PARQUET_TEST_DATA")
-        .map(Into::into)
-        .unwrap_or_else(|| "/work/shared/testdata/parquet-testing/data".into())
+    let testdata = std::env::var_os("PARQ_TESTDATA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata")
+        });
+    testdata.join("parquet-testing/data")
 }
 
 fn corpus(name: &str) -> Vec<u8> {
@@ -987,7 +993,6 @@ fn corpus_page_index_alltypes_tiny_pages() {
         t.encode(&mut Writer::new(&mut out), region);
         assert_eq!(out, &region[range.clone()]);
     }
-    // Column `id` (INT32, 7300 rows, ascending): page bounds ascend from 0.
     let id_index = &column_indexes[0].as_ref().unwrap().1;
     let PageBounds::Int32 { min, max } = &id_index.bounds(region, types[0], None) else {
         panic!()

@@ -251,14 +251,26 @@ impl ColumnChunk {
             .map(|r| GeospatialStatistics::decode(&mut Reader::new(r.slice(buf))))
     }
 
+    /// Decodes `crypto_metadata`, when present; `buf` is the owner's buffer.
+    pub fn crypto_metadata(&self, buf: &[u8]) -> Option<Result<super::ColumnCryptoMetaData>> {
+        self.extras()
+            .and_then(|e| e.crypto_metadata)
+            .map(|r| super::ColumnCryptoMetaData::decode(&mut reader_at(buf, r), None))
+    }
+
     /// Decodes the column's `key_value_metadata`, when present; `buf` is the owner's buffer.
     pub fn key_value_metadata(&self, buf: &[u8]) -> Option<Result<Vec<super::KeyValue>>> {
-        self.extras().and_then(|e| e.key_value_metadata).map(|r| {
-            // The decoded ranges must refer to `buf`: read `buf` from the list's start on.
-            let end = (r.start as usize + r.len as usize).min(buf.len());
-            let mut rd = Reader::new(buf.get(..end).unwrap_or(&[]));
-            rd.set_pos(r.start as usize);
-            super::KeyValue::decode_list(&mut rd, None)
-        })
+        self.extras()
+            .and_then(|e| e.key_value_metadata)
+            .map(|r| super::KeyValue::decode_list(&mut reader_at(buf, r), None))
     }
+}
+
+/// A reader over `buf` that ends where `range` ends and starts at its start, so that ranges
+/// decoded from it refer to `buf` itself.
+fn reader_at(buf: &[u8], range: super::ByteRange) -> Reader<'_> {
+    let end = (range.start as usize + range.len as usize).min(buf.len());
+    let mut rd = Reader::new(buf.get(..end).unwrap_or(&[]));
+    rd.set_pos(range.start as usize);
+    rd
 }

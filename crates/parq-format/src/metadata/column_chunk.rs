@@ -281,7 +281,8 @@ impl ColumnChunk {
         let mut c = ColumnChunk::default();
         let mut id = 0i16;
         let mut has_file_offset = false;
-        r.enter()?;
+        // No depth check: the nesting of ColumnChunk > ColumnMetaData > Statistics is fixed
+        // by this code; only skipped unknown values recurse, and the skip checks depth.
         loop {
             let ty = match r.read_field_header(&mut id) {
                 Ok(Some(ty)) => ty,
@@ -327,7 +328,6 @@ impl ColumnChunk {
                 return Err(e.in_field(Self::NAME, id));
             }
         }
-        r.leave();
         if !has_file_offset {
             return Err(missing(r, Self::NAME, "file_offset"));
         }
@@ -346,7 +346,6 @@ impl ColumnChunk {
         let mut seen = 0u32;
         let mut id = 0i16;
         self.flags |= flag::META;
-        r.enter()?;
         loop {
             let ty = match r.read_field_header(&mut id) {
                 Ok(Some(ty)) => ty,
@@ -372,9 +371,7 @@ impl ColumnChunk {
                     self.dictionary_page_offset = v;
                     self.flags |= flag::DICT_OFFSET;
                 }),
-                (12, wire::STRUCT) if keep.statistics => {
-                    Statistics::decode(r, arena.as_deref_mut()).map(|s| self.set_statistics(s))
-                }
+                (12, wire::STRUCT) if keep.statistics => self.decode_statistics(r, arena),
                 (13, wire::LIST) if keep.encoding_stats => keep_raw(r, arena, ty).map(|v| {
                     self.encoding_stats = v;
                     self.flags |= flag::ENC_STATS;
@@ -404,7 +401,6 @@ impl ColumnChunk {
                 seen |= 1 << id;
             }
         }
-        r.leave();
         if seen & REQUIRED != REQUIRED {
             let name = match (!seen & REQUIRED).trailing_zeros() {
                 1 => "type",
@@ -438,7 +434,82 @@ impl ColumnChunk {
         Ok(())
     }
 
-    fn set_statistics(&mut self, s: Statistics) {
+    /// Decodes `Statistics` straight into the chunk (the hot path of footer decoding).
+    fn decode_statistics(&mut self, r: &mut Reader<'_>, arena: &mut Option<&mut Arena>) -> Result<()> {
+        const NAME: &str = "Statistics";
+        let mut f = self.flags | flag::STATS;
+        let mut id = 0i16;
+        loop {
+            let ty = match r.read_field_header(&mut id) {
+                Ok(Some(ty)) => ty,
+                Ok(None) => break,
+                Err(e) => return Err(e.in_struct(NAME)),
+            };
+            let res = match (id, ty) {
+                (1, wire::BINARY) => {
+                    let prev = opt(f, flag::MAX_VALUE, self.max_value);
+                    keep_binary(r, arena, prev).map(|v| {
+                        self.max = v;
+                        f |= flag::MAX;
+                    })
+                }
+                (2, wire::BINARY) => {
+                    let prev = opt(f, flag::MIN_VALUE, self.min_value);
+                    keep_binary(r, arena, prev).map(|v| {
+                        self.min = v;
+                        f |= flag::MIN;
+                    })
+                }
+                (3, wire::I64) => r.read_i64().map(|v| {
+                    self.null_count = v;
+                    f |= flag::NULL_COUNT;
+                }),
+                (5, wire::BINARY) => {
+                    let prev = opt(f, flag::MAX, self.max);
+                    keep_binary(r, arena, prev).map(|v| {
+                        self.max_value = v;
+                        f |= flag::MAX_VALUE;
+                    })
+                }
+                (6, wire::BINARY) => {
+                    let prev = opt(f, flag::MIN, self.min);
+                    keep_binary(r, arena, prev).map(|v| {
+                        self.min_value = v;
+                        f |= flag::MIN_VALUE;
+                    })
+                }
+                (7, wire::BOOL_TRUE) => {
+                    f |= flag::MAX_EXACT_SET | flag::MAX_EXACT;
+                    Ok(())
+                }
+                (7, wire::BOOL_FALSE) => {
+                    f = (f | flag::MAX_EXACT_SET) & !flag::MAX_EXACT;
+                    Ok(())
+                }
+                (8, wire::BOOL_TRUE) => {
+                    f |= flag::MIN_EXACT_SET | flag::MIN_EXACT;
+                    Ok(())
+                }
+                (8, wire::BOOL_FALSE) => {
+                    f = (f | flag::MIN_EXACT_SET) & !flag::MIN_EXACT;
+                    Ok(())
+                }
+                (4, wire::I64) => r.read_i64().map(|v| self.extras_mut().distinct_count = Some(v)),
+                _ => {
+                    let a = arena.as_deref_mut();
+                    self.extras_mut().unknown_stats.keep(r, a, id, ty)
+                }
+            };
+            if let Err(e) = res {
+                return Err(e.in_field(NAME, id));
+            }
+        }
+        self.flags = f;
+        Ok(())
+    }
+
+    /// Sets the statistics from the general form (used when building chunks).
+    pub fn set_statistics(&mut self, s: Statistics) {
         let mut f = self.flags | flag::STATS;
         if let Some(v) = s.max {
             self.max = v;

@@ -18,6 +18,8 @@ pub enum TimeUnit {
     Unrecognized {
         /// Field id of the variant.
         field_id: i16,
+        /// Wire type of the variant.
+        wire_type: u8,
         /// Raw value bytes.
         raw: ByteRange,
     },
@@ -415,7 +417,7 @@ impl TimeUnit {
                 (3, wire::STRUCT) => r.skip_struct().map(|_| TimeUnit::Nanos)?,
                 _ => {
                     let raw = keep_raw(r, &mut Some(&mut *arena), ty)?;
-                    TimeUnit::Unrecognized { field_id: id, raw }
+                    TimeUnit::Unrecognized { field_id: id, wire_type: ty, raw }
                 }
             });
         }
@@ -435,8 +437,8 @@ impl TimeUnit {
                 w.write_field_header(wire::STRUCT, id, &mut last);
                 w.write_stop();
             }
-            TimeUnit::Unrecognized { field_id, raw } => {
-                w.write_field_header(wire::STRUCT, field_id, &mut last);
+            TimeUnit::Unrecognized { field_id, wire_type, raw } => {
+                w.write_field_header(wire_type, field_id, &mut last);
                 w.write_raw(raw.slice(buf));
             }
         }

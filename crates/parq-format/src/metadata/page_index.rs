@@ -73,14 +73,32 @@ pub(crate) fn write_binary_list(w: &mut Writer<'_>, v: &[ByteRange], buf: &[u8])
     }
 }
 
-/// The optional `list<i64>` fields 5-8 shared by both forms of the column index.
-fn write_i64_lists(s: &mut StructWriter<'_>, w: &mut Writer<'_>, lists: [&Option<Vec<i64>>; 4]) {
+/// Encodes a column index (either form): `values(w, true)` writes the `min_values` list and
+/// `values(w, false)` the `max_values` list; `lists` are the optional fields 5 to 8.
+fn encode_index(
+    w: &mut Writer<'_>,
+    buf: &[u8],
+    unknown: &UnknownFields,
+    null_pages: &[bool],
+    boundary_order: BoundaryOrder,
+    lists: [&Option<Vec<i64>>; 4],
+    values: impl Fn(&mut Writer<'_>, bool),
+) {
+    let mut s = StructWriter::new(unknown, buf);
+    s.field(w, wire::LIST, 1);
+    write_bool_list(w, null_pages);
+    s.field(w, wire::LIST, 2);
+    values(w, true);
+    s.field(w, wire::LIST, 3);
+    values(w, false);
+    s.i32(w, 4, boundary_order.to_thrift());
     for (id, list) in (5..).zip(lists) {
         if let Some(v) = list {
             s.field(w, wire::LIST, id);
             write_i64_list(w, v);
         }
     }
+    s.end(w);
 }
 
 /// `ColumnIndex`, plain form: min/max values are [`ByteRange`]s of plain-encoded values
@@ -127,12 +145,18 @@ impl ColumnIndex {
     /// ranges of `r`'s buffer.
     pub fn decode(r: &mut Reader<'_>, mut arena: Option<&mut Arena>) -> Result<Self> {
         const BOOLS: &[u8] = &[wire::BOOL_TRUE, wire::BOOL_FALSE];
-        let mut null_pages = None;
-        let mut min_values = None;
-        let mut max_values = None;
-        let mut boundary_order = None;
-        let mut lists: [Option<Vec<i64>>; 4] = Default::default();
-        let mut unknown = UnknownFields::default();
+        let mut c = ColumnIndex {
+            null_pages: Vec::new(),
+            min_values: Vec::new(),
+            max_values: Vec::new(),
+            boundary_order: BoundaryOrder::Unordered,
+            null_counts: None,
+            repetition_level_histograms: None,
+            definition_level_histograms: None,
+            nan_counts: None,
+            unknown: UnknownFields::default(),
+        };
+        let mut seen = 0u32;
         let mut id = 0i16;
         r.enter()?;
         loop {
@@ -142,89 +166,67 @@ impl ColumnIndex {
                 Err(e) => return Err(e.in_struct(Self::NAME)),
             };
             let res = match (id, ty) {
-                (1, wire::LIST) if list_of(r, BOOLS) => {
-                    read_bool_list(r).map(|v| null_pages = Some(v))
-                }
+                (1, wire::LIST) if list_of(r, BOOLS) => read_bool_list(r).map(|v| {
+                    c.null_pages = v;
+                    seen |= 1;
+                }),
                 (2, wire::LIST) if list_of(r, &[wire::BINARY]) => {
-                    read_binary_list(r, &mut arena, "min_values").map(|v| min_values = Some(v))
+                    read_binary_list(r, &mut arena, "min_values").map(|v| {
+                        c.min_values = v;
+                        seen |= 2;
+                    })
                 }
                 (3, wire::LIST) if list_of(r, &[wire::BINARY]) => {
-                    read_binary_list(r, &mut arena, "max_values").map(|v| max_values = Some(v))
+                    read_binary_list(r, &mut arena, "max_values").map(|v| {
+                        c.max_values = v;
+                        seen |= 4;
+                    })
                 }
-                (4, wire::I32) => r
-                    .read_i32()
-                    .map(|v| boundary_order = Some(BoundaryOrder::from_thrift(v))),
-                (5..=8, wire::LIST) if list_of(r, &[wire::I64]) => {
-                    const NAMES: [&str; 4] = [
-                        "null_counts",
-                        "repetition_level_histograms",
-                        "definition_level_histograms",
-                        "nan_counts",
-                    ];
-                    let i = (id - 5) as usize;
-                    match (lists.get_mut(i), NAMES.get(i)) {
-                        (Some(slot), Some(&name)) => {
-                            read_i64_list(r, name).map(|v| *slot = Some(v))
-                        }
-                        _ => unknown.keep(r, arena.as_deref_mut(), id, ty),
-                    }
+                (4, wire::I32) => r.read_i32().map(|v| {
+                    c.boundary_order = BoundaryOrder::from_thrift(v);
+                    seen |= 8;
+                }),
+                (5, wire::LIST) if list_of(r, &[wire::I64]) => {
+                    read_i64_list(r, "null_counts").map(|v| c.null_counts = Some(v))
                 }
-                _ => unknown.keep(r, arena.as_deref_mut(), id, ty),
+                (6, wire::LIST) if list_of(r, &[wire::I64]) => {
+                    read_i64_list(r, "repetition_level_histograms")
+                        .map(|v| c.repetition_level_histograms = Some(v))
+                }
+                (7, wire::LIST) if list_of(r, &[wire::I64]) => {
+                    read_i64_list(r, "definition_level_histograms")
+                        .map(|v| c.definition_level_histograms = Some(v))
+                }
+                (8, wire::LIST) if list_of(r, &[wire::I64]) => {
+                    read_i64_list(r, "nan_counts").map(|v| c.nan_counts = Some(v))
+                }
+                _ => c.unknown.keep(r, arena.as_deref_mut(), id, ty),
             };
             if let Err(e) = res {
                 return Err(e.in_field(Self::NAME, id));
             }
         }
         r.leave();
-        let seen = (null_pages.is_some() as u32)
-            | (min_values.is_some() as u32) << 1
-            | (max_values.is_some() as u32) << 2
-            | (boundary_order.is_some() as u32) << 3;
-        let (Some(null_pages), Some(min_values), Some(max_values), Some(boundary_order)) =
-            (null_pages, min_values, max_values, boundary_order)
-        else {
-            let field = first_missing(
-                seen,
-                &["null_pages", "min_values", "max_values", "boundary_order"],
-            );
-            return Err(missing(r, Self::NAME, field));
-        };
-        let [null_counts, repetition_level_histograms, definition_level_histograms, nan_counts] =
-            lists;
-        Ok(ColumnIndex {
-            null_pages,
-            min_values,
-            max_values,
-            boundary_order,
-            null_counts,
-            repetition_level_histograms,
-            definition_level_histograms,
-            nan_counts,
-            unknown,
-        })
+        if seen != 15 {
+            let required = ["null_pages", "min_values", "max_values", "boundary_order"];
+            return Err(missing(r, Self::NAME, first_missing(seen, &required)));
+        }
+        Ok(c)
     }
 
     /// Encodes this struct; byte ranges refer to `buf`.
     pub fn encode(&self, w: &mut Writer<'_>, buf: &[u8]) {
-        let mut s = StructWriter::new(&self.unknown, buf);
-        s.field(w, wire::LIST, 1);
-        write_bool_list(w, &self.null_pages);
-        s.field(w, wire::LIST, 2);
-        write_binary_list(w, &self.min_values, buf);
-        s.field(w, wire::LIST, 3);
-        write_binary_list(w, &self.max_values, buf);
-        s.i32(w, 4, self.boundary_order.to_thrift());
-        write_i64_lists(
-            &mut s,
-            w,
-            [
-                &self.null_counts,
-                &self.repetition_level_histograms,
-                &self.definition_level_histograms,
-                &self.nan_counts,
-            ],
-        );
-        s.end(w);
+        let lists = [
+            &self.null_counts,
+            &self.repetition_level_histograms,
+            &self.definition_level_histograms,
+            &self.nan_counts,
+        ];
+        let (min, max) = (&self.min_values, &self.max_values);
+        let (unknown, np, order) = (&self.unknown, &self.null_pages, self.boundary_order);
+        encode_index(w, buf, unknown, np, order, lists, |w, is_min| {
+            write_binary_list(w, if is_min { min } else { max }, buf)
+        });
     }
 
     /// The min/max values typed by the column's physical type (`type_length` is the
@@ -237,18 +239,8 @@ impl ColumnIndex {
         physical_type: PhysicalType,
         type_length: Option<i32>,
     ) -> PageBounds {
-        typed_bounds(
-            &self.null_pages,
-            &self.min_values,
-            &self.max_values,
-            buf,
-            physical_type,
-            type_length,
-        )
-        .unwrap_or_else(|| PageBounds::Raw {
-            min: self.min_values.clone(),
-            max: self.max_values.clone(),
-        })
+        let ranges = (self.min_values.clone(), self.max_values.clone());
+        make_bounds(&self.null_pages, ranges, buf, physical_type, type_length)
     }
 
     /// Converts to the typed form (see [`ColumnIndex::bounds`]), moving the other fields.
@@ -258,21 +250,10 @@ impl ColumnIndex {
         physical_type: PhysicalType,
         type_length: Option<i32>,
     ) -> TypedColumnIndex {
-        let bounds = typed_bounds(
-            &self.null_pages,
-            &self.min_values,
-            &self.max_values,
-            buf,
-            physical_type,
-            type_length,
-        )
-        .unwrap_or(PageBounds::Raw {
-            min: self.min_values,
-            max: self.max_values,
-        });
+        let ranges = (self.min_values, self.max_values);
         TypedColumnIndex {
+            bounds: make_bounds(&self.null_pages, ranges, buf, physical_type, type_length),
             null_pages: self.null_pages,
-            bounds,
             boundary_order: self.boundary_order,
             null_counts: self.null_counts,
             repetition_level_histograms: self.repetition_level_histograms,
@@ -400,101 +381,104 @@ fn typed_list<T: Copy>(
     let mut out = Vec::with_capacity(values.len());
     for (&null, &v) in null_pages.iter().zip(values) {
         let bytes = v.slice(buf);
-        out.push(if null {
-            if v.len != 0 {
-                return None;
-            }
-            zero
-        } else {
-            if bytes.len() != v.len as usize {
-                return None;
-            }
-            conv(bytes)?
+        out.push(match (null, v.len) {
+            (true, 0) => zero,
+            (false, len) if bytes.len() == len as usize => conv(bytes)?,
+            _ => return None,
         });
     }
     Some(out)
 }
 
-/// The typed bounds, or `None` when the values must stay raw.
-fn typed_bounds(
+/// Min and max values, per page.
+type MinMax<T> = (Vec<T>, Vec<T>);
+
+/// Converts both lists (see [`typed_list`]).
+fn typed_min_max<T: Copy>(
     null_pages: &[bool],
-    min: &[ByteRange],
-    max: &[ByteRange],
+    ranges: &MinMax<ByteRange>,
+    buf: &[u8],
+    zero: T,
+    conv: impl Fn(&[u8]) -> Option<T> + Copy,
+) -> Option<MinMax<T>> {
+    Some((
+        typed_list(null_pages, &ranges.0, buf, zero, conv)?,
+        typed_list(null_pages, &ranges.1, buf, zero, conv)?,
+    ))
+}
+
+/// The typed bounds of `ranges` (min, max), or the ranges themselves as
+/// [`PageBounds::Raw`].
+fn make_bounds(
+    np: &[bool],
+    ranges: MinMax<ByteRange>,
     buf: &[u8],
     physical_type: PhysicalType,
     type_length: Option<i32>,
-) -> Option<PageBounds> {
-    if min.len() != null_pages.len() || max.len() != null_pages.len() {
-        return None;
+) -> PageBounds {
+    if ranges.0.len() != np.len() || ranges.1.len() != np.len() {
+        let (min, max) = ranges;
+        return PageBounds::Raw { min, max };
     }
-    fn both<T: Copy>(
-        np: &[bool],
-        min: &[ByteRange],
-        max: &[ByteRange],
-        buf: &[u8],
-        zero: T,
-        conv: impl Fn(&[u8]) -> Option<T> + Copy,
-    ) -> Option<(Vec<T>, Vec<T>)> {
-        Some((
-            typed_list(np, min, buf, zero, conv)?,
-            typed_list(np, max, buf, zero, conv)?,
-        ))
-    }
-    let np = null_pages;
-    Some(match physical_type {
+    let r = &ranges;
+    let typed = match physical_type {
         PhysicalType::Boolean => {
             let conv = |b: &[u8]| match b {
                 [0] => Some(false),
                 [1] => Some(true),
                 _ => None,
             };
-            let (min, max) = both(np, min, max, buf, false, conv)?;
-            PageBounds::Boolean { min, max }
+            typed_min_max(np, r, buf, false, conv)
+                .map(|(min, max)| PageBounds::Boolean { min, max })
         }
         PhysicalType::Int32 => {
             let conv = |b: &[u8]| b.try_into().ok().map(i32::from_le_bytes);
-            let (min, max) = both(np, min, max, buf, 0, conv)?;
-            PageBounds::Int32 { min, max }
+            typed_min_max(np, r, buf, 0, conv).map(|(min, max)| PageBounds::Int32 { min, max })
         }
         PhysicalType::Int64 => {
             let conv = |b: &[u8]| b.try_into().ok().map(i64::from_le_bytes);
-            let (min, max) = both(np, min, max, buf, 0, conv)?;
-            PageBounds::Int64 { min, max }
+            typed_min_max(np, r, buf, 0, conv).map(|(min, max)| PageBounds::Int64 { min, max })
         }
         PhysicalType::Int96 => {
             let conv = |b: &[u8]| <[u8; 12]>::try_from(b).ok();
-            let (min, max) = both(np, min, max, buf, [0; 12], conv)?;
-            PageBounds::Int96 { min, max }
+            typed_min_max(np, r, buf, [0; 12], conv)
+                .map(|(min, max)| PageBounds::Int96 { min, max })
         }
         PhysicalType::Float => {
             let conv = |b: &[u8]| b.try_into().ok().map(f32::from_le_bytes);
-            let (min, max) = both(np, min, max, buf, 0.0, conv)?;
-            PageBounds::Float { min, max }
+            typed_min_max(np, r, buf, 0.0, conv).map(|(min, max)| PageBounds::Float { min, max })
         }
         PhysicalType::Double => {
             let conv = |b: &[u8]| b.try_into().ok().map(f64::from_le_bytes);
-            let (min, max) = both(np, min, max, buf, 0.0, conv)?;
-            PageBounds::Double { min, max }
+            typed_min_max(np, r, buf, 0.0, conv).map(|(min, max)| PageBounds::Double { min, max })
         }
         PhysicalType::ByteArray => {
-            let conv = |_: &[u8]| Some(());
-            both(np, min, max, buf, (), conv)?;
-            PageBounds::ByteArray {
-                min: min.to_vec(),
-                max: max.to_vec(),
+            if typed_min_max(np, r, buf, (), |_| Some(())).is_some() {
+                let (min, max) = ranges;
+                return PageBounds::ByteArray { min, max };
             }
+            None
         }
         PhysicalType::FixedLenByteArray => {
-            let width = usize::try_from(type_length?).ok()?;
-            let conv = |b: &[u8]| (b.len() == width).then_some(());
-            both(np, min, max, buf, (), conv)?;
-            PageBounds::FixedLenByteArray {
-                type_length: width as u32,
-                min: min.to_vec(),
-                max: max.to_vec(),
+            let width = type_length.and_then(|t| u32::try_from(t).ok());
+            if let Some(type_length) = width {
+                let conv = |b: &[u8]| (b.len() == type_length as usize).then_some(());
+                if typed_min_max(np, r, buf, (), conv).is_some() {
+                    let (min, max) = ranges;
+                    return PageBounds::FixedLenByteArray {
+                        type_length,
+                        min,
+                        max,
+                    };
+                }
             }
+            None
         }
-        PhysicalType::Unknown(_) => return None,
+        PhysicalType::Unknown(_) => None,
+    };
+    typed.unwrap_or_else(|| {
+        let (min, max) = ranges;
+        PageBounds::Raw { min, max }
     })
 }
 
@@ -540,59 +524,50 @@ impl TypedColumnIndex {
 
     /// Encodes this struct as a `ColumnIndex`; byte ranges refer to `buf`.
     pub fn encode(&self, w: &mut Writer<'_>, buf: &[u8]) {
-        let mut s = StructWriter::new(&self.unknown, buf);
-        s.field(w, wire::LIST, 1);
-        write_bool_list(w, &self.null_pages);
-        s.field(w, wire::LIST, 2);
-        self.write_values(w, true, buf);
-        s.field(w, wire::LIST, 3);
-        self.write_values(w, false, buf);
-        s.i32(w, 4, self.boundary_order.to_thrift());
-        write_i64_lists(
-            &mut s,
-            w,
-            [
-                &self.null_counts,
-                &self.repetition_level_histograms,
-                &self.definition_level_histograms,
-                &self.nan_counts,
-            ],
-        );
-        s.end(w);
+        let lists = [
+            &self.null_counts,
+            &self.repetition_level_histograms,
+            &self.definition_level_histograms,
+            &self.nan_counts,
+        ];
+        let (unknown, np, order) = (&self.unknown, &self.null_pages, self.boundary_order);
+        encode_index(w, buf, unknown, np, order, lists, |w, is_min| {
+            self.write_values(w, is_min, buf)
+        });
     }
-}
 
-impl TypedColumnIndex {
     /// Writes the `list<binary>` of the minimums (`min`) or maximums.
     fn write_values(&self, w: &mut Writer<'_>, min: bool, buf: &[u8]) {
-        let np = &self.null_pages;
-        fn pick<'t, T>(min: bool, a: &'t [T], b: &'t [T]) -> &'t [T] {
+        fn pick<'t, T>(min: bool, lo: &'t [T], hi: &'t [T]) -> &'t [T] {
             if min {
-                a
+                lo
             } else {
-                b
+                hi
             }
         }
+        let np = &self.null_pages;
         match &self.bounds {
-            PageBounds::Boolean { min: a, max: b } => {
-                write_fixed(w, np, pick(min, a, b), |v| [*v as u8])
+            PageBounds::Boolean { min: lo, max: hi } => {
+                write_fixed(w, np, pick(min, lo, hi), |v| [*v as u8])
             }
-            PageBounds::Int32 { min: a, max: b } => {
-                write_fixed(w, np, pick(min, a, b), |v| v.to_le_bytes())
+            PageBounds::Int32 { min: lo, max: hi } => {
+                write_fixed(w, np, pick(min, lo, hi), |v| v.to_le_bytes())
             }
-            PageBounds::Int64 { min: a, max: b } => {
-                write_fixed(w, np, pick(min, a, b), |v| v.to_le_bytes())
+            PageBounds::Int64 { min: lo, max: hi } => {
+                write_fixed(w, np, pick(min, lo, hi), |v| v.to_le_bytes())
             }
-            PageBounds::Int96 { min: a, max: b } => write_fixed(w, np, pick(min, a, b), |v| *v),
-            PageBounds::Float { min: a, max: b } => {
-                write_fixed(w, np, pick(min, a, b), |v| v.to_le_bytes())
+            PageBounds::Int96 { min: lo, max: hi } => write_fixed(w, np, pick(min, lo, hi), |v| *v),
+            PageBounds::Float { min: lo, max: hi } => {
+                write_fixed(w, np, pick(min, lo, hi), |v| v.to_le_bytes())
             }
-            PageBounds::Double { min: a, max: b } => {
-                write_fixed(w, np, pick(min, a, b), |v| v.to_le_bytes())
+            PageBounds::Double { min: lo, max: hi } => {
+                write_fixed(w, np, pick(min, lo, hi), |v| v.to_le_bytes())
             }
-            PageBounds::ByteArray { min: a, max: b }
-            | PageBounds::FixedLenByteArray { min: a, max: b, .. }
-            | PageBounds::Raw { min: a, max: b } => write_binary_list(w, pick(min, a, b), buf),
+            PageBounds::ByteArray { min: lo, max: hi }
+            | PageBounds::FixedLenByteArray {
+                min: lo, max: hi, ..
+            }
+            | PageBounds::Raw { min: lo, max: hi } => write_binary_list(w, pick(min, lo, hi), buf),
         }
     }
 }

@@ -57,7 +57,7 @@ pub(crate) fn keep_binary(
         Some(a) => {
             let bytes = &r.buf()[start..start + len];
             if let Some(prev) = dedupe_with {
-                if prev.slice(a.as_slice()) == bytes {
+                if prev.len as usize == len && prev.slice(a.as_slice()) == bytes {
                     return Ok(prev);
                 }
             }

@@ -130,13 +130,40 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads an unsigned LEB128 varint of at most 10 bytes.
-    #[inline]
+    #[inline(always)]
     pub fn read_uvarint(&mut self) -> Result<u64> {
-        // Fast path: one byte.
-        if let Some(&b) = self.buf.get(self.pos) {
-            if b < 0x80 {
+        match self.buf.get(self.pos) {
+            Some(&b) if b < 0x80 => {
                 self.pos += 1;
-                return Ok(b as u64);
+                Ok(b as u64)
+            }
+            _ => self.read_uvarint_multi(),
+        }
+    }
+
+    /// A varint of two or more bytes. When eight bytes are available, varints of up to eight
+    /// bytes (56 bits: every offset and size in practice) decode without a branch per byte:
+    /// the terminating byte is found with a mask and the 7-bit groups are packed with shifts.
+    #[inline(always)]
+    fn read_uvarint_multi(&mut self) -> Result<u64> {
+        if let Some(chunk) = self
+            .pos
+            .checked_add(8)
+            .and_then(|end| self.buf.get(self.pos..end))
+            .and_then(|s| <[u8; 8]>::try_from(s).ok())
+        {
+            let x = u64::from_le_bytes(chunk);
+            let stops = !x & 0x8080_8080_8080_8080;
+            if stops != 0 {
+                let bits = stops.trailing_zeros() + 1; // 8, 16, ..., 64
+                let len = (bits / 8) as usize;
+                let v = if bits == 64 { x } else { x & ((1u64 << bits) - 1) };
+                let v = v & 0x7f7f_7f7f_7f7f_7f7f;
+                let v = (v & 0x007f_007f_007f_007f) | ((v & 0x7f00_7f00_7f00_7f00) >> 1);
+                let v = (v & 0x0000_3fff_0000_3fff) | ((v & 0x3fff_0000_3fff_0000) >> 2);
+                let v = (v & 0x0000_0000_0fff_ffff) | ((v & 0x0fff_ffff_0000_0000) >> 4);
+                self.pos += len;
+                return Ok(v);
             }
         }
         self.read_uvarint_slow()
@@ -314,18 +341,40 @@ impl<'a> Reader<'a> {
 
     /// Skips one value of wire type `ty` as it appears inside a list, set or map (where a
     /// boolean takes one byte).
+    #[inline]
     pub fn skip_element(&mut self, ty: u8) -> Result<()> {
         match ty {
-            wire::BOOL_TRUE | wire::BOOL_FALSE | wire::BYTE => self.read_bytes(1).map(drop),
             wire::I16 | wire::I32 | wire::I64 => self.skip_varint(),
-            wire::DOUBLE => self.read_bytes(8).map(drop),
             wire::BINARY => self.read_binary_range().map(drop),
+            wire::STRUCT => self.skip_struct(),
+            _ => self.skip_other(ty),
+        }
+    }
+
+    /// Skips the rarer wire types: fixed-size values, lists, sets and maps.
+    #[inline(never)]
+    fn skip_other(&mut self, ty: u8) -> Result<()> {
+        match ty {
+            wire::BOOL_TRUE | wire::BOOL_FALSE | wire::BYTE => self.read_bytes(1).map(drop),
+            wire::DOUBLE => self.read_bytes(8).map(drop),
             wire::UUID => self.read_bytes(16).map(drop),
             wire::LIST | wire::SET => {
                 self.enter()?;
                 let (ety, n) = self.read_list_header()?;
-                for _ in 0..n {
-                    self.skip_element(ety)?;
+                match ety {
+                    wire::I16 | wire::I32 | wire::I64 => {
+                        for _ in 0..n {
+                            self.skip_varint()?;
+                        }
+                    }
+                    wire::BOOL_TRUE | wire::BOOL_FALSE | wire::BYTE => {
+                        self.read_bytes(n)?;
+                    }
+                    _ => {
+                        for _ in 0..n {
+                            self.skip_element(ety)?;
+                        }
+                    }
                 }
                 self.leave();
                 Ok(())
@@ -350,7 +399,6 @@ impl<'a> Reader<'a> {
                 self.leave();
                 Ok(())
             }
-            wire::STRUCT => self.skip_struct(),
             other => Err(self.error(ErrorKind::InvalidWireType(other))),
         }
     }
@@ -358,9 +406,29 @@ impl<'a> Reader<'a> {
     /// Skips a whole structure (its fields up to and including the STOP).
     pub fn skip_struct(&mut self) -> Result<()> {
         self.enter()?;
-        let mut last = 0i16;
-        while let Some(ty) = self.read_field_header(&mut last)? {
-            self.skip_field(ty)?;
+        loop {
+            let Some(&b) = self.buf.get(self.pos) else {
+                return Err(self.truncated(1));
+            };
+            self.pos += 1;
+            let ty = b & 0x0f;
+            if b >> 4 == 0 {
+                if ty == wire::STOP {
+                    break;
+                }
+                // Long form: the field id follows as a zigzag varint.
+                self.skip_varint()?;
+            }
+            match ty {
+                wire::STOP => break,
+                wire::BOOL_TRUE | wire::BOOL_FALSE => {}
+                wire::I16 | wire::I32 | wire::I64 => self.skip_varint()?,
+                wire::BINARY => {
+                    self.read_binary_range()?;
+                }
+                wire::STRUCT => self.skip_struct()?,
+                other => self.skip_other(other)?,
+            }
         }
         self.leave();
         Ok(())
@@ -369,17 +437,12 @@ impl<'a> Reader<'a> {
     /// Skips a varint without decoding it.
     #[inline]
     pub fn skip_varint(&mut self) -> Result<()> {
-        let rest = &self.buf[self.pos..];
-        for (i, &b) in rest.iter().take(10).enumerate() {
-            if b < 0x80 {
-                self.pos += i + 1;
-                return Ok(());
+        match self.buf.get(self.pos) {
+            Some(&b) if b < 0x80 => {
+                self.pos += 1;
+                Ok(())
             }
-        }
-        if rest.len() < 10 {
-            Err(self.truncated(rest.len() + 1))
-        } else {
-            Err(self.error(ErrorKind::VarintTooLong))
+            _ => self.read_uvarint().map(drop),
         }
     }
 }

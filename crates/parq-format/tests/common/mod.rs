@@ -1,4 +1,5 @@
 //! Shared helpers of the integration tests: where the corpus is.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
