@@ -17,7 +17,7 @@ cargo test --workspace
 echo
 echo "==== pytest tests/python ===="
 rc=0
-.venv/bin/python -m pytest tests/python -q || rc=$?
+.venv/bin/python -m pytest tests/python -q -p no:cacheprovider || rc=$?
 if [ "$rc" -eq 5 ]; then
     echo "error: pytest collected no tests in tests/python" >&2
 fi

@@ -24,7 +24,7 @@ PARQ_TIMEOUT_S = 30
 _NOT_PARQUET_SUFFIXES = {".md", ".json", ".proto"}
 
 
-def testdata_root() -> Path:
+def corpus_root() -> Path:
     env = os.environ.get("PARQ_TESTDATA")
     return Path(env).resolve() if env else (REPO_ROOT.parent / "shared" / "testdata").resolve()
 
@@ -38,7 +38,7 @@ def corpus_files() -> list[Path]:
     - arrow-testing/parquet: every file, because the fuzzing/ and encoding-fuzzing/ reproducers
       have no extension; only documentation and sidecar files are left out.
     """
-    root = testdata_root()
+    root = corpus_root()
     files: set[Path] = set()
     pt = root / "parquet-testing"
     if pt.is_dir():
@@ -56,7 +56,7 @@ def corpus_files() -> list[Path]:
 
 def corpus_id(path: Path) -> str:
     try:
-        return str(path.relative_to(testdata_root()))
+        return str(path.relative_to(corpus_root()))
     except ValueError:
         return str(path)
 
@@ -75,7 +75,7 @@ def repo_root() -> Path:
 
 @pytest.fixture(scope="session", name="testdata_root")
 def testdata_root_fixture() -> Path:
-    return testdata_root()
+    return corpus_root()
 
 
 @pytest.fixture(scope="session")

@@ -19,8 +19,9 @@ use arrow_56::{ArrayRef, Float32Array};
 use arrow_schema_56::{DataType, Field, Schema, SchemaRef};
 use bytes::Bytes;
 use indicatif::{ProgressBar, ProgressStyle};
-use parquet_56::arrow::arrow_writer::compute_leaves;
-use parquet_56::arrow::ArrowWriter;
+use parquet_56::arrow::arrow_writer::{compute_leaves, get_column_writers};
+use parquet_56::arrow::{ArrowSchemaConverter, ArrowWriter};
+use parquet_56::file::properties::WriterProperties;
 use rand::distr::Alphanumeric;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -33,6 +34,8 @@ pub const ROWS_PER_ROW_GROUP: usize = 1000;
 pub const NULL_DENSITY: f32 = 0.0001;
 /// String lengths are uniform in `0..MAX_STRING_LEN` (0-19, ~9.5 on average).
 const MAX_STRING_LEN: usize = 20;
+/// Column writers alive at once while generating.
+const WRITER_SLICE_COLUMNS: usize = 1024;
 /// Bumped whenever the generator changes, so stale cached files are not reused.
 const GENERATOR_VERSION: u32 = 1;
 
@@ -165,21 +168,35 @@ pub fn progress_bar(len: u64, message: String) -> ProgressBar {
 fn write_dataset(spec: &DatasetSpec, out: BufWriter<File>) -> Result<()> {
     let schema = spec.schema();
     let writer = ArrowWriter::try_new(out, Arc::clone(&schema), None)?;
-    let (mut file_writer, factory) = writer.into_serialized_writer()?;
+    let (mut file_writer, _) = writer.into_serialized_writer()?;
+    // Column writers are created a slice of columns at a time (each holds ~100 KB of buffers),
+    // from per-slice schemas whose leaf descriptors equal the file's.
+    let props = Arc::new(WriterProperties::default());
+    let slices = (0..spec.columns)
+        .step_by(WRITER_SLICE_COLUMNS)
+        .map(|start| {
+            let fields =
+                schema.fields()[start..(start + WRITER_SLICE_COLUMNS).min(spec.columns)].to_vec();
+            let arrow = Arc::new(Schema::new(fields));
+            Ok((start, ArrowSchemaConverter::new().convert(&arrow)?, arrow))
+        })
+        .collect::<Result<Vec<_>>>()?;
     let bar = progress_bar(
         (spec.row_groups * spec.columns) as u64,
         format!("writing {}", spec.name()),
     );
     for rg in 0..spec.row_groups {
-        let column_writers = factory.create_column_writers(rg)?;
         let mut rg_writer = file_writer.next_row_group()?;
-        for (col, mut column_writer) in column_writers.into_iter().enumerate() {
-            let array = column_array(spec, rg, col);
-            for leaf in compute_leaves(schema.field(col), &array)? {
-                column_writer.write(&leaf)?;
+        for (start, parquet_schema, arrow_schema) in &slices {
+            let writers = get_column_writers(parquet_schema, &props, arrow_schema)?;
+            for (i, mut column_writer) in writers.into_iter().enumerate() {
+                let array = column_array(spec, rg, start + i);
+                for leaf in compute_leaves(arrow_schema.field(i), &array)? {
+                    column_writer.write(&leaf)?;
+                }
+                column_writer.close()?.append_to_row_group(&mut rg_writer)?;
+                bar.inc(1);
             }
-            column_writer.close()?.append_to_row_group(&mut rg_writer)?;
-            bar.inc(1);
         }
         rg_writer.close()?;
     }
@@ -245,7 +262,11 @@ impl LoadedFile {
         let ctx = || format!("reading {}", path.display());
         let mut file = File::open(path).with_context(ctx)?;
         let file_len = file.metadata().with_context(ctx)?.len();
-        ensure!(file_len >= 12, "{} is too small to be Parquet", path.display());
+        ensure!(
+            file_len >= 12,
+            "{} is too small to be Parquet",
+            path.display()
+        );
         let mut tail8 = [0u8; 8];
         read_at(&mut file, file_len - 8, &mut tail8).with_context(ctx)?;
         if &tail8[4..] != b"PAR1" {
@@ -253,7 +274,10 @@ impl LoadedFile {
         }
         let metadata_len = u64::from(u32::from_le_bytes([tail8[0], tail8[1], tail8[2], tail8[3]]));
         let Some(metadata_start) = (file_len - 8).checked_sub(metadata_len) else {
-            bail!("{}: footer length {metadata_len} exceeds the file", path.display());
+            bail!(
+                "{}: footer length {metadata_len} exceeds the file",
+                path.display()
+            );
         };
         let mut metadata = vec![0u8; metadata_len as usize];
         read_at(&mut file, metadata_start, &mut metadata).with_context(ctx)?;

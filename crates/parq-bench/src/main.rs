@@ -1,1 +1,92 @@
-fn main() {}
+//! `parq-bench`: benchmarks of parq against its peers (`parquet` 56.2.0 and 60.1.0, pyarrow).
+//!
+//! - `parq-bench footer`: the parquet_footer_parsing benchmark (footer and page index decode
+//!   on Float / String tables of 100 to 100,000 columns x 20 row groups).
+//! - `parq-bench footer-study`: the wide-table study (footer size, decode time per column and
+//!   writer memory by statistics level).
+//!
+//! Flow: datasets (generated once, cached) -> workload (modes, selections) -> peers / parq_impl
+//! (one `Case` per implementation and mode) -> measure (interleaved rounds) -> report / plot.
+
+mod alloc;
+mod datasets;
+mod footer;
+mod measure;
+mod parq_impl;
+mod peers;
+mod plot;
+mod report;
+mod study;
+mod workload;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[global_allocator]
+static GLOBAL: alloc::CountingAlloc = alloc::CountingAlloc;
+
+#[derive(Parser, Debug)]
+#[command(name = "parq-bench", about = "Benchmarks of parq against its peers")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Footer (FileMetaData) and page index decode times, parq vs parquet 56.2 / 60.1 / pyarrow.
+    Footer(footer::FooterArgs),
+    /// Wide-table study: footer size, decode time per column and writer memory by statistics level.
+    FooterStudy(study::StudyArgs),
+    /// Re-print the footer tables (and optionally redraw the charts) from a `footer --json` file.
+    Report(ReportArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct ReportArgs {
+    /// Cells written by `parq-bench footer --json`.
+    #[arg(value_name = "RESULTS.json")]
+    input: PathBuf,
+    /// Draw the charts into a PNG.
+    #[arg(long, value_name = "FILE.png")]
+    plot: Option<PathBuf>,
+}
+
+fn report(args: &ReportArgs) -> anyhow::Result<()> {
+    let cells = report::read_json(&args.input)?;
+    report::print_footer_tables(&cells);
+    if let Some(p) = &args.plot {
+        plot::draw(&cells, p)?;
+        eprintln!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+/// The workspace root (two levels above this crate), home of `target/` and `.venv/`.
+fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .nth(2)
+        .unwrap_or(manifest)
+        .to_path_buf()
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let root = workspace_root();
+    let result = match &cli.command {
+        Command::Footer(args) => footer::run(args, &root),
+        Command::FooterStudy(args) => study::run(args, &root),
+        Command::Report(args) => report(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -21,6 +21,30 @@ const MIN_SAMPLE: Duration = Duration::from_micros(20);
 /// Each case runs for about this long per round before the next case takes over.
 const SLICE: Duration = Duration::from_millis(5);
 
+/// Command-line options that set how long each cell is measured.
+#[derive(clap::Args, Clone, Debug)]
+pub struct MeasureArgs {
+    /// Run exactly N measured calls per cell (one per round) instead of the time rule.
+    #[arg(long, value_name = "N")]
+    pub iters: Option<usize>,
+    /// At least this many samples per cell.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub min_iters: usize,
+    /// At least this much measured time per cell, in milliseconds.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub min_time_ms: u64,
+}
+
+impl MeasureArgs {
+    pub fn config(&self) -> MeasureConfig {
+        MeasureConfig {
+            exact_iters: self.iters.map(|n| n.max(1)),
+            min_iters: self.min_iters.max(1),
+            min_time: Duration::from_millis(self.min_time_ms),
+        }
+    }
+}
+
 /// How long to measure.
 #[derive(Clone, Copy, Debug)]
 pub struct MeasureConfig {
@@ -131,7 +155,10 @@ pub fn measure(cases: &mut [Case<'_>], cfg: &MeasureConfig) -> Result<Vec<Stats>
             Some(_) => (1, 1),
             None => {
                 let batch = div_ceil_duration(MIN_SAMPLE, per_call).max(1);
-                (batch, div_ceil_duration(SLICE, per_call * batch as u32).max(1))
+                (
+                    batch,
+                    div_ceil_duration(SLICE, per_call * batch as u32).max(1),
+                )
             }
         };
         schedules.push(Schedule {
@@ -150,7 +177,8 @@ pub fn measure(cases: &mut [Case<'_>], cfg: &MeasureConfig) -> Result<Vec<Stats>
         for (case, s) in cases.iter_mut().zip(&mut schedules) {
             for _ in 0..s.batches_per_round {
                 let elapsed = case.run_checked(s.batch)?;
-                s.samples_ns.push((elapsed.as_nanos() / s.batch as u128) as u64);
+                s.samples_ns
+                    .push((elapsed.as_nanos() / s.batch as u128) as u64);
                 s.total += elapsed;
                 s.iterations += s.batch;
             }
@@ -220,9 +248,13 @@ mod tests {
             row_groups: 1,
             column_chunks: 1,
         };
-        let mut cases = vec![Case::new(super::super::workload::PARQ, Mode::Metadata, facts, None, |n| {
-            timed_simple(n, || Ok(7u8), |_| facts)
-        })];
+        let mut cases = vec![Case::new(
+            super::super::workload::PARQ,
+            Mode::Metadata,
+            facts,
+            None,
+            |n| timed_simple(n, || Ok(7u8), |_| facts),
+        )];
         let cfg = MeasureConfig {
             exact_iters: Some(4),
             min_iters: 10,
@@ -230,7 +262,10 @@ mod tests {
         };
         assert_eq!(measure(&mut cases, &cfg).unwrap()[0].iterations, 4);
 
-        let wrong = Facts { row_groups: 2, ..facts };
+        let wrong = Facts {
+            row_groups: 2,
+            ..facts
+        };
         let mut cases = vec![Case::new("x", Mode::Metadata, wrong, None, |n| {
             timed_simple(n, || Ok(()), |_| facts)
         })];

@@ -31,28 +31,19 @@ fn facts_56(md: &md56::ParquetMetaData) -> Facts {
     }
 }
 
-/// Counts the row groups with at least one offset index and the offset indexes in total.
-fn index_facts(per_row_group: impl Iterator<Item = usize>) -> Facts {
-    let (mut row_groups, mut column_chunks) = (0, 0);
-    for n in per_row_group {
-        row_groups += usize::from(n > 0);
-        column_chunks += n;
-    }
-    Facts {
-        num_rows: None,
-        row_groups,
-        column_chunks,
-    }
-}
-
-fn page_index_facts_60(index: &Option<md60::page_index::PageIndex>, shape: (usize, usize)) -> Facts {
+fn page_index_facts_60(
+    index: &Option<md60::page_index::PageIndex>,
+    shape: (usize, usize),
+) -> Facts {
     let Some(index) = index else {
-        return index_facts(std::iter::empty());
+        return Facts::from_offset_index_counts(std::iter::empty());
     };
     let (row_groups, columns) = shape;
-    index_facts(
-        (0..row_groups).map(|rg| (0..columns).filter(|&c| index.offset_index(rg, c).is_some()).count()),
-    )
+    Facts::from_offset_index_counts((0..row_groups).map(|rg| {
+        (0..columns)
+            .filter(|&c| index.offset_index(rg, c).is_some())
+            .count()
+    }))
 }
 
 /// Options that skip everything 60.1 can skip: column, size and encoding statistics.
@@ -73,12 +64,17 @@ pub fn parquet_60_cases<'a>(file: &'a LoadedFile, modes: &[Mode]) -> Result<Vec<
     let mut cases = Vec::new();
     for &mode in modes {
         let case = match mode {
-            Mode::Metadata => Case::new(PARQUET_60, mode, shape.full(), Some(decoded.memory_size()), move |n| {
-                timed_simple(n, || Ok(Reader::decode_metadata(meta)?), facts_60)
-            }),
+            Mode::Metadata => Case::new(
+                PARQUET_60,
+                mode,
+                shape.full(),
+                Some(decoded.memory_size()),
+                move |n| timed_simple(n, || Ok(Reader::decode_metadata(meta)?), facts_60),
+            ),
             Mode::MetadataNoStats => {
                 let options = no_stats_options();
-                let heap = Reader::decode_metadata_with_options(meta, Some(&options))?.memory_size();
+                let heap =
+                    Reader::decode_metadata_with_options(meta, Some(&options))?.memory_size();
                 Case::new(PARQUET_60, mode, shape.full(), Some(heap), move |n| {
                     let decode = || Ok(Reader::decode_metadata_with_options(meta, Some(&options))?);
                     timed_simple(n, decode, facts_60)
@@ -89,7 +85,10 @@ pub fn parquet_60_cases<'a>(file: &'a LoadedFile, modes: &[Mode]) -> Result<Vec<
                     (md60::ColumnChunkMask::all(), shape.columns)
                 } else {
                     let cols = shape.spread_columns();
-                    (md60::ColumnChunkMask::columns(cols.iter().copied()), cols.len())
+                    (
+                        md60::ColumnChunkMask::columns(cols.iter().copied()),
+                        cols.len(),
+                    )
                 };
                 let reader = {
                     let mask = mask.clone();
@@ -109,7 +108,10 @@ pub fn parquet_60_cases<'a>(file: &'a LoadedFile, modes: &[Mode]) -> Result<Vec<
                     timed(
                         n,
                         || Ok(decoded.clone()),
-                        |md| Ok(reader(md).read_page_index_sized_and_finish(&file.tail, file.file_len)?),
+                        |md| {
+                            Ok(reader(md)
+                                .read_page_index_sized_and_finish(&file.tail, file.file_len)?)
+                        },
                         |(_, index)| page_index_facts_60(index, dims),
                     )
                 })
@@ -128,24 +130,36 @@ pub fn parquet_56_cases<'a>(file: &'a LoadedFile, modes: &[Mode]) -> Result<Vec<
     let meta = file.metadata();
     let decoded = Reader::decode_metadata(meta).context("parquet 56.2.0 decode")?;
     let read_index = move |md| -> Result<md56::ParquetMetaData> {
-        let mut reader = Reader::new_with_metadata(md).with_page_indexes(true);
+        let mut reader =
+            Reader::new_with_metadata(md).with_page_index_policy(md56::PageIndexPolicy::Required);
         reader.read_page_indexes_sized(&file.tail, file.file_len)?;
         Ok(reader.finish()?)
     };
     let mut cases = Vec::new();
     for &mode in modes {
         let case = match mode {
-            Mode::Metadata => Case::new(PARQUET_56, mode, shape.full(), Some(decoded.memory_size()), move |n| {
-                timed_simple(n, || Ok(Reader::decode_metadata(meta)?), facts_56)
-            }),
+            Mode::Metadata => Case::new(
+                PARQUET_56,
+                mode,
+                shape.full(),
+                Some(decoded.memory_size()),
+                move |n| timed_simple(n, || Ok(Reader::decode_metadata(meta)?), facts_56),
+            ),
             Mode::PageIndex => {
                 let heap = read_index(decoded.clone())?.memory_size() - decoded.memory_size();
                 let decoded = decoded.clone();
                 let expected = shape.page_index(shape.row_groups, shape.columns);
                 Case::new(PARQUET_56, mode, expected, Some(heap), move |n| {
-                    timed(n, || Ok(decoded.clone()), read_index, |md| {
-                        index_facts(md.offset_index().into_iter().flatten().map(|rg| rg.len()))
-                    })
+                    timed(
+                        n,
+                        || Ok(decoded.clone()),
+                        read_index,
+                        |md| {
+                            Facts::from_offset_index_counts(
+                                md.offset_index().into_iter().flatten().map(|rg| rg.len()),
+                            )
+                        },
+                    )
                 })
             }
             _ => continue,
@@ -179,11 +193,17 @@ pub fn find_python(explicit: Option<&Path>, workspace_root: &Path) -> Option<Pyt
             pyarrow_version: String::from_utf8_lossy(&out.stdout).trim().to_string(),
         }),
         Ok(_) => {
-            eprintln!("note: {} cannot import pyarrow; skipping the pyarrow peer", path.display());
+            eprintln!(
+                "note: {} cannot import pyarrow; skipping the pyarrow peer",
+                path.display()
+            );
             None
         }
         Err(e) => {
-            eprintln!("note: cannot run {} ({e}); skipping the pyarrow peer", path.display());
+            eprintln!(
+                "note: cannot run {} ({e}); skipping the pyarrow peer",
+                path.display()
+            );
             None
         }
     }
@@ -245,17 +265,27 @@ pub fn pyarrow_stats(py: &Python, file: &LoadedFile, cfg: &MeasureConfig) -> Res
         .output()
         .with_context(|| format!("running {}", py.path.display()))?;
     if !out.status.success() {
-        bail!("pyarrow failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+        bail!(
+            "pyarrow failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
     }
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).context("pyarrow output")?;
-    let num = |k: &str| v[k].as_u64().with_context(|| format!("pyarrow output lacks {k}"));
+    let num = |k: &str| {
+        v[k].as_u64()
+            .with_context(|| format!("pyarrow output lacks {k}"))
+    };
     let shape = file.shape;
     let decoded = Facts {
         num_rows: Some(num("num_rows")? as i64),
         row_groups: num("row_groups")? as usize,
         column_chunks: num("column_chunks")? as usize,
     };
-    ensure!(decoded == shape.full(), "pyarrow decoded {decoded:?}, expected {:?}", shape.full());
+    ensure!(
+        decoded == shape.full(),
+        "pyarrow decoded {decoded:?}, expected {:?}",
+        shape.full()
+    );
     Ok(Stats {
         median_ns: num("median_ns")?,
         min_ns: num("min_ns")?,

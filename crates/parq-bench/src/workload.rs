@@ -47,6 +47,20 @@ impl Mode {
         Mode::PageIndex10,
     ];
 
+    /// A short label for table headers.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::Metadata => "metadata",
+            Mode::MetadataNoStats => "no-stats",
+            Mode::Projection10 => "proj-10",
+            Mode::Projection10Rg1 => "proj-10-rg1",
+            Mode::LazyOpen => "lazy-open",
+            Mode::Lazy10Chunks => "lazy-10",
+            Mode::PageIndex => "index",
+            Mode::PageIndex10 => "index-10",
+        }
+    }
+
     /// The name used in JSON/CSV output.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -59,21 +73,6 @@ impl Mode {
             Mode::PageIndex => "page-index",
             Mode::PageIndex10 => "page-index-10",
         }
-    }
-
-    /// The mode of a peer this mode is compared against: the page index modes against the
-    /// same page index work, every footer mode of parq against the peer's full decode (the
-    /// work a peer has to do to answer the same question), no-stats against no-stats.
-    pub fn baseline(self, peer_has_no_stats: bool) -> Mode {
-        match self {
-            Mode::PageIndex | Mode::PageIndex10 => self,
-            Mode::MetadataNoStats if peer_has_no_stats => self,
-            _ => Mode::Metadata,
-        }
-    }
-
-    pub fn is_page_index(self) -> bool {
-        matches!(self, Mode::PageIndex | Mode::PageIndex10)
     }
 }
 
@@ -94,6 +93,25 @@ pub struct Facts {
     pub row_groups: usize,
     /// Column chunks (or page index entries) actually decoded.
     pub column_chunks: usize,
+}
+
+impl Facts {
+    /// Facts of a decoded page index, from the number of offset indexes found in each row
+    /// group: the row groups with at least one, and their total.
+    pub fn from_offset_index_counts(
+        offset_indexes_per_row_group: impl Iterator<Item = usize>,
+    ) -> Facts {
+        let (mut row_groups, mut column_chunks) = (0, 0);
+        for n in offset_indexes_per_row_group {
+            row_groups += usize::from(n > 0);
+            column_chunks += n;
+        }
+        Facts {
+            num_rows: None,
+            row_groups,
+            column_chunks,
+        }
+    }
 }
 
 impl Shape {

@@ -403,6 +403,7 @@ fn to_json(md: &FileMetaData, pi: Option<&PageIndex>) -> Json {
                             Json::Str(match o {
                                 ColumnOrder::TypeDefined => "TYPE_ORDER".into(),
                                 ColumnOrder::Ieee754TotalOrder => "IEEE_754_TOTAL_ORDER".into(),
+                                ColumnOrder::Undefined => "UNDEFINED".into(),
                                 ColumnOrder::Unrecognized { field_id, .. } => {
                                     format!("UNKNOWN({field_id})")
                                 }

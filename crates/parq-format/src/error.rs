@@ -14,8 +14,6 @@ pub enum ErrorKind {
     Truncated { needed: u64, remaining: u64 },
     /// A varint ran over 10 bytes, or over the width of its type.
     VarintTooLong,
-    /// A varint decoded to a value that does not fit the declared Thrift type.
-    VarintOutOfRange { type_name: &'static str, value: u64 },
     /// A Thrift wire type that the compact protocol does not define.
     InvalidWireType(u8),
     /// Structures nested deeper than the configured limit.
@@ -182,9 +180,6 @@ impl fmt::Display for ErrorKind {
                 write!(f, "unexpected end of input (needed {needed} bytes, {remaining} remain)")
             }
             VarintTooLong => write!(f, "varint longer than its type allows"),
-            VarintOutOfRange { type_name, value } => {
-                write!(f, "varint value {value} out of range for {type_name}")
-            }
             InvalidWireType(t) => write!(f, "invalid Thrift compact wire type {t}"),
             NestingTooDeep { limit } => write!(f, "structures nested deeper than {limit}"),
             LengthTooLarge { length, remaining } => write!(

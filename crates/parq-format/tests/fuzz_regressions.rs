@@ -14,8 +14,9 @@ fn fuzz_regressions_decode_and_round_trip() {
         if let Ok(md) = decode_metadata(&data, &DecodeOptions::default()) {
             let mut out = Vec::new();
             md.encode(&mut out).unwrap();
-            let again = decode_metadata(&out, &DecodeOptions::default())
-                .unwrap_or_else(|e| panic!("{}: re-encoded footer does not decode: {e}", path.display()));
+            let again = decode_metadata(&out, &DecodeOptions::default()).unwrap_or_else(|e| {
+                panic!("{}: re-encoded footer does not decode: {e}", path.display())
+            });
             let mut out2 = Vec::new();
             again.encode(&mut out2).unwrap();
             assert_eq!(out, out2, "{}", path.display());

@@ -51,9 +51,14 @@ fn fingerprint(c: &ColumnChunk, buf: &[u8], with_stats: bool) -> String {
     )
 }
 
+/// The corpus footers that decode, except fuzzer output: a skipped chunk is skipped by its
+/// declared wire types while a decoded one is read by the schema (as parquet-cpp does), so a
+/// fuzzed footer whose declared types lie may decode fully yet fail, cleanly, when skipped.
+/// (That nothing panics on those is checked in `hostile.rs` and by the fuzz targets.)
 fn footers() -> Vec<(String, Vec<u8>)> {
     common::corpus_files()
         .into_iter()
+        .filter(|f| !f.to_string_lossy().contains("/fuzzing/"))
         .filter_map(|f| {
             let bytes = std::fs::read(&f).ok()?;
             let footer = metadata_slice(&bytes).ok()?.to_vec();
@@ -75,7 +80,10 @@ fn check_selection(
         row_groups: Some(rgs.clone()),
         ..Default::default()
     };
-    let sel = decode_metadata(footer, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let sel = match decode_metadata(footer, &opts) {
+        Ok(sel) => sel,
+        Err(e) => panic!("{name}: {e}"),
+    };
     let kept_rgs: Vec<usize> = rgs
         .iter()
         .copied()
@@ -175,11 +183,13 @@ fn selective_and_lazy_decoding_match_full_decoding() {
         );
 
         // Lazy view: every chunk decodes on demand to the same values.
-        let lazy = LazyFooter::open(
+        let lazy = match LazyFooter::open(
             bytes::Bytes::copy_from_slice(footer),
             &DecodeOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("{name}: lazy open: {e}"));
+        ) {
+            Ok(lazy) => lazy,
+            Err(e) => panic!("{name}: lazy open: {e}"),
+        };
         assert_eq!(lazy.num_row_groups(), nrgs, "{name}");
         assert_eq!(lazy.file().num_rows(), full.num_rows());
         for (i, g) in full.row_groups().iter().enumerate() {

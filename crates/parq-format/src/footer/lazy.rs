@@ -155,12 +155,7 @@ fn scan_row_groups(
     chunk_index: &mut Vec<u32>,
     chunk_starts: &mut Vec<u32>,
 ) -> Result<()> {
-    let (ety, n) = r.read_list_header()?;
-    if ety != wire::STRUCT {
-        return Err(r.error(ErrorKind::Inconsistent(format!(
-            "FileMetaData.row_groups has element type {ety}, expected a struct"
-        ))));
-    }
+    let n = r.read_list_len()?;
     row_group_starts.reserve_exact(n);
     for i in 0..n {
         row_group_starts.push(r.pos() as u32);
@@ -175,17 +170,11 @@ fn scan_row_group(r: &mut Reader<'_>, chunk_starts: &mut Vec<u32>) -> Result<()>
     let mut id = 0i16;
     while let Some(ty) = r.read_field_header(&mut id)? {
         if (id, ty) == (1, wire::LIST) {
-            let (ety, n) = r.read_list_header()?;
-            if ety == wire::STRUCT {
-                chunk_starts.reserve(n);
-                for _ in 0..n {
-                    chunk_starts.push(r.pos() as u32);
-                    r.skip_struct()?;
-                }
-            } else {
-                for _ in 0..n {
-                    r.skip_element(ety)?;
-                }
+            let n = r.read_list_len()?;
+            chunk_starts.reserve(n);
+            for _ in 0..n {
+                chunk_starts.push(r.pos() as u32);
+                r.skip_struct()?;
             }
         } else {
             r.skip_field(ty)?;

@@ -167,8 +167,9 @@ pub fn parse_tail(tail: &[u8], file_bytes: u64, max_footer_bytes: u64) -> Result
         return Err(Error::at(ErrorKind::BadMagic { found: magic }, at + 4));
     }
     let len = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as u64;
-    // The footer must fit between the leading magic and the tail.
-    if len + TAIL_BYTES + 4 > file_bytes {
+    // The footer must fit before the tail (parquet-cpp does not insist on room for the
+    // leading magic, so neither do we).
+    if len + TAIL_BYTES > file_bytes {
         return Err(Error::at(
             ErrorKind::FooterLengthOutOfRange {
                 footer_bytes: len,

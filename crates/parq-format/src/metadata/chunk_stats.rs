@@ -75,14 +75,10 @@ pub struct GeospatialStatistics {
 }
 
 fn read_i64_list(r: &mut Reader<'_>) -> Result<Vec<i64>> {
-    let (ety, n) = r.read_list_header()?;
-    let mut v = Vec::with_capacity(if ety == wire::I64 { n } else { 0 });
+    let n = r.read_list_len()?;
+    let mut v = Vec::with_capacity(n);
     for _ in 0..n {
-        if ety == wire::I64 {
-            v.push(r.read_i64()?);
-        } else {
-            r.skip_element(ety)?;
-        }
+        v.push(r.read_i64()?);
     }
     Ok(v)
 }
@@ -90,13 +86,9 @@ fn read_i64_list(r: &mut Reader<'_>) -> Result<Vec<i64>> {
 impl PageEncodingStats {
     /// Decodes a `list<PageEncodingStats>` (after its field header).
     pub fn decode_list(r: &mut Reader<'_>) -> Result<Vec<PageEncodingStats>> {
-        let (ety, n) = r.read_list_header()?;
-        let mut out = Vec::with_capacity(if ety == wire::STRUCT { n } else { 0 });
+        let n = r.read_list_len()?;
+        let mut out = Vec::with_capacity(n);
         for i in 0..n {
-            if ety != wire::STRUCT {
-                r.skip_element(ety)?;
-                continue;
-            }
             let (mut pt, mut enc, mut count) = (None, None, None);
             read_fields(r, "PageEncodingStats", |r, id, ty| match (id, ty) {
                 (1, wire::I32) => r
@@ -186,14 +178,10 @@ impl GeospatialStatistics {
         read_fields(r, "GeospatialStatistics", |r, id, ty| match (id, ty) {
             (1, wire::STRUCT) => decode_bbox(r).map(|b| s.bbox = Some(b)).map(|_| true),
             (2, wire::LIST) => {
-                let (ety, n) = r.read_list_header()?;
-                let mut v = Vec::with_capacity(if ety == wire::I32 { n } else { 0 });
+                let n = r.read_list_len()?;
+                let mut v = Vec::with_capacity(n);
                 for _ in 0..n {
-                    if ety == wire::I32 {
-                        v.push(r.read_i32()?);
-                    } else {
-                        r.skip_element(ety)?;
-                    }
+                    v.push(r.read_i32()?);
                 }
                 s.geospatial_types = Some(v);
                 Ok(true)

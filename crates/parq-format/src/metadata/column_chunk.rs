@@ -419,13 +419,7 @@ impl ColumnChunk {
 
     #[inline]
     fn decode_encodings(&mut self, r: &mut Reader<'_>) -> Result<()> {
-        let (ety, n) = r.read_list_header()?;
-        if ety != wire::I32 {
-            for _ in 0..n {
-                r.skip_element(ety)?;
-            }
-            return Ok(());
-        }
+        let n = r.read_list_len()?;
         let mut list = EncodingList::new();
         for _ in 0..n {
             list.push(super::Encoding::from_thrift(r.read_i32()?));
@@ -435,7 +429,11 @@ impl ColumnChunk {
     }
 
     /// Decodes `Statistics` straight into the chunk (the hot path of footer decoding).
-    fn decode_statistics(&mut self, r: &mut Reader<'_>, arena: &mut Option<&mut Arena>) -> Result<()> {
+    fn decode_statistics(
+        &mut self,
+        r: &mut Reader<'_>,
+        arena: &mut Option<&mut Arena>,
+    ) -> Result<()> {
         const NAME: &str = "Statistics";
         let mut f = self.flags | flag::STATS;
         let mut id = 0i16;
@@ -494,7 +492,9 @@ impl ColumnChunk {
                     f = (f | flag::MIN_EXACT_SET) & !flag::MIN_EXACT;
                     Ok(())
                 }
-                (4, wire::I64) => r.read_i64().map(|v| self.extras_mut().distinct_count = Some(v)),
+                (4, wire::I64) => r
+                    .read_i64()
+                    .map(|v| self.extras_mut().distinct_count = Some(v)),
                 _ => {
                     let a = arena.as_deref_mut();
                     self.extras_mut().unknown_stats.keep(r, a, id, ty)
@@ -650,16 +650,9 @@ impl ColumnChunk {
 /// Skips `path_in_schema` (a list of strings; the path is derived from the schema).
 #[inline]
 fn skip_path(r: &mut Reader<'_>) -> Result<()> {
-    let (ety, n) = r.read_list_header()?;
-    if ety == wire::BINARY {
-        for _ in 0..n {
-            r.read_binary_range()?;
-        }
-        Ok(())
-    } else {
-        for _ in 0..n {
-            r.skip_element(ety)?;
-        }
-        Ok(())
+    let n = r.read_list_len()?;
+    for _ in 0..n {
+        r.read_binary_range()?;
     }
+    Ok(())
 }

@@ -29,13 +29,9 @@ pub struct KeyValue {
 impl KeyValue {
     /// Decodes a `list<KeyValue>` (after its field header).
     pub fn decode_list(r: &mut Reader<'_>, mut arena: Option<&mut Arena>) -> Result<Vec<KeyValue>> {
-        let (ety, n) = r.read_list_header()?;
-        let mut out = Vec::with_capacity(if ety == wire::STRUCT { n } else { 0 });
+        let n = r.read_list_len()?;
+        let mut out = Vec::with_capacity(n);
         for i in 0..n {
-            if ety != wire::STRUCT {
-                r.skip_element(ety)?;
-                continue;
-            }
             let (mut key, mut value) = (None, None);
             super::logical_type::read_fields(r, "KeyValue", |r, fid, fty| match (fid, fty) {
                 (1, wire::BINARY) => keep_binary(r, &mut arena, None)
@@ -76,6 +72,8 @@ pub enum ColumnOrder {
     TypeDefined,
     /// `IEEE_754_TOTAL_ORDER` (field 2): IEEE 754 total order for floating point columns.
     Ieee754TotalOrder,
+    /// An empty union: no order is defined (parquet-cpp reads it as "undefined").
+    Undefined,
     /// A union variant this version does not know.
     Unrecognized {
         /// Field id of the variant.
@@ -111,7 +109,7 @@ impl ColumnOrder {
             });
         }
         r.leave();
-        out.ok_or_else(|| missing(r, "ColumnOrder", "<union variant>"))
+        Ok(out.unwrap_or(ColumnOrder::Undefined))
     }
 
     fn encode(&self, w: &mut Writer<'_>, buf: &[u8]) {
@@ -134,6 +132,7 @@ impl ColumnOrder {
                 w.write_field_header(wire_type, field_id, &mut last);
                 w.write_raw(raw.slice(buf));
             }
+            ColumnOrder::Undefined => {}
         }
         w.write_stop();
     }
@@ -379,8 +378,8 @@ impl FileMetaData {
 fn decode_schema(r: &mut Reader<'_>, opts: &DecodeOptions) -> Result<Arc<Schema>> {
     if let Some(cached) = &opts.schema {
         let start = r.pos();
-        r.skip_field(wire::LIST)?;
-        if &r.buf()[start..r.pos()] == cached.raw_bytes() {
+        // Compare the encoded list with the cached schema's; anything else decodes afresh.
+        if r.skip_field(wire::LIST).is_ok() && &r.buf()[start..r.pos()] == cached.raw_bytes() {
             return Ok(cached.clone());
         }
         r.set_pos(start);
@@ -394,12 +393,7 @@ fn decode_row_groups(
     opts: &DecodeOptions,
     sel: &ColumnSelection,
 ) -> Result<Vec<RowGroup>> {
-    let (ety, n) = r.read_list_header()?;
-    if ety != wire::STRUCT {
-        return Err(r.error(ErrorKind::Inconsistent(format!(
-            "FileMetaData.row_groups has element type {ety}, expected a struct"
-        ))));
-    }
+    let n = r.read_list_len()?;
     let wanted = opts.row_group_mask();
     let mut out = Vec::with_capacity(
         wanted
@@ -422,14 +416,10 @@ fn decode_row_groups(
 }
 
 fn decode_orders(r: &mut Reader<'_>, arena: &mut Arena) -> Result<Vec<ColumnOrder>> {
-    let (ety, n) = r.read_list_header()?;
-    let mut out = Vec::with_capacity(if ety == wire::STRUCT { n } else { 0 });
+    let n = r.read_list_len()?;
+    let mut out = Vec::with_capacity(n);
     let mut a = Some(arena);
     for i in 0..n {
-        if ety != wire::STRUCT {
-            r.skip_element(ety)?;
-            continue;
-        }
         out.push(
             ColumnOrder::decode(r, &mut a).map_err(|e| e.in_element("ColumnOrder", i as u32))?,
         );

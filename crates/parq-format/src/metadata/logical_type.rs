@@ -417,7 +417,11 @@ impl TimeUnit {
                 (3, wire::STRUCT) => r.skip_struct().map(|_| TimeUnit::Nanos)?,
                 _ => {
                     let raw = keep_raw(r, &mut Some(&mut *arena), ty)?;
-                    TimeUnit::Unrecognized { field_id: id, wire_type: ty, raw }
+                    TimeUnit::Unrecognized {
+                        field_id: id,
+                        wire_type: ty,
+                        raw,
+                    }
                 }
             });
         }
@@ -437,7 +441,11 @@ impl TimeUnit {
                 w.write_field_header(wire::STRUCT, id, &mut last);
                 w.write_stop();
             }
-            TimeUnit::Unrecognized { field_id, wire_type, raw } => {
+            TimeUnit::Unrecognized {
+                field_id,
+                wire_type,
+                raw,
+            } => {
                 w.write_field_header(wire_type, field_id, &mut last);
                 w.write_raw(raw.slice(buf));
             }

@@ -3,7 +3,7 @@
 
 use super::column_chunk::ChunkKeep;
 use super::{missing, Arena, ColumnChunk, Schema, StructWriter, UnknownFields};
-use crate::error::{ErrorKind, Result};
+use crate::error::Result;
 use crate::thrift::{wire, Reader, Writer};
 
 /// `SortingColumn`: a sort order of the row group.
@@ -187,12 +187,7 @@ fn decode_columns(
     sel: &ColumnSelection,
     out: &mut Vec<ColumnChunk>,
 ) -> Result<()> {
-    let (ety, n) = r.read_list_header()?;
-    if ety != wire::STRUCT {
-        return Err(r.error(ErrorKind::Inconsistent(format!(
-            "RowGroup.columns has element type {ety}, expected a struct"
-        ))));
-    }
+    let n = r.read_list_len()?;
     let keep = sel.keep();
     match &sel.columns {
         None if sel.statistics.is_none() => {
@@ -232,13 +227,9 @@ fn decode_columns(
 }
 
 fn decode_sorting(r: &mut Reader<'_>) -> Result<Vec<SortingColumn>> {
-    let (ety, n) = r.read_list_header()?;
-    let mut out = Vec::with_capacity(if ety == wire::STRUCT { n } else { 0 });
+    let n = r.read_list_len()?;
+    let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        if ety != wire::STRUCT {
-            r.skip_element(ety)?;
-            continue;
-        }
         let (mut idx, mut desc, mut nulls_first) = (None, None, None);
         super::logical_type::read_fields(r, "SortingColumn", |r, fid, fty| match (fid, fty) {
             (1, wire::I32) => r.read_i32().map(|v| idx = Some(v)).map(|_| true),

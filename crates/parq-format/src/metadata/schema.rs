@@ -196,12 +196,7 @@ impl Schema {
     /// when its bytes are equal.
     pub fn decode_list(r: &mut Reader<'_>) -> Result<Schema> {
         let start = r.pos();
-        let (ety, n) = r.read_list_header()?;
-        if ety != wire::STRUCT {
-            return Err(r.error(ErrorKind::Inconsistent(format!(
-                "schema list has element type {ety}, expected a struct"
-            ))));
-        }
+        let n = r.read_list_len()?;
         let mut arena = Arena::with_capacity(r.remaining().min(n * 16));
         let mut elements = Vec::with_capacity(n);
         for i in 0..n {

@@ -157,7 +157,11 @@ impl<'a> Reader<'a> {
             if stops != 0 {
                 let bits = stops.trailing_zeros() + 1; // 8, 16, ..., 64
                 let len = (bits / 8) as usize;
-                let v = if bits == 64 { x } else { x & ((1u64 << bits) - 1) };
+                let v = if bits == 64 {
+                    x
+                } else {
+                    x & ((1u64 << bits) - 1)
+                };
                 let v = v & 0x7f7f_7f7f_7f7f_7f7f;
                 let v = (v & 0x007f_007f_007f_007f) | ((v & 0x7f00_7f00_7f00_7f00) >> 1);
                 let v = (v & 0x0000_3fff_0000_3fff) | ((v & 0x3fff_0000_3fff_0000) >> 2);
@@ -175,9 +179,6 @@ impl<'a> Reader<'a> {
         let mut shift = 0u32;
         loop {
             let b = self.read_byte()?;
-            if shift == 63 && b > 1 {
-                return Err(self.error(ErrorKind::VarintTooLong));
-            }
             value |= ((b & 0x7f) as u64) << shift;
             if b < 0x80 {
                 return Ok(value);
@@ -196,32 +197,19 @@ impl<'a> Reader<'a> {
         Ok(((v >> 1) as i64) ^ -((v & 1) as i64))
     }
 
-    /// Reads a zigzag i32; values outside the i32 range are an error.
+    /// Reads a zigzag i32. Wider varints are truncated to 32 bits, as Thrift's C++ and Java
+    /// readers do (files they read must read the same here).
     #[inline]
     pub fn read_i32(&mut self) -> Result<i32> {
-        let v = self.read_uvarint()?;
-        if v > u32::MAX as u64 {
-            return Err(self.error(ErrorKind::VarintOutOfRange {
-                type_name: "i32",
-                value: v,
-            }));
-        }
-        let v = v as u32;
+        let v = self.read_uvarint()? as u32;
         Ok(((v >> 1) as i32) ^ -((v & 1) as i32))
     }
 
-    /// Reads a zigzag i16; values outside the i16 range are an error.
+    /// Reads a zigzag i16 as Thrift's C++ reader does: the varint is truncated to 32 bits,
+    /// zigzag-decoded, then truncated to 16 bits.
     #[inline]
     pub fn read_i16(&mut self) -> Result<i16> {
-        let v = self.read_uvarint()?;
-        if v > u16::MAX as u64 {
-            return Err(self.error(ErrorKind::VarintOutOfRange {
-                type_name: "i16",
-                value: v,
-            }));
-        }
-        let v = v as u16;
-        Ok(((v >> 1) as i16) ^ -((v & 1) as i16))
+        self.read_i32().map(|v| v as i16)
     }
 
     /// Reads an i8 (one byte, two's complement).
@@ -304,6 +292,15 @@ impl<'a> Reader<'a> {
         Ok((ty, len as usize))
     }
 
+    /// Reads a list (or set) header whose element type the caller knows, and returns the
+    /// element count (checked against the remaining bytes). The declared element type is
+    /// ignored, as parquet-cpp's generated code does, so a list with a wrong declared type still
+    /// decodes as the schema says.
+    #[inline]
+    pub fn read_list_len(&mut self) -> Result<usize> {
+        self.read_list_header().map(|(_, n)| n)
+    }
+
     /// Reads a boolean list element (one byte: 1 is true, anything else false as in Thrift's
     /// reference implementation).
     #[inline]
@@ -360,6 +357,16 @@ impl<'a> Reader<'a> {
             wire::UUID => self.read_bytes(16).map(drop),
             wire::LIST | wire::SET => {
                 self.enter()?;
+                let b = self.read_byte()?;
+                if b & 0x0f == wire::STOP {
+                    // Elements of type 0 take no bytes: Thrift's C++ skip accepts them.
+                    if b >> 4 == 15 {
+                        self.read_uvarint()?;
+                    }
+                    self.leave();
+                    return Ok(());
+                }
+                self.pos -= 1;
                 let (ety, n) = self.read_list_header()?;
                 match ety {
                     wire::I16 | wire::I32 | wire::I64 => {
@@ -384,16 +391,24 @@ impl<'a> Reader<'a> {
                 let n = self.read_uvarint()?;
                 if n > 0 {
                     let kv = self.read_byte()?;
-                    // Each entry takes at least two bytes.
-                    if n > (self.remaining() / 2) as u64 {
-                        return Err(self.error(ErrorKind::LengthTooLarge {
-                            length: n,
-                            remaining: self.remaining() as u64,
-                        }));
-                    }
-                    for _ in 0..n {
-                        self.skip_element(kv >> 4)?;
-                        self.skip_element(kv & 0x0f)?;
+                    let (kt, vt) = (kv >> 4, kv & 0x0f);
+                    // Entries whose key and value are of type 0 take no bytes (Thrift's C++
+                    // skip accepts them); any other entry takes at least one byte.
+                    if kt != wire::STOP || vt != wire::STOP {
+                        if n > self.remaining() as u64 {
+                            return Err(self.error(ErrorKind::LengthTooLarge {
+                                length: n,
+                                remaining: self.remaining() as u64,
+                            }));
+                        }
+                        for _ in 0..n {
+                            if kt != wire::STOP {
+                                self.skip_element(kt)?;
+                            }
+                            if vt != wire::STOP {
+                                self.skip_element(vt)?;
+                            }
+                        }
                     }
                 }
                 self.leave();

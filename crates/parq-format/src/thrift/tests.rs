@@ -147,3 +147,15 @@ fn nesting_limit_applies_to_skip() {
         ErrorKind::NestingTooDeep { limit: 10 }
     ));
 }
+
+#[test]
+fn wide_varints_truncate_like_thrift_cpp() {
+    // zigzag(0x1_0000_0002) = ... truncated to 32 bits gives zigzag 2 -> 1.
+    let mut out = Vec::new();
+    Writer::new(&mut out).write_uvarint(0x1_0000_0002);
+    assert_eq!(Reader::new(&out).read_i32().unwrap(), 1);
+    // i16: zigzag over 32 bits first, then truncation (0x2fff_ffff -> 0xe800_0000 -> 0).
+    let mut out = Vec::new();
+    Writer::new(&mut out).write_uvarint(0x2fff_ffff);
+    assert_eq!(Reader::new(&out).read_i16().unwrap(), 0);
+}
