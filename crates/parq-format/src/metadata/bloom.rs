@@ -212,32 +212,22 @@ impl BloomFilterHeader {
         let mut compression = None;
         let mut unknown = UnknownFields::default();
         let mut seen = 0u32;
-        let mut id = 0i16;
         r.enter()?;
-        loop {
-            let ty = match r.read_field_header(&mut id) {
-                Ok(Some(ty)) => ty,
-                Ok(None) => break,
-                Err(e) => return Err(e.in_struct(Self::NAME)),
-            };
-            let res = match (id, ty) {
-                (1, wire::I32) => read_non_negative_i32(r, "numBytes").map(|v| {
-                    num_bytes = v;
-                    seen |= 1;
-                }),
-                (2, wire::STRUCT) => BloomFilterAlgorithm::decode(r, arena.as_deref_mut())
-                    .map(|v| algorithm = Some(v)),
-                (3, wire::STRUCT) => {
-                    BloomFilterHash::decode(r, arena.as_deref_mut()).map(|v| hash = Some(v))
-                }
-                (4, wire::STRUCT) => BloomFilterCompression::decode(r, arena.as_deref_mut())
-                    .map(|v| compression = Some(v)),
-                _ => unknown.keep(r, arena.as_deref_mut(), id, ty),
-            };
-            if let Err(e) = res {
-                return Err(e.in_field(Self::NAME, id));
+        r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+            (1, wire::I32) => read_non_negative_i32(r, "numBytes").map(|v| {
+                num_bytes = v;
+                seen |= 1;
+            }),
+            (2, wire::STRUCT) => {
+                BloomFilterAlgorithm::decode(r, arena.as_deref_mut()).map(|v| algorithm = Some(v))
             }
-        }
+            (3, wire::STRUCT) => {
+                BloomFilterHash::decode(r, arena.as_deref_mut()).map(|v| hash = Some(v))
+            }
+            (4, wire::STRUCT) => BloomFilterCompression::decode(r, arena.as_deref_mut())
+                .map(|v| compression = Some(v)),
+            _ => unknown.keep(r, arena.as_deref_mut(), id, ty),
+        })?;
         r.leave();
         seen |= (algorithm.is_some() as u32) << 1
             | (hash.is_some() as u32) << 2

@@ -1,7 +1,6 @@
 //! The column chunk sub-structures that a footer keeps raw and decodes on access:
 //! `PageEncodingStats`, `SizeStatistics`, `GeospatialStatistics` (with `BoundingBox`).
 
-use super::logical_type::read_fields;
 use super::{missing, ColumnChunk, Encoding, PageType};
 use crate::error::Result;
 use crate::thrift::{wire, Reader, Writer};
@@ -90,7 +89,7 @@ impl PageEncodingStats {
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
             let (mut pt, mut enc, mut count) = (None, None, None);
-            read_fields(r, "PageEncodingStats", |r, id, ty| match (id, ty) {
+            super::read_fields(r, "PageEncodingStats", |r, id, ty| match (id, ty) {
                 (1, wire::I32) => r
                     .read_i32()
                     .map(|v| pt = Some(PageType::from_thrift(v)))
@@ -132,7 +131,7 @@ impl SizeStatistics {
     /// Decodes a `SizeStatistics` struct.
     pub fn decode(r: &mut Reader<'_>) -> Result<SizeStatistics> {
         let mut s = SizeStatistics::default();
-        read_fields(r, "SizeStatistics", |r, id, ty| match (id, ty) {
+        super::read_fields(r, "SizeStatistics", |r, id, ty| match (id, ty) {
             (1, wire::I64) => r
                 .read_i64()
                 .map(|v| s.unencoded_byte_array_data_bytes = Some(v))
@@ -175,7 +174,7 @@ impl GeospatialStatistics {
     /// Decodes a `GeospatialStatistics` struct.
     pub fn decode(r: &mut Reader<'_>) -> Result<GeospatialStatistics> {
         let mut s = GeospatialStatistics::default();
-        read_fields(r, "GeospatialStatistics", |r, id, ty| match (id, ty) {
+        super::read_fields(r, "GeospatialStatistics", |r, id, ty| match (id, ty) {
             (1, wire::STRUCT) => decode_bbox(r).map(|b| s.bbox = Some(b)).map(|_| true),
             (2, wire::LIST) => {
                 let n = r.read_list_len()?;
@@ -195,7 +194,7 @@ impl GeospatialStatistics {
 fn decode_bbox(r: &mut Reader<'_>) -> Result<BoundingBox> {
     let mut b = BoundingBox::default();
     let mut seen = 0u8;
-    read_fields(r, "BoundingBox", |r, id, ty| {
+    super::read_fields(r, "BoundingBox", |r, id, ty| {
         if ty != wire::DOUBLE || !(1..=8).contains(&id) {
             return Ok(false);
         }

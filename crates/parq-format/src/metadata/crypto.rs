@@ -33,31 +33,20 @@ macro_rules! aes_params {
             /// as ranges of `r`'s buffer.
             pub fn decode(r: &mut Reader<'_>, mut arena: Option<&mut Arena>) -> Result<Self> {
                 let mut s = $name::default();
-                let mut id = 0i16;
                 r.enter()?;
-                loop {
-                    let ty = match r.read_field_header(&mut id) {
-                        Ok(Some(ty)) => ty,
-                        Ok(None) => break,
-                        Err(e) => return Err(e.in_struct(Self::NAME)),
-                    };
-                    let res = match (id, ty) {
-                        (1, wire::BINARY) => {
-                            keep_binary(r, &mut arena, None).map(|v| s.aad_prefix = Some(v))
-                        }
-                        (2, wire::BINARY) => {
-                            keep_binary(r, &mut arena, None).map(|v| s.aad_file_unique = Some(v))
-                        }
-                        (3, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
-                            s.supply_aad_prefix = Some(ty == wire::BOOL_TRUE);
-                            Ok(())
-                        }
-                        _ => s.unknown.keep(r, arena.as_deref_mut(), id, ty),
-                    };
-                    if let Err(e) = res {
-                        return Err(e.in_field(Self::NAME, id));
+                r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+                    (1, wire::BINARY) => {
+                        keep_binary(r, &mut arena, None).map(|v| s.aad_prefix = Some(v))
                     }
-                }
+                    (2, wire::BINARY) => {
+                        keep_binary(r, &mut arena, None).map(|v| s.aad_file_unique = Some(v))
+                    }
+                    (3, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
+                        s.supply_aad_prefix = Some(ty == wire::BOOL_TRUE);
+                        Ok(())
+                    }
+                    _ => s.unknown.keep(r, arena.as_deref_mut(), id, ty),
+                })?;
                 r.leave();
                 Ok(s)
             }
@@ -215,26 +204,14 @@ impl FileCryptoMetaData {
         let mut algorithm = None;
         let mut key_metadata = None;
         let mut unknown = UnknownFields::default();
-        let mut id = 0i16;
         r.enter()?;
-        loop {
-            let ty = match r.read_field_header(&mut id) {
-                Ok(Some(ty)) => ty,
-                Ok(None) => break,
-                Err(e) => return Err(e.in_struct(Self::NAME)),
-            };
-            let res = match (id, ty) {
-                (1, wire::STRUCT) => EncryptionAlgorithm::decode(r, arena.as_deref_mut())
-                    .map(|v| algorithm = Some(v)),
-                (2, wire::BINARY) => {
-                    keep_binary(r, &mut arena, None).map(|v| key_metadata = Some(v))
-                }
-                _ => unknown.keep(r, arena.as_deref_mut(), id, ty),
-            };
-            if let Err(e) = res {
-                return Err(e.in_field(Self::NAME, id));
+        r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+            (1, wire::STRUCT) => {
+                EncryptionAlgorithm::decode(r, arena.as_deref_mut()).map(|v| algorithm = Some(v))
             }
-        }
+            (2, wire::BINARY) => keep_binary(r, &mut arena, None).map(|v| key_metadata = Some(v)),
+            _ => unknown.keep(r, arena.as_deref_mut(), id, ty),
+        })?;
         r.leave();
         let Some(encryption_algorithm) = algorithm else {
             return Err(missing(r, Self::NAME, "encryption_algorithm"));

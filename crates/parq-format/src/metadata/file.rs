@@ -33,7 +33,7 @@ impl KeyValue {
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
             let (mut key, mut value) = (None, None);
-            super::logical_type::read_fields(r, "KeyValue", |r, fid, fty| match (fid, fty) {
+            super::read_fields(r, "KeyValue", |r, fid, fty| match (fid, fty) {
                 (1, wire::BINARY) => keep_binary(r, &mut arena, None)
                     .map(|v| key = Some(v))
                     .map(|_| true),

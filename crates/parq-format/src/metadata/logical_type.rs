@@ -1,7 +1,7 @@
 //! `LogicalType` (the annotation union of SchemaElement field 10) and `TimeUnit`. Unknown
 //! union variants are kept raw and written back.
 
-use super::{keep_raw, Arena, ByteRange, EdgeInterpolationAlgorithm};
+use super::{keep_raw, read_fields, Arena, ByteRange, EdgeInterpolationAlgorithm};
 use crate::error::Result;
 use crate::thrift::{wire, Reader, Writer};
 
@@ -452,30 +452,4 @@ impl TimeUnit {
         }
         w.write_stop();
     }
-}
-
-/// Reads the fields of a small struct: `f` returns `Ok(true)` for a field it consumed and
-/// `Ok(false)` for one to skip. Errors name `name` and the field id.
-pub(crate) fn read_fields(
-    r: &mut Reader<'_>,
-    name: &'static str,
-    mut f: impl FnMut(&mut Reader<'_>, i16, u8) -> Result<bool>,
-) -> Result<()> {
-    let mut id = 0i16;
-    r.enter()?;
-    loop {
-        let ty = match r.read_field_header(&mut id) {
-            Ok(Some(ty)) => ty,
-            Ok(None) => break,
-            Err(e) => return Err(e.in_struct(name)),
-        };
-        let res = match f(r, id, ty) {
-            Ok(true) => Ok(()),
-            Ok(false) => r.skip_field(ty),
-            Err(e) => Err(e),
-        };
-        res.map_err(|e| e.in_field(name, id))?;
-    }
-    r.leave();
-    Ok(())
 }

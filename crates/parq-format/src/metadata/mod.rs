@@ -293,3 +293,20 @@ pub(crate) fn missing(r: &Reader<'_>, structure: &'static str, field: &'static s
 pub(crate) fn invalid(r: &Reader<'_>, what: &'static str, value: i64) -> Error {
     r.error(ErrorKind::InvalidValue { what, value })
 }
+
+/// Reads the fields of a small struct: `f` returns `Ok(true)` for a field it consumed and
+/// `Ok(false)` for one to skip. Errors name `name` and the field id.
+pub(crate) fn read_fields(
+    r: &mut Reader<'_>,
+    name: &'static str,
+    mut f: impl FnMut(&mut Reader<'_>, i16, u8) -> Result<bool>,
+) -> Result<()> {
+    r.enter()?;
+    r.read_struct(name, |r, id, ty| match f(r, id, ty) {
+        Ok(true) => Ok(()),
+        Ok(false) => r.skip_field(ty),
+        Err(e) => Err(e),
+    })?;
+    r.leave();
+    Ok(())
+}

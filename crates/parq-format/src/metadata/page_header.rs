@@ -93,42 +93,31 @@ impl PageHeader {
         };
         // Bits 0, 1, 2: the required fields 1, 2, 3 were seen.
         let mut seen = 0u32;
-        let mut id = 0i16;
         r.enter()?;
-        loop {
-            let ty = match r.read_field_header(&mut id) {
-                Ok(Some(ty)) => ty,
-                Ok(None) => break,
-                Err(e) => return Err(e.in_struct(Self::NAME)),
-            };
-            let res = match (id, ty) {
-                (1, wire::I32) => r.read_i32().map(|v| {
-                    h.page_type = PageType::from_thrift(v);
-                    seen |= 1;
-                }),
-                (2, wire::I32) => read_non_negative_i32(r, "uncompressed_page_size").map(|v| {
-                    h.uncompressed_page_size = v;
-                    seen |= 2;
-                }),
-                (3, wire::I32) => read_non_negative_i32(r, "compressed_page_size").map(|v| {
-                    h.compressed_page_size = v;
-                    seen |= 4;
-                }),
-                (4, wire::I32) => r.read_i32().map(|v| h.crc = Some(v)),
-                (5, wire::STRUCT) => DataPageHeader::decode(r, arena.as_deref_mut())
-                    .map(|v| h.data_page_header = Some(v)),
-                (6, wire::STRUCT) => IndexPageHeader::decode(r, arena.as_deref_mut())
-                    .map(|v| h.index_page_header = Some(v)),
-                (7, wire::STRUCT) => DictionaryPageHeader::decode(r, arena.as_deref_mut())
-                    .map(|v| h.dictionary_page_header = Some(v)),
-                (8, wire::STRUCT) => DataPageHeaderV2::decode(r, arena.as_deref_mut())
-                    .map(|v| h.data_page_header_v2 = Some(v)),
-                _ => h.unknown.keep(r, arena.as_deref_mut(), id, ty),
-            };
-            if let Err(e) = res {
-                return Err(e.in_field(Self::NAME, id));
-            }
-        }
+        r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+            (1, wire::I32) => r.read_i32().map(|v| {
+                h.page_type = PageType::from_thrift(v);
+                seen |= 1;
+            }),
+            (2, wire::I32) => read_non_negative_i32(r, "uncompressed_page_size").map(|v| {
+                h.uncompressed_page_size = v;
+                seen |= 2;
+            }),
+            (3, wire::I32) => read_non_negative_i32(r, "compressed_page_size").map(|v| {
+                h.compressed_page_size = v;
+                seen |= 4;
+            }),
+            (4, wire::I32) => r.read_i32().map(|v| h.crc = Some(v)),
+            (5, wire::STRUCT) => DataPageHeader::decode(r, arena.as_deref_mut())
+                .map(|v| h.data_page_header = Some(v)),
+            (6, wire::STRUCT) => IndexPageHeader::decode(r, arena.as_deref_mut())
+                .map(|v| h.index_page_header = Some(v)),
+            (7, wire::STRUCT) => DictionaryPageHeader::decode(r, arena.as_deref_mut())
+                .map(|v| h.dictionary_page_header = Some(v)),
+            (8, wire::STRUCT) => DataPageHeaderV2::decode(r, arena.as_deref_mut())
+                .map(|v| h.data_page_header_v2 = Some(v)),
+            _ => h.unknown.keep(r, arena.as_deref_mut(), id, ty),
+        })?;
         r.leave();
         if seen != 7 {
             let field = first_missing(
@@ -219,40 +208,29 @@ impl DataPageHeader {
             unknown: UnknownFields::default(),
         };
         let mut seen = 0u32;
-        let mut id = 0i16;
         r.enter()?;
-        loop {
-            let ty = match r.read_field_header(&mut id) {
-                Ok(Some(ty)) => ty,
-                Ok(None) => break,
-                Err(e) => return Err(e.in_struct(Self::NAME)),
-            };
-            let res = match (id, ty) {
-                (1, wire::I32) => read_non_negative_i32(r, "num_values").map(|v| {
-                    h.num_values = v;
-                    seen |= 1;
-                }),
-                (2, wire::I32) => r.read_i32().map(|v| {
-                    h.encoding = Encoding::from_thrift(v);
-                    seen |= 2;
-                }),
-                (3, wire::I32) => r.read_i32().map(|v| {
-                    h.definition_level_encoding = Encoding::from_thrift(v);
-                    seen |= 4;
-                }),
-                (4, wire::I32) => r.read_i32().map(|v| {
-                    h.repetition_level_encoding = Encoding::from_thrift(v);
-                    seen |= 8;
-                }),
-                (5, wire::STRUCT) => {
-                    Statistics::decode(r, arena.as_deref_mut()).map(|v| h.statistics = Some(v))
-                }
-                _ => h.unknown.keep(r, arena.as_deref_mut(), id, ty),
-            };
-            if let Err(e) = res {
-                return Err(e.in_field(Self::NAME, id));
+        r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+            (1, wire::I32) => read_non_negative_i32(r, "num_values").map(|v| {
+                h.num_values = v;
+                seen |= 1;
+            }),
+            (2, wire::I32) => r.read_i32().map(|v| {
+                h.encoding = Encoding::from_thrift(v);
+                seen |= 2;
+            }),
+            (3, wire::I32) => r.read_i32().map(|v| {
+                h.definition_level_encoding = Encoding::from_thrift(v);
+                seen |= 4;
+            }),
+            (4, wire::I32) => r.read_i32().map(|v| {
+                h.repetition_level_encoding = Encoding::from_thrift(v);
+                seen |= 8;
+            }),
+            (5, wire::STRUCT) => {
+                Statistics::decode(r, arena.as_deref_mut()).map(|v| h.statistics = Some(v))
             }
-        }
+            _ => h.unknown.keep(r, arena.as_deref_mut(), id, ty),
+        })?;
         r.leave();
         if seen != 15 {
             let field = first_missing(
@@ -361,33 +339,22 @@ impl DictionaryPageHeader {
             unknown: UnknownFields::default(),
         };
         let mut seen = 0u32;
-        let mut id = 0i16;
         r.enter()?;
-        loop {
-            let ty = match r.read_field_header(&mut id) {
-                Ok(Some(ty)) => ty,
-                Ok(None) => break,
-                Err(e) => return Err(e.in_struct(Self::NAME)),
-            };
-            let res = match (id, ty) {
-                (1, wire::I32) => read_non_negative_i32(r, "num_values").map(|v| {
-                    h.num_values = v;
-                    seen |= 1;
-                }),
-                (2, wire::I32) => r.read_i32().map(|v| {
-                    h.encoding = Encoding::from_thrift(v);
-                    seen |= 2;
-                }),
-                (3, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
-                    h.is_sorted = Some(ty == wire::BOOL_TRUE);
-                    Ok(())
-                }
-                _ => h.unknown.keep(r, arena.as_deref_mut(), id, ty),
-            };
-            if let Err(e) = res {
-                return Err(e.in_field(Self::NAME, id));
+        r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+            (1, wire::I32) => read_non_negative_i32(r, "num_values").map(|v| {
+                h.num_values = v;
+                seen |= 1;
+            }),
+            (2, wire::I32) => r.read_i32().map(|v| {
+                h.encoding = Encoding::from_thrift(v);
+                seen |= 2;
+            }),
+            (3, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
+                h.is_sorted = Some(ty == wire::BOOL_TRUE);
+                Ok(())
             }
-        }
+            _ => h.unknown.keep(r, arena.as_deref_mut(), id, ty),
+        })?;
         r.leave();
         if seen != 3 {
             let field = first_missing(seen, &["num_values", "encoding"]);

@@ -157,55 +157,44 @@ impl ColumnIndex {
             unknown: UnknownFields::default(),
         };
         let mut seen = 0u32;
-        let mut id = 0i16;
         r.enter()?;
-        loop {
-            let ty = match r.read_field_header(&mut id) {
-                Ok(Some(ty)) => ty,
-                Ok(None) => break,
-                Err(e) => return Err(e.in_struct(Self::NAME)),
-            };
-            let res = match (id, ty) {
-                (1, wire::LIST) if list_of(r, BOOLS) => read_bool_list(r).map(|v| {
-                    c.null_pages = v;
-                    seen |= 1;
-                }),
-                (2, wire::LIST) if list_of(r, &[wire::BINARY]) => {
-                    read_binary_list(r, &mut arena, "min_values").map(|v| {
-                        c.min_values = v;
-                        seen |= 2;
-                    })
-                }
-                (3, wire::LIST) if list_of(r, &[wire::BINARY]) => {
-                    read_binary_list(r, &mut arena, "max_values").map(|v| {
-                        c.max_values = v;
-                        seen |= 4;
-                    })
-                }
-                (4, wire::I32) => r.read_i32().map(|v| {
-                    c.boundary_order = BoundaryOrder::from_thrift(v);
-                    seen |= 8;
-                }),
-                (5, wire::LIST) if list_of(r, &[wire::I64]) => {
-                    read_i64_list(r, "null_counts").map(|v| c.null_counts = Some(v))
-                }
-                (6, wire::LIST) if list_of(r, &[wire::I64]) => {
-                    read_i64_list(r, "repetition_level_histograms")
-                        .map(|v| c.repetition_level_histograms = Some(v))
-                }
-                (7, wire::LIST) if list_of(r, &[wire::I64]) => {
-                    read_i64_list(r, "definition_level_histograms")
-                        .map(|v| c.definition_level_histograms = Some(v))
-                }
-                (8, wire::LIST) if list_of(r, &[wire::I64]) => {
-                    read_i64_list(r, "nan_counts").map(|v| c.nan_counts = Some(v))
-                }
-                _ => c.unknown.keep(r, arena.as_deref_mut(), id, ty),
-            };
-            if let Err(e) = res {
-                return Err(e.in_field(Self::NAME, id));
+        r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+            (1, wire::LIST) if list_of(r, BOOLS) => read_bool_list(r).map(|v| {
+                c.null_pages = v;
+                seen |= 1;
+            }),
+            (2, wire::LIST) if list_of(r, &[wire::BINARY]) => {
+                read_binary_list(r, &mut arena, "min_values").map(|v| {
+                    c.min_values = v;
+                    seen |= 2;
+                })
             }
-        }
+            (3, wire::LIST) if list_of(r, &[wire::BINARY]) => {
+                read_binary_list(r, &mut arena, "max_values").map(|v| {
+                    c.max_values = v;
+                    seen |= 4;
+                })
+            }
+            (4, wire::I32) => r.read_i32().map(|v| {
+                c.boundary_order = BoundaryOrder::from_thrift(v);
+                seen |= 8;
+            }),
+            (5, wire::LIST) if list_of(r, &[wire::I64]) => {
+                read_i64_list(r, "null_counts").map(|v| c.null_counts = Some(v))
+            }
+            (6, wire::LIST) if list_of(r, &[wire::I64]) => {
+                read_i64_list(r, "repetition_level_histograms")
+                    .map(|v| c.repetition_level_histograms = Some(v))
+            }
+            (7, wire::LIST) if list_of(r, &[wire::I64]) => {
+                read_i64_list(r, "definition_level_histograms")
+                    .map(|v| c.definition_level_histograms = Some(v))
+            }
+            (8, wire::LIST) if list_of(r, &[wire::I64]) => {
+                read_i64_list(r, "nan_counts").map(|v| c.nan_counts = Some(v))
+            }
+            _ => c.unknown.keep(r, arena.as_deref_mut(), id, ty),
+        })?;
         r.leave();
         if seen != 15 {
             let required = ["null_pages", "min_values", "max_values", "boundary_order"];
@@ -618,33 +607,22 @@ impl PageLocation {
     pub fn decode(r: &mut Reader<'_>, mut arena: Option<&mut Arena>) -> Result<Self> {
         let mut p = PageLocation::default();
         let mut seen = 0u32;
-        let mut id = 0i16;
         r.enter()?;
-        loop {
-            let ty = match r.read_field_header(&mut id) {
-                Ok(Some(ty)) => ty,
-                Ok(None) => break,
-                Err(e) => return Err(e.in_struct(Self::NAME)),
-            };
-            let res = match (id, ty) {
-                (1, wire::I64) => read_non_negative_i64(r, "offset").map(|v| {
-                    p.offset = v;
-                    seen |= 1;
-                }),
-                (2, wire::I32) => read_non_negative_i32(r, "compressed_page_size").map(|v| {
-                    p.compressed_page_size = v;
-                    seen |= 2;
-                }),
-                (3, wire::I64) => read_non_negative_i64(r, "first_row_index").map(|v| {
-                    p.first_row_index = v;
-                    seen |= 4;
-                }),
-                _ => p.unknown.keep(r, arena.as_deref_mut(), id, ty),
-            };
-            if let Err(e) = res {
-                return Err(e.in_field(Self::NAME, id));
-            }
-        }
+        r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+            (1, wire::I64) => read_non_negative_i64(r, "offset").map(|v| {
+                p.offset = v;
+                seen |= 1;
+            }),
+            (2, wire::I32) => read_non_negative_i32(r, "compressed_page_size").map(|v| {
+                p.compressed_page_size = v;
+                seen |= 2;
+            }),
+            (3, wire::I64) => read_non_negative_i64(r, "first_row_index").map(|v| {
+                p.first_row_index = v;
+                seen |= 4;
+            }),
+            _ => p.unknown.keep(r, arena.as_deref_mut(), id, ty),
+        })?;
         r.leave();
         if seen != 7 {
             let field = first_missing(seen, &["offset", "compressed_page_size", "first_row_index"]);
@@ -689,31 +667,19 @@ impl OffsetIndex {
     pub fn decode(r: &mut Reader<'_>, mut arena: Option<&mut Arena>) -> Result<Self> {
         let mut o = OffsetIndex::default();
         let mut seen = false;
-        let mut id = 0i16;
         r.enter()?;
-        loop {
-            let ty = match r.read_field_header(&mut id) {
-                Ok(Some(ty)) => ty,
-                Ok(None) => break,
-                Err(e) => return Err(e.in_struct(Self::NAME)),
-            };
-            let res = match (id, ty) {
-                (1, wire::LIST) if list_of(r, &[wire::STRUCT]) => {
-                    Self::read_locations(r, &mut arena).map(|v| {
-                        o.page_locations = v;
-                        seen = true;
-                    })
-                }
-                (2, wire::LIST) if list_of(r, &[wire::I64]) => {
-                    read_i64_list(r, "unencoded_byte_array_data_bytes")
-                        .map(|v| o.unencoded_byte_array_data_bytes = Some(v))
-                }
-                _ => o.unknown.keep(r, arena.as_deref_mut(), id, ty),
-            };
-            if let Err(e) = res {
-                return Err(e.in_field(Self::NAME, id));
+        r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+            (1, wire::LIST) if list_of(r, &[wire::STRUCT]) => Self::read_locations(r, &mut arena)
+                .map(|v| {
+                    o.page_locations = v;
+                    seen = true;
+                }),
+            (2, wire::LIST) if list_of(r, &[wire::I64]) => {
+                read_i64_list(r, "unencoded_byte_array_data_bytes")
+                    .map(|v| o.unencoded_byte_array_data_bytes = Some(v))
             }
-        }
+            _ => o.unknown.keep(r, arena.as_deref_mut(), id, ty),
+        })?;
         r.leave();
         if !seen {
             return Err(missing(r, Self::NAME, "page_locations"));

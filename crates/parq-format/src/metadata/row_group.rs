@@ -231,7 +231,7 @@ fn decode_sorting(r: &mut Reader<'_>) -> Result<Vec<SortingColumn>> {
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         let (mut idx, mut desc, mut nulls_first) = (None, None, None);
-        super::logical_type::read_fields(r, "SortingColumn", |r, fid, fty| match (fid, fty) {
+        super::read_fields(r, "SortingColumn", |r, fid, fty| match (fid, fty) {
             (1, wire::I32) => r.read_i32().map(|v| idx = Some(v)).map(|_| true),
             (2, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
                 desc = Some(fty == wire::BOOL_TRUE);

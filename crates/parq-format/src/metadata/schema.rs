@@ -79,42 +79,29 @@ impl SchemaElement {
             unknown: UnknownFields::default(),
         };
         let mut has_name = false;
-        let mut id = 0i16;
         r.enter()?;
-        loop {
-            let ty = match r.read_field_header(&mut id) {
-                Ok(Some(ty)) => ty,
-                Ok(None) => break,
-                Err(e) => return Err(e.in_struct(Self::NAME)),
-            };
-            let res = match (id, ty) {
-                (1, wire::I32) => r
-                    .read_i32()
-                    .map(|v| e.physical_type = Some(PhysicalType::from_thrift(v))),
-                (2, wire::I32) => r.read_i32().map(|v| e.type_length = Some(v)),
-                (3, wire::I32) => r
-                    .read_i32()
-                    .map(|v| e.repetition = Some(Repetition::from_thrift(v))),
-                (4, wire::BINARY) => keep_binary(r, &mut Some(&mut *arena), None).map(|v| {
-                    e.name = v;
-                    has_name = true;
-                }),
-                (5, wire::I32) => r.read_i32().map(|v| e.num_children = Some(v)),
-                (6, wire::I32) => r
-                    .read_i32()
-                    .map(|v| e.converted_type = Some(ConvertedType::from_thrift(v))),
-                (7, wire::I32) => r.read_i32().map(|v| e.scale = Some(v)),
-                (8, wire::I32) => r.read_i32().map(|v| e.precision = Some(v)),
-                (9, wire::I32) => r.read_i32().map(|v| e.field_id = Some(v)),
-                (10, wire::STRUCT) => {
-                    LogicalType::decode(r, arena).map(|v| e.logical_type = Some(v))
-                }
-                _ => e.unknown.keep(r, Some(&mut *arena), id, ty),
-            };
-            if let Err(err) = res {
-                return Err(err.in_field(Self::NAME, id));
-            }
-        }
+        r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+            (1, wire::I32) => r
+                .read_i32()
+                .map(|v| e.physical_type = Some(PhysicalType::from_thrift(v))),
+            (2, wire::I32) => r.read_i32().map(|v| e.type_length = Some(v)),
+            (3, wire::I32) => r
+                .read_i32()
+                .map(|v| e.repetition = Some(Repetition::from_thrift(v))),
+            (4, wire::BINARY) => keep_binary(r, &mut Some(&mut *arena), None).map(|v| {
+                e.name = v;
+                has_name = true;
+            }),
+            (5, wire::I32) => r.read_i32().map(|v| e.num_children = Some(v)),
+            (6, wire::I32) => r
+                .read_i32()
+                .map(|v| e.converted_type = Some(ConvertedType::from_thrift(v))),
+            (7, wire::I32) => r.read_i32().map(|v| e.scale = Some(v)),
+            (8, wire::I32) => r.read_i32().map(|v| e.precision = Some(v)),
+            (9, wire::I32) => r.read_i32().map(|v| e.field_id = Some(v)),
+            (10, wire::STRUCT) => LogicalType::decode(r, arena).map(|v| e.logical_type = Some(v)),
+            _ => e.unknown.keep(r, Some(&mut *arena), id, ty),
+        })?;
         r.leave();
         if !has_name {
             return Err(super::missing(r, Self::NAME, "name"));

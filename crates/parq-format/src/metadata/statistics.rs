@@ -73,43 +73,24 @@ impl Statistics {
     /// kept as ranges of `r`'s buffer.
     pub fn decode(r: &mut Reader<'_>, mut arena: Option<&mut Arena>) -> Result<Self> {
         let mut s = Statistics::default();
-        let mut id = 0i16;
         r.enter()?;
-        loop {
-            let ty = match r.read_field_header(&mut id) {
-                Ok(Some(ty)) => ty,
-                Ok(None) => break,
-                Err(e) => return Err(e.in_struct(Self::NAME)),
-            };
-            let res = match (id, ty) {
-                (1, wire::BINARY) => {
-                    keep_binary(r, &mut arena, s.max_value).map(|v| s.max = Some(v))
-                }
-                (2, wire::BINARY) => {
-                    keep_binary(r, &mut arena, s.min_value).map(|v| s.min = Some(v))
-                }
-                (3, wire::I64) => r.read_i64().map(|v| s.null_count = Some(v)),
-                (4, wire::I64) => r.read_i64().map(|v| s.distinct_count = Some(v)),
-                (5, wire::BINARY) => {
-                    keep_binary(r, &mut arena, s.max).map(|v| s.max_value = Some(v))
-                }
-                (6, wire::BINARY) => {
-                    keep_binary(r, &mut arena, s.min).map(|v| s.min_value = Some(v))
-                }
-                (7, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
-                    s.is_max_value_exact = Some(ty == wire::BOOL_TRUE);
-                    Ok(())
-                }
-                (8, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
-                    s.is_min_value_exact = Some(ty == wire::BOOL_TRUE);
-                    Ok(())
-                }
-                _ => s.unknown.keep(r, arena.as_deref_mut(), id, ty),
-            };
-            if let Err(e) = res {
-                return Err(e.in_field(Self::NAME, id));
+        r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {
+            (1, wire::BINARY) => keep_binary(r, &mut arena, s.max_value).map(|v| s.max = Some(v)),
+            (2, wire::BINARY) => keep_binary(r, &mut arena, s.min_value).map(|v| s.min = Some(v)),
+            (3, wire::I64) => r.read_i64().map(|v| s.null_count = Some(v)),
+            (4, wire::I64) => r.read_i64().map(|v| s.distinct_count = Some(v)),
+            (5, wire::BINARY) => keep_binary(r, &mut arena, s.max).map(|v| s.max_value = Some(v)),
+            (6, wire::BINARY) => keep_binary(r, &mut arena, s.min).map(|v| s.min_value = Some(v)),
+            (7, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
+                s.is_max_value_exact = Some(ty == wire::BOOL_TRUE);
+                Ok(())
             }
-        }
+            (8, wire::BOOL_TRUE | wire::BOOL_FALSE) => {
+                s.is_min_value_exact = Some(ty == wire::BOOL_TRUE);
+                Ok(())
+            }
+            _ => s.unknown.keep(r, arena.as_deref_mut(), id, ty),
+        })?;
         r.leave();
         Ok(s)
     }

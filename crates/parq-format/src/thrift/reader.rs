@@ -292,6 +292,28 @@ impl<'a> Reader<'a> {
         Ok((ty, len as usize))
     }
 
+    /// Reads the fields of a structure up to its STOP, calling `field(reader, id, wire_type)`
+    /// for each. Errors are wrapped with the structure's `name` and the field id. (Generic and
+    /// inlined: the loop every structure decoder shares, at no cost.)
+    #[inline(always)]
+    pub fn read_struct(
+        &mut self,
+        name: &'static str,
+        mut field: impl FnMut(&mut Self, i16, u8) -> Result<()>,
+    ) -> Result<()> {
+        let mut id = 0i16;
+        loop {
+            let ty = match self.read_field_header(&mut id) {
+                Ok(Some(ty)) => ty,
+                Ok(None) => return Ok(()),
+                Err(e) => return Err(e.in_struct(name)),
+            };
+            if let Err(e) = field(self, id, ty) {
+                return Err(e.in_field(name, id));
+            }
+        }
+    }
+
     /// Reads a list (or set) header whose element type the caller knows, and returns the
     /// element count (checked against the remaining bytes). The declared element type is
     /// ignored, as parquet-cpp's generated code does, so a list with a wrong declared type still
