@@ -173,8 +173,12 @@ fn scan_row_group(r: &mut Reader<'_>, chunk_starts: &mut Vec<u32>) -> Result<()>
             let n = r.read_list_len()?;
             chunk_starts.reserve(n);
             for _ in 0..n {
-                chunk_starts.push(r.pos() as u32);
-                r.skip_struct()?;
+                let start = r.pos();
+                chunk_starts.push(start as u32);
+                if ColumnChunk::skip_fast(r).is_none() {
+                    r.set_pos(start);
+                    r.skip_struct()?;
+                }
             }
         } else {
             r.skip_field(ty)?;

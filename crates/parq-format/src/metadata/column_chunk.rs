@@ -4,6 +4,8 @@
 //! ranges decoded on access, and rare fields in a boxed [`ChunkExtras`]. `path_in_schema` is
 //! not stored: it is the schema's path of the leaf.
 
+mod fast;
+
 use super::{
     keep_binary, keep_raw, missing, Arena, ByteRange, Compression, EncodingList, PhysicalType,
     Statistics, StructWriter, UnknownFields,
@@ -274,6 +276,60 @@ impl ColumnChunk {
     /// Decodes a `ColumnChunk` struct. Byte values are copied into `arena` when given, else
     /// kept as ranges of the reader's buffer.
     pub(crate) fn decode(
+        r: &mut Reader<'_>,
+        arena: Option<&mut Arena>,
+        keep: ChunkKeep,
+    ) -> Result<ColumnChunk> {
+        let mut c = ColumnChunk::default();
+        Self::decode_in(&mut c, r, arena, keep)?;
+        Ok(c)
+    }
+
+    /// Like [`ColumnChunk::decode`], but appends the chunk to `out`, decoding it in place
+    /// rather than moving it there. On error `out` is left as it was.
+    #[inline]
+    pub(crate) fn decode_push(
+        r: &mut Reader<'_>,
+        arena: Option<&mut Arena>,
+        keep: ChunkKeep,
+        out: &mut Vec<ColumnChunk>,
+    ) -> Result<()> {
+        let i = out.len();
+        out.push(ColumnChunk::default());
+        let res = Self::decode_in(&mut out[i], r, arena, keep);
+        if res.is_err() {
+            out.truncate(i);
+        }
+        res
+    }
+
+    /// Decodes into `c`, which must be `ColumnChunk::default()`: with the fast path when the
+    /// chunk has the common layout, else with the general decoder.
+    #[inline(always)]
+    fn decode_in(
+        c: &mut ColumnChunk,
+        r: &mut Reader<'_>,
+        mut arena: Option<&mut Arena>,
+        keep: ChunkKeep,
+    ) -> Result<()> {
+        let start = r.pos();
+        let mark = arena.as_deref().map_or(0, Arena::len);
+        if Self::decode_fast(c, r, &mut arena, keep).is_some() {
+            return Ok(());
+        }
+        // Not the common layout (or an error): rewind and decode with the general decoder.
+        r.set_pos(start);
+        if let Some(a) = arena.as_deref_mut() {
+            a.truncate(mark);
+        }
+        *c = Self::decode_general(r, arena, keep)?;
+        Ok(())
+    }
+
+    /// The general `ColumnChunk` decoder: any field order, rare and unknown fields, exact
+    /// errors.
+    #[inline(never)]
+    fn decode_general(
         r: &mut Reader<'_>,
         mut arena: Option<&mut Arena>,
         keep: ChunkKeep,

@@ -257,6 +257,15 @@ impl EncodingList {
         EncodingList(EncodingRepr::Inline(0))
     }
 
+    /// The list of the `n` (at most 15) encodings whose Thrift values (each below 16) are the
+    /// nibbles of `nibbles`, first encoding in the lowest nibble: what `n` calls of
+    /// [`EncodingList::push`] build.
+    #[inline]
+    pub(crate) fn from_nibbles(n: usize, nibbles: u64) -> Self {
+        debug_assert!(n as u64 <= Self::MAX_INLINE && nibbles >> (4 * n) == 0);
+        EncodingList(EncodingRepr::Inline(((n as u64) << 60) | nibbles))
+    }
+
     /// Appends an encoding.
     #[inline]
     pub fn push(&mut self, e: Encoding) {

@@ -262,8 +262,9 @@ impl FileMetaData {
     ) -> Result<FileMetaData> {
         let mut r = Reader::with_limits(bytes, opts.limits);
         let sel = opts.column_selection();
-        // Room for the statistics values of every kept chunk, as a guess; grows if needed.
-        let mut arena = Arena::with_capacity(bytes.len() / 8);
+        // Room for the schema and the first row group's values, as a guess; grows if needed
+        // (decoding the row groups reserves the room they need after the first).
+        let mut arena = Arena::with_capacity(bytes.len() / 16);
         let mut version = None;
         let mut schema: Option<Arc<Schema>> = None;
         let mut num_rows = None;
@@ -408,9 +409,20 @@ fn decode_row_groups(
                 continue;
             }
         }
+        let before = arena.len();
         let g = RowGroup::decode(r, Some(arena), sel)
             .map_err(|e| e.in_element("RowGroup", i as u32))?;
         out.push(g);
+        if out.len() == 1 {
+            // Row groups of a file are alike: reserve arena room for the others as the first
+            // one used (plus a margin), so the arena is not copied while growing. Arena bytes
+            // are copied from the footer, so the rest of it bounds what they need.
+            let per_group = arena.len() - before;
+            let guess = per_group
+                .saturating_mul(n - i - 1)
+                .saturating_add(per_group / 8);
+            arena.reserve(guess.min(r.remaining()));
+        }
     }
     Ok(out)
 }

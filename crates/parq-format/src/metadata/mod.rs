@@ -97,6 +97,33 @@ impl Arena {
         ByteRange::new(start, b.len())
     }
 
+    /// Copies `buf[start..start + len]` into the arena and returns its range. Values of up to
+    /// 16 bytes (statistics, small raw sub-structures) are copied as one fixed 16-byte move
+    /// when `buf` has 16 bytes from `start`, avoiding a `memcpy` call.
+    #[inline(always)]
+    pub(crate) fn push_from(&mut self, buf: &[u8], start: usize, len: usize) -> ByteRange {
+        let at = self.bytes.len();
+        match buf.get(start..start + 16).map(<[u8; 16]>::try_from) {
+            Some(Ok(w)) if len <= 16 => {
+                self.bytes.extend_from_slice(&w);
+                self.bytes.truncate(at + len);
+            }
+            _ => self.bytes.extend_from_slice(&buf[start..start + len]),
+        }
+        ByteRange::new(at, len)
+    }
+
+    /// Makes room for at least `additional` more bytes.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.bytes.reserve(additional);
+    }
+
+    /// Drops the bytes stored after the first `len` (undoes pushes made since the arena held
+    /// `len` bytes).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.bytes.truncate(len);
+    }
+
     /// The bytes stored so far.
     pub fn as_slice(&self) -> &[u8] {
         &self.bytes

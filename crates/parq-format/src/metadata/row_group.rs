@@ -193,9 +193,8 @@ fn decode_columns(
         None if sel.statistics.is_none() => {
             out.reserve_exact(n);
             for j in 0..n {
-                let c = ColumnChunk::decode(r, arena.as_deref_mut(), keep)
+                ColumnChunk::decode_push(r, arena.as_deref_mut(), keep, out)
                     .map_err(|e| e.in_element("ColumnChunk", j as u32))?;
-                out.push(c);
             }
         }
         cols => {
@@ -217,9 +216,8 @@ fn decode_columns(
                 if let Some(m) = &sel.statistics {
                     k.statistics = m.get(j).copied().unwrap_or(false);
                 }
-                let c = ColumnChunk::decode(r, arena.as_deref_mut(), k)
+                ColumnChunk::decode_push(r, arena.as_deref_mut(), k, out)
                     .map_err(|e| e.in_element("ColumnChunk", j as u32))?;
-                out.push(c);
             }
         }
     }

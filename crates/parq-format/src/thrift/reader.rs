@@ -52,6 +52,12 @@ impl<'a> Reader<'a> {
         self
     }
 
+    /// How many more levels of nesting [`Reader::enter`] allows from here.
+    #[inline]
+    pub fn depth_room(&self) -> u32 {
+        self.max_depth.saturating_sub(self.depth)
+    }
+
     /// The whole underlying buffer.
     #[inline]
     pub fn buf(&self) -> &'a [u8] {
