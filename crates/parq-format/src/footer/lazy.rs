@@ -6,7 +6,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::metadata::column_chunk::ChunkKeep;
 use crate::metadata::row_group::ColumnSelection;
 use crate::metadata::{ColumnChunk, FileMetaData, RowGroup};
-use crate::thrift::{wire, Reader};
+use crate::thrift::Reader;
 
 use super::DecodeOptions;
 
@@ -159,31 +159,8 @@ fn scan_row_groups(
     row_group_starts.reserve_exact(n);
     for i in 0..n {
         row_group_starts.push(r.pos() as u32);
-        scan_row_group(r, chunk_starts).map_err(|e| e.in_element("RowGroup", i as u32))?;
+        RowGroup::skip(r, |pos| chunk_starts.push(pos as u32)).map_err(|e| e.in_element("RowGroup", i as u32))?;
         chunk_index.push(chunk_starts.len() as u32);
     }
-    Ok(())
-}
-
-fn scan_row_group(r: &mut Reader<'_>, chunk_starts: &mut Vec<u32>) -> Result<()> {
-    r.enter()?;
-    let mut id = 0i16;
-    while let Some(ty) = r.read_field_header(&mut id)? {
-        if (id, ty) == (1, wire::LIST) {
-            let n = r.read_list_len()?;
-            chunk_starts.reserve(n);
-            for _ in 0..n {
-                let start = r.pos();
-                chunk_starts.push(start as u32);
-                if ColumnChunk::skip_fast(r).is_none() {
-                    r.set_pos(start);
-                    r.skip_struct()?;
-                }
-            }
-        } else {
-            r.skip_field(ty)?;
-        }
-    }
-    r.leave();
     Ok(())
 }

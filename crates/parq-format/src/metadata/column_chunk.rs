@@ -285,6 +285,18 @@ impl ColumnChunk {
         Ok(c)
     }
 
+    /// Skips a `ColumnChunk` struct: with the fast path when it has the common layout, else
+    /// with the generic skip.
+    #[inline]
+    pub(crate) fn skip(r: &mut Reader<'_>) -> Result<()> {
+        let start = r.pos();
+        if Self::skip_fast(r).is_some() {
+            return Ok(());
+        }
+        r.set_pos(start);
+        r.skip_struct()
+    }
+
     /// Like [`ColumnChunk::decode`], but appends the chunk to `out`, decoding it in place
     /// rather than moving it there. On error `out` is left as it was.
     #[inline]

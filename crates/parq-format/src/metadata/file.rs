@@ -404,7 +404,7 @@ fn decode_row_groups(
     for i in 0..n {
         if let Some(m) = &wanted {
             if !m.get(i).copied().unwrap_or(false) {
-                r.skip_struct()
+                RowGroup::skip(r, |_| ())
                     .map_err(|e| e.in_element("RowGroup", i as u32))?;
                 continue;
             }

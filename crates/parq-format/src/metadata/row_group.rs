@@ -143,6 +143,25 @@ impl RowGroup {
         Ok(g)
     }
 
+    /// Skips a `RowGroup` at scan speed, calling `on_chunk` with the position where each of
+    /// its column chunks starts.
+    pub(crate) fn skip(r: &mut Reader<'_>, mut on_chunk: impl FnMut(usize)) -> Result<()> {
+        r.enter()?;
+        r.read_struct(Self::NAME, |r, id, ty| {
+            if (id, ty) != (1, wire::LIST) {
+                return r.skip_field(ty);
+            }
+            let n = r.read_list_len()?;
+            for j in 0..n {
+                on_chunk(r.pos());
+                ColumnChunk::skip(r).map_err(|e| e.in_element("ColumnChunk", j as u32))?;
+            }
+            Ok(())
+        })?;
+        r.leave();
+        Ok(())
+    }
+
     /// Encodes the row group; `buf` is the buffer its byte ranges refer to and `schema`
     /// supplies each column's `path_in_schema`.
     pub fn encode(&self, w: &mut Writer<'_>, buf: &[u8], schema: &Schema) {
@@ -208,7 +227,7 @@ fn decode_columns(
             );
             for j in 0..n {
                 if !wanted(j) {
-                    r.skip_struct()
+                    ColumnChunk::skip(r)
                         .map_err(|e| e.in_element("ColumnChunk", j as u32))?;
                     continue;
                 }
