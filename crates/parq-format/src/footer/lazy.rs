@@ -159,7 +159,8 @@ fn scan_row_groups(
     row_group_starts.reserve_exact(n);
     for i in 0..n {
         row_group_starts.push(r.pos() as u32);
-        RowGroup::skip(r, |pos| chunk_starts.push(pos as u32)).map_err(|e| e.in_element("RowGroup", i as u32))?;
+        RowGroup::skip(r, |pos| chunk_starts.push(pos as u32))
+            .map_err(|e| e.in_element("RowGroup", i as u32))?;
         chunk_index.push(chunk_starts.len() as u32);
     }
     Ok(())

@@ -32,6 +32,14 @@ mod flag {
     pub const MAX_EXACT: u32 = 1 << 15;
     pub const ENC_STATS: u32 = 1 << 16;
     pub const SIZE_STATS: u32 = 1 << 17;
+    /// The deprecated `min` differs from `min_value` and is in the extras.
+    pub const MIN_IN_EXTRAS: u32 = 1 << 18;
+    /// The deprecated `max` differs from `max_value` and is in the extras.
+    pub const MAX_IN_EXTRAS: u32 = 1 << 19;
+    /// The encodings list does not fit the inline form and is in the extras.
+    pub const ENC_IN_EXTRAS: u32 = 1 << 20;
+    /// The physical type or codec does not fit a byte; both are in the extras.
+    pub const WIDE_TYPE_CODEC: u32 = 1 << 21;
 }
 
 /// Rarely set fields of a column chunk, boxed so the common chunk stays small.
@@ -55,6 +63,14 @@ pub struct ChunkExtras {
     pub crypto_metadata: Option<ByteRange>,
     /// ColumnChunk field 9, `encrypted_column_metadata`.
     pub encrypted_column_metadata: Option<ByteRange>,
+    /// Statistics field 2, `min` (deprecated), when it differs from `min_value`.
+    pub min: Option<ByteRange>,
+    /// Statistics field 1, `max` (deprecated), when it differs from `max_value`.
+    pub max: Option<ByteRange>,
+    /// `encodings`, when the list does not fit the inline form.
+    pub encodings: Option<EncodingList>,
+    /// `type` and `codec`, when either does not fit a byte.
+    pub wide_type_codec: Option<(i32, i32)>,
     /// Unknown fields of ColumnChunk.
     pub unknown_chunk: UnknownFields,
     /// Unknown fields of ColumnMetaData.
@@ -119,17 +135,25 @@ pub struct ColumnChunk {
     null_count: i64,
     offset_index_length: i32,
     column_index_length: i32,
-    physical_type: i32,
-    codec: i32,
-    encodings: EncodingList,
-    min: ByteRange,
-    max: ByteRange,
-    min_value: ByteRange,
-    max_value: ByteRange,
+    /// `encodings` in the inline form of [`EncodingList`].
+    encodings: u64,
+    /// `min_value`, or the deprecated `min` when only it is present (or both, equal).
+    min_slot: ByteRange,
+    /// `max_value`, or the deprecated `max` when only it is present (or both, equal).
+    max_slot: ByteRange,
     encoding_stats: ByteRange,
     size_statistics: ByteRange,
     flags: u32,
+    physical_type: u8,
+    codec: u8,
     extras: Option<Box<ChunkExtras>>,
+}
+
+/// Which statistics bound.
+#[derive(Clone, Copy)]
+enum Bound {
+    Min,
+    Max,
 }
 
 #[inline]
@@ -155,15 +179,24 @@ impl ColumnChunk {
     }
     /// `type`: the physical type recorded in the chunk.
     pub fn physical_type(&self) -> PhysicalType {
-        PhysicalType::from_thrift(self.physical_type)
+        match self.wide_type_codec() {
+            Some((t, _)) => PhysicalType::from_thrift(t),
+            None => PhysicalType::from_thrift(self.physical_type as i32),
+        }
     }
     /// `encodings`, in file order.
-    pub fn encodings(&self) -> &EncodingList {
-        &self.encodings
+    pub fn encodings(&self) -> EncodingList {
+        match self.extras.as_ref().and_then(|e| e.encodings.as_ref()) {
+            Some(list) if self.flags & flag::ENC_IN_EXTRAS != 0 => list.clone(),
+            _ => EncodingList::from_inline_bits(self.encodings),
+        }
     }
     /// `codec`.
     pub fn codec(&self) -> Compression {
-        Compression::from_thrift(self.codec)
+        match self.wide_type_codec() {
+            Some((_, c)) => Compression::from_thrift(c),
+            None => Compression::from_thrift(self.codec as i32),
+        }
     }
     /// `num_values`: values including nulls (levels, not rows).
     pub fn num_values(&self) -> i64 {
@@ -229,12 +262,20 @@ impl ColumnChunk {
         }
         let ex = self.extras.as_deref();
         Some(Statistics {
-            max: opt(f, flag::MAX, self.max),
-            min: opt(f, flag::MIN, self.min),
+            max: if f & flag::MAX_IN_EXTRAS != 0 {
+                ex.and_then(|e| e.max)
+            } else {
+                opt(f, flag::MAX, self.max_slot)
+            },
+            min: if f & flag::MIN_IN_EXTRAS != 0 {
+                ex.and_then(|e| e.min)
+            } else {
+                opt(f, flag::MIN, self.min_slot)
+            },
             null_count: opt(f, flag::NULL_COUNT, self.null_count),
             distinct_count: ex.and_then(|e| e.distinct_count),
-            max_value: opt(f, flag::MAX_VALUE, self.max_value),
-            min_value: opt(f, flag::MIN_VALUE, self.min_value),
+            max_value: opt(f, flag::MAX_VALUE, self.max_slot),
+            min_value: opt(f, flag::MIN_VALUE, self.min_slot),
             is_max_value_exact: opt(f, flag::MAX_EXACT_SET, f & flag::MAX_EXACT != 0),
             is_min_value_exact: opt(f, flag::MIN_EXACT_SET, f & flag::MIN_EXACT != 0),
             unknown: ex.map(|e| e.unknown_stats.clone()).unwrap_or_default(),
@@ -259,13 +300,13 @@ impl ColumnChunk {
 
     /// Heap bytes held by this chunk beyond its own size.
     pub fn heap_bytes(&self) -> usize {
-        self.encodings.heap_bytes()
-            + self.extras.as_ref().map_or(0, |e| {
-                std::mem::size_of::<ChunkExtras>()
-                    + e.unknown_chunk.heap_bytes()
-                    + e.unknown_meta.heap_bytes()
-                    + e.unknown_stats.heap_bytes()
-            })
+        self.extras.as_ref().map_or(0, |e| {
+            std::mem::size_of::<ChunkExtras>()
+                + e.unknown_chunk.heap_bytes()
+                + e.unknown_meta.heap_bytes()
+                + e.unknown_stats.heap_bytes()
+                + e.encodings.as_ref().map_or(0, EncodingList::heap_bytes)
+        })
     }
 
     #[inline]
@@ -421,10 +462,16 @@ impl ColumnChunk {
                 Err(e) => return Err(e.in_struct(Self::META)),
             };
             let res = match (id, ty) {
-                (1, wire::I32) => r.read_i32().map(|v| self.physical_type = v),
+                (1, wire::I32) => r.read_i32().map(|v| {
+                    let (_, c) = self.type_codec_i32();
+                    self.set_type_codec(v, c);
+                }),
                 (2, wire::LIST) => self.decode_encodings(r),
                 (3, wire::LIST) => skip_path(r),
-                (4, wire::I32) => r.read_i32().map(|v| self.codec = v),
+                (4, wire::I32) => r.read_i32().map(|v| {
+                    let (t, _) = self.type_codec_i32();
+                    self.set_type_codec(t, v);
+                }),
                 (5, wire::I64) => r.read_i64().map(|v| self.num_values = v),
                 (6, wire::I64) => r.read_i64().map(|v| self.total_uncompressed_size = v),
                 (7, wire::I64) => r.read_i64().map(|v| self.total_compressed_size = v),
@@ -492,7 +539,7 @@ impl ColumnChunk {
         for _ in 0..n {
             list.push(super::Encoding::from_thrift(r.read_i32()?));
         }
-        self.encodings = list;
+        self.set_encodings(list);
         Ok(())
     }
 
@@ -505,6 +552,8 @@ impl ColumnChunk {
         const NAME: &str = "Statistics";
         let mut f = self.flags | flag::STATS;
         let mut id = 0i16;
+        // The bounds as read (deprecated and current), stored in their slots at the end.
+        let (mut dep_max, mut dep_min, mut new_max, mut new_min) = (None, None, None, None);
         loop {
             let ty = match r.read_field_header(&mut id) {
                 Ok(Some(ty)) => ty,
@@ -512,38 +561,14 @@ impl ColumnChunk {
                 Err(e) => return Err(e.in_struct(NAME)),
             };
             let res = match (id, ty) {
-                (1, wire::BINARY) => {
-                    let prev = opt(f, flag::MAX_VALUE, self.max_value);
-                    keep_binary(r, arena, prev).map(|v| {
-                        self.max = v;
-                        f |= flag::MAX;
-                    })
-                }
-                (2, wire::BINARY) => {
-                    let prev = opt(f, flag::MIN_VALUE, self.min_value);
-                    keep_binary(r, arena, prev).map(|v| {
-                        self.min = v;
-                        f |= flag::MIN;
-                    })
-                }
+                (1, wire::BINARY) => keep_binary(r, arena, new_max).map(|v| dep_max = Some(v)),
+                (2, wire::BINARY) => keep_binary(r, arena, new_min).map(|v| dep_min = Some(v)),
                 (3, wire::I64) => r.read_i64().map(|v| {
                     self.null_count = v;
                     f |= flag::NULL_COUNT;
                 }),
-                (5, wire::BINARY) => {
-                    let prev = opt(f, flag::MAX, self.max);
-                    keep_binary(r, arena, prev).map(|v| {
-                        self.max_value = v;
-                        f |= flag::MAX_VALUE;
-                    })
-                }
-                (6, wire::BINARY) => {
-                    let prev = opt(f, flag::MIN, self.min);
-                    keep_binary(r, arena, prev).map(|v| {
-                        self.min_value = v;
-                        f |= flag::MIN_VALUE;
-                    })
-                }
+                (5, wire::BINARY) => keep_binary(r, arena, dep_max).map(|v| new_max = Some(v)),
+                (6, wire::BINARY) => keep_binary(r, arena, dep_min).map(|v| new_min = Some(v)),
                 (7, wire::BOOL_TRUE) => {
                     f |= flag::MAX_EXACT_SET | flag::MAX_EXACT;
                     Ok(())
@@ -572,32 +597,104 @@ impl ColumnChunk {
                 return Err(e.in_field(NAME, id));
             }
         }
+        let buf = match arena {
+            Some(a) => a.as_slice(),
+            None => r.buf(),
+        };
         self.flags = f;
+        self.set_bounds(Bound::Max, dep_max, new_max, buf);
+        self.set_bounds(Bound::Min, dep_min, new_min, buf);
         Ok(())
+    }
+
+    /// The physical type and codec as Thrift values.
+    fn type_codec_i32(&self) -> (i32, i32) {
+        self.wide_type_codec()
+            .unwrap_or((self.physical_type as i32, self.codec as i32))
+    }
+
+    fn wide_type_codec(&self) -> Option<(i32, i32)> {
+        if self.flags & flag::WIDE_TYPE_CODEC == 0 {
+            return None;
+        }
+        self.extras.as_ref().and_then(|e| e.wide_type_codec)
+    }
+
+    /// Sets the physical type and codec (bytes inline; wider values in the extras).
+    fn set_type_codec(&mut self, t: i32, c: i32) {
+        match (u8::try_from(t), u8::try_from(c)) {
+            (Ok(t), Ok(c)) => {
+                self.physical_type = t;
+                self.codec = c;
+                self.flags &= !flag::WIDE_TYPE_CODEC;
+            }
+            _ => {
+                self.extras_mut().wide_type_codec = Some((t, c));
+                self.flags |= flag::WIDE_TYPE_CODEC;
+            }
+        }
+    }
+
+    /// Sets the encodings list (inline when it fits, else in the extras).
+    pub fn set_encodings(&mut self, list: EncodingList) {
+        match list.inline_bits() {
+            Some(bits) => {
+                self.encodings = bits;
+                self.flags &= !flag::ENC_IN_EXTRAS;
+            }
+            None => {
+                self.extras_mut().encodings = Some(list);
+                self.flags |= flag::ENC_IN_EXTRAS;
+            }
+        }
+    }
+
+    /// Stores a statistics bound read as the deprecated field (`dep`) and/or the current one
+    /// (`new`), ranges of `buf`: one slot holds the value; a deprecated value that differs from
+    /// the current one goes to the extras.
+    fn set_bounds(&mut self, b: Bound, dep: Option<ByteRange>, new: Option<ByteRange>, buf: &[u8]) {
+        let (dep_flag, new_flag, extra_flag) = match b {
+            Bound::Min => (flag::MIN, flag::MIN_VALUE, flag::MIN_IN_EXTRAS),
+            Bound::Max => (flag::MAX, flag::MAX_VALUE, flag::MAX_IN_EXTRAS),
+        };
+        let slot = match (dep, new) {
+            (None, None) => return,
+            (Some(d), None) => {
+                self.flags |= dep_flag;
+                d
+            }
+            (None, Some(n)) => {
+                self.flags |= new_flag;
+                n
+            }
+            (Some(d), Some(n)) => {
+                self.flags |= dep_flag | new_flag;
+                if d == n || d.slice(buf) == n.slice(buf) {
+                    // One value: keep the range kept first, as the fast path does.
+                    d
+                } else {
+                    self.flags |= extra_flag;
+                    let ex = self.extras_mut();
+                    match b {
+                        Bound::Min => ex.min = Some(d),
+                        Bound::Max => ex.max = Some(d),
+                    }
+                    n
+                }
+            }
+        };
+        match b {
+            Bound::Min => self.min_slot = slot,
+            Bound::Max => self.max_slot = slot,
+        }
     }
 
     /// Sets the statistics from the general form (used when building chunks).
     pub fn set_statistics(&mut self, s: Statistics) {
         let mut f = self.flags | flag::STATS;
-        if let Some(v) = s.max {
-            self.max = v;
-            f |= flag::MAX;
-        }
-        if let Some(v) = s.min {
-            self.min = v;
-            f |= flag::MIN;
-        }
         if let Some(v) = s.null_count {
             self.null_count = v;
             f |= flag::NULL_COUNT;
-        }
-        if let Some(v) = s.max_value {
-            self.max_value = v;
-            f |= flag::MAX_VALUE;
-        }
-        if let Some(v) = s.min_value {
-            self.min_value = v;
-            f |= flag::MIN_VALUE;
         }
         if let Some(v) = s.is_max_value_exact {
             f |= flag::MAX_EXACT_SET | if v { flag::MAX_EXACT } else { 0 };
@@ -606,6 +703,9 @@ impl ColumnChunk {
             f |= flag::MIN_EXACT_SET | if v { flag::MIN_EXACT } else { 0 };
         }
         self.flags = f;
+        // Without the buffer, only identical ranges count as the same value.
+        self.set_bounds(Bound::Max, s.max, s.max_value, &[]);
+        self.set_bounds(Bound::Min, s.min, s.min_value, &[]);
         if s.distinct_count.is_some() || !s.unknown.is_empty() {
             let ex = self.extras_mut();
             ex.distinct_count = s.distinct_count;
@@ -663,10 +763,12 @@ impl ColumnChunk {
         let none = UnknownFields::default();
         let ex = self.extras.as_deref();
         let mut s = StructWriter::new(ex.map_or(&none, |e| &e.unknown_meta), buf);
-        s.i32(w, 1, self.physical_type);
+        let (t, c) = self.type_codec_i32();
+        s.i32(w, 1, t);
         s.field(w, wire::LIST, 2);
-        w.write_list_header(wire::I32, self.encodings.len());
-        for e in self.encodings.iter() {
+        let encodings = self.encodings();
+        w.write_list_header(wire::I32, encodings.len());
+        for e in encodings.iter() {
             w.write_i32(e.to_thrift());
         }
         s.field(w, wire::LIST, 3);
@@ -674,7 +776,7 @@ impl ColumnChunk {
         for p in path {
             w.write_binary(p);
         }
-        s.i32(w, 4, self.codec);
+        s.i32(w, 4, c);
         s.i64(w, 5, self.num_values);
         s.i64(w, 6, self.total_uncompressed_size);
         s.i64(w, 7, self.total_compressed_size);

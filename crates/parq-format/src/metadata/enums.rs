@@ -257,13 +257,20 @@ impl EncodingList {
         EncodingList(EncodingRepr::Inline(0))
     }
 
-    /// The list of the `n` (at most 15) encodings whose Thrift values (each below 16) are the
-    /// nibbles of `nibbles`, first encoding in the lowest nibble: what `n` calls of
-    /// [`EncodingList::push`] build.
+    /// The inline form (count in the top 4 bits, values in nibbles), if the list has it.
     #[inline]
-    pub(crate) fn from_nibbles(n: usize, nibbles: u64) -> Self {
-        debug_assert!(n as u64 <= Self::MAX_INLINE && nibbles >> (4 * n) == 0);
-        EncodingList(EncodingRepr::Inline(((n as u64) << 60) | nibbles))
+    pub fn inline_bits(&self) -> Option<u64> {
+        match self.0 {
+            EncodingRepr::Inline(bits) => Some(bits),
+            EncodingRepr::Heap(_) => None,
+        }
+    }
+
+    /// The list whose inline form is `bits` (see [`EncodingList::inline_bits`]); counts over
+    /// 15 are clamped.
+    #[inline]
+    pub fn from_inline_bits(bits: u64) -> Self {
+        EncodingList(EncodingRepr::Inline(bits))
     }
 
     /// Appends an encoding.

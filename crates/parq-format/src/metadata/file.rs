@@ -404,8 +404,7 @@ fn decode_row_groups(
     for i in 0..n {
         if let Some(m) = &wanted {
             if !m.get(i).copied().unwrap_or(false) {
-                RowGroup::skip(r, |_| ())
-                    .map_err(|e| e.in_element("RowGroup", i as u32))?;
+                RowGroup::skip(r, |_| ()).map_err(|e| e.in_element("RowGroup", i as u32))?;
                 continue;
             }
         }

@@ -227,8 +227,7 @@ fn decode_columns(
             );
             for j in 0..n {
                 if !wanted(j) {
-                    ColumnChunk::skip(r)
-                        .map_err(|e| e.in_element("ColumnChunk", j as u32))?;
+                    ColumnChunk::skip(r).map_err(|e| e.in_element("ColumnChunk", j as u32))?;
                     continue;
                 }
                 let mut k = keep;

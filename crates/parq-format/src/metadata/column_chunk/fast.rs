@@ -12,7 +12,7 @@
 //! error. So the fast path only has to agree with the general decoder on the inputs it accepts.
 
 use super::{flag, ChunkKeep, ColumnChunk};
-use crate::metadata::{Arena, ByteRange, EncodingList};
+use crate::metadata::{Arena, ByteRange};
 use crate::thrift::{wire, Reader};
 
 #[cfg(test)]
@@ -243,28 +243,21 @@ fn keep(arena: &mut Option<&mut Arena>, buf: &[u8], start: usize, len: usize) ->
     }
 }
 
-/// Like [`keep`], but reuses `prev` (a value kept earlier for the same chunk) when the bytes
-/// are equal, as the general decoder does for `min` / `min_value` and `max` / `max_value`.
+/// True if the value kept as `kept` (in the arena, or in `buf` without one) has the bytes
+/// `buf[start..start + len]`.
 #[inline(always)]
-fn keep_dedup(
-    arena: &mut Option<&mut Arena>,
+fn same_value(
+    arena: &Option<&mut Arena>,
     buf: &[u8],
+    kept: ByteRange,
     start: usize,
     len: usize,
-    prev: Option<ByteRange>,
-) -> ByteRange {
-    match arena {
-        Some(a) => {
-            let bytes = &buf[start..start + len];
-            if let Some(p) = prev {
-                if p.len as usize == len && bytes_eq(p.slice(a.as_slice()), bytes) {
-                    return p;
-                }
-            }
-            a.push_from(buf, start, len)
-        }
-        None => ByteRange::new(start, len),
-    }
+) -> bool {
+    let owner = match arena {
+        Some(a) => a.as_slice(),
+        None => buf,
+    };
+    kept.len as usize == len && bytes_eq(kept.slice(owner), &buf[start..start + len])
 }
 
 /// `a == b`, without a `memcmp` call for the 4- and 8-byte values that dominate statistics.
@@ -363,7 +356,8 @@ impl ColumnChunk {
     ) -> Option<()> {
         // The required fields are 1 to 7 and 9, in sequence: their header bytes are known.
         cur.expect(0x15)?; // field 1, i32
-        self.physical_type = cur.i32()?;
+                           // Types and codecs that do not fit a byte are left to the general decoder.
+        self.physical_type = u8::try_from(cur.i32()?).ok()?;
         cur.expect(0x19)?; // field 2, list
         let n = cur.short_list(wire::I32)?;
         let mut nibbles = 0u64;
@@ -375,14 +369,15 @@ impl ColumnChunk {
             }
             nibbles |= (v as u64) << (4 * i);
         }
-        self.encodings = EncodingList::from_nibbles(n, nibbles);
+        // The inline form of `EncodingList`: the count in the top nibble.
+        self.encodings = ((n as u64) << 60) | nibbles;
         cur.expect(0x19)?; // field 3, list
         let n = cur.short_list(wire::BINARY)?;
         for _ in 0..n {
             cur.binary()?;
         }
         cur.expect(0x15)?; // field 4, i32
-        self.codec = cur.i32()?;
+        self.codec = u8::try_from(cur.i32()?).ok()?;
         cur.expect(0x16)?; // field 5, i64
         self.num_values = cur.i64()?;
         cur.expect(0x16)?; // field 6, i64
@@ -447,15 +442,17 @@ impl ColumnChunk {
         let buf = cur.buf;
         let mut id = 0u32;
         let mut k = cur.header(&mut id)?;
+        // The deprecated max/min share the slot of max_value/min_value when equal (the usual
+        // case); when they differ, the general decoder keeps them in the extras.
         if k == key(1, wire::BINARY) {
             let (s, n) = cur.binary()?;
-            self.max = keep(arena, buf, s, n);
+            self.max_slot = keep(arena, buf, s, n);
             f |= flag::MAX;
             k = cur.header(&mut id)?;
         }
         if k == key(2, wire::BINARY) {
             let (s, n) = cur.binary()?;
-            self.min = keep(arena, buf, s, n);
+            self.min_slot = keep(arena, buf, s, n);
             f |= flag::MIN;
             k = cur.header(&mut id)?;
         }
@@ -467,15 +464,25 @@ impl ColumnChunk {
         // Field 4, distinct_count, is rare.
         if k == key(5, wire::BINARY) {
             let (s, n) = cur.binary()?;
-            let prev = (f & flag::MAX != 0).then_some(self.max);
-            self.max_value = keep_dedup(arena, buf, s, n, prev);
+            if f & flag::MAX != 0 {
+                if !same_value(arena, buf, self.max_slot, s, n) {
+                    return None;
+                }
+            } else {
+                self.max_slot = keep(arena, buf, s, n);
+            }
             f |= flag::MAX_VALUE;
             k = cur.header(&mut id)?;
         }
         if k == key(6, wire::BINARY) {
             let (s, n) = cur.binary()?;
-            let prev = (f & flag::MIN != 0).then_some(self.min);
-            self.min_value = keep_dedup(arena, buf, s, n, prev);
+            if f & flag::MIN != 0 {
+                if !same_value(arena, buf, self.min_slot, s, n) {
+                    return None;
+                }
+            } else {
+                self.min_slot = keep(arena, buf, s, n);
+            }
             f |= flag::MIN_VALUE;
             k = cur.header(&mut id)?;
         }
