@@ -159,3 +159,22 @@ fn wide_varints_truncate_like_thrift_cpp() {
     Writer::new(&mut out).write_uvarint(0x2fff_ffff);
     assert_eq!(Reader::new(&out).read_i16().unwrap(), 0);
 }
+
+#[test]
+fn field_ids_far_apart_use_the_long_form() {
+    // From i16::MIN to 1 the delta overflows i16: it must not be taken for a short delta.
+    let mut out = Vec::new();
+    let mut w = Writer::new(&mut out);
+    let mut last = 0;
+    w.write_field_header(wire::I32, i16::MIN, &mut last);
+    w.write_i32(0);
+    w.write_field_header(wire::I32, 1, &mut last);
+    w.write_i32(0);
+    let mut r = Reader::new(&out);
+    let mut last = 0;
+    r.read_field_header(&mut last).unwrap();
+    assert_eq!(last, i16::MIN);
+    r.read_i32().unwrap();
+    r.read_field_header(&mut last).unwrap();
+    assert_eq!(last, 1);
+}

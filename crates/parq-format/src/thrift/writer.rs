@@ -77,8 +77,8 @@ impl<'a> Writer<'a> {
     /// id of the structure and is updated.
     #[inline]
     pub fn write_field_header(&mut self, ty: u8, id: i16, last_id: &mut i16) {
-        let delta = id.wrapping_sub(*last_id);
-        if id > *last_id && delta <= 15 {
+        let delta = id as i32 - *last_id as i32;
+        if (1..=15).contains(&delta) {
             self.out.push(((delta as u8) << 4) | ty);
         } else {
             self.out.push(ty);
