@@ -7,8 +7,8 @@ use std::path::Path;
 
 use parq::format::footer::PageIndex;
 use parq::format::metadata::{
-    ColumnChunk, ColumnOrder, FileMetaData, KeyValue, LogicalType, PageBounds, RowGroup,
-    SchemaElement, Statistics,
+    ColumnChunk, ColumnOrder, FileMetaData, KeyValue, LogicalType, RowGroup, SchemaElement,
+    Statistics,
 };
 
 use crate::json::{hex, Json, Obj};
@@ -265,84 +265,53 @@ fn row_group_json(md: &FileMetaData, g: &RowGroup) -> Json {
         .build()
 }
 
-/// The `i`th min or max value of a column index as plain-encoded hex.
-fn bound_hex(b: &PageBounds, buf: &[u8], i: usize, min: bool) -> Option<String> {
-    fn pick<'a, T>(min: bool, lo: &'a [T], hi: &'a [T], i: usize) -> Option<&'a T> {
-        if min {
-            lo.get(i)
-        } else {
-            hi.get(i)
-        }
-    }
-    Some(match b {
-        PageBounds::Boolean { min: lo, max: hi } => hex(&[*pick(min, lo, hi, i)? as u8]),
-        PageBounds::Int32 { min: lo, max: hi } => hex(&pick(min, lo, hi, i)?.to_le_bytes()),
-        PageBounds::Int64 { min: lo, max: hi } => hex(&pick(min, lo, hi, i)?.to_le_bytes()),
-        PageBounds::Int96 { min: lo, max: hi } => hex(pick(min, lo, hi, i)?),
-        PageBounds::Float { min: lo, max: hi } => hex(&pick(min, lo, hi, i)?.to_le_bytes()),
-        PageBounds::Double { min: lo, max: hi } => hex(&pick(min, lo, hi, i)?.to_le_bytes()),
-        PageBounds::ByteArray { min: lo, max: hi }
-        | PageBounds::FixedLenByteArray {
-            min: lo, max: hi, ..
-        }
-        | PageBounds::Raw { min: lo, max: hi } => hex(pick(min, lo, hi, i)?.slice(buf)),
-    })
-}
-
 fn page_index_json(pi: &PageIndex) -> Json {
     let mut groups = Vec::new();
     for (gi, &rg) in pi.row_groups.iter().enumerate() {
         let mut cols = Vec::new();
         for (cj, &col) in pi.columns.iter().enumerate() {
             let ci = pi.column_index(gi, cj).map(|ci| {
-                let n = ci.null_pages.len();
+                let n = ci.len();
                 Obj::new()
-                    .put("null_pages", ci.null_pages.clone())
+                    .put("null_pages", ci.null_pages().to_vec())
                     .put(
                         "min_values",
-                        (0..n)
-                            .map(|i| bound_hex(&ci.bounds, pi.buf(), i, true).unwrap_or_default())
-                            .collect::<Vec<_>>(),
+                        (0..n).map(|i| hex(ci.min_bytes(i))).collect::<Vec<_>>(),
                     )
                     .put(
                         "max_values",
-                        (0..n)
-                            .map(|i| bound_hex(&ci.bounds, pi.buf(), i, false).unwrap_or_default())
-                            .collect::<Vec<_>>(),
+                        (0..n).map(|i| hex(ci.max_bytes(i))).collect::<Vec<_>>(),
                     )
-                    .put("boundary_order", ci.boundary_order.to_string())
-                    .opt("null_counts", ci.null_counts.clone())
+                    .put("boundary_order", ci.boundary_order().to_string())
+                    .opt("null_counts", ci.null_counts().map(<[i64]>::to_vec))
                     .opt(
                         "repetition_level_histograms",
-                        ci.repetition_level_histograms.clone(),
+                        ci.repetition_level_histograms().map(<[i64]>::to_vec),
                     )
                     .opt(
                         "definition_level_histograms",
-                        ci.definition_level_histograms.clone(),
+                        ci.definition_level_histograms().map(<[i64]>::to_vec),
                     )
-                    .opt("nan_counts", ci.nan_counts.clone())
+                    .opt("nan_counts", ci.nan_counts().map(<[i64]>::to_vec))
                     .build()
             });
             let oi = pi.offset_index(gi, cj).map(|oi| {
+                let locations = oi
+                    .page_locations()
+                    .iter()
+                    .map(|p| {
+                        Obj::new()
+                            .put("offset", p.offset)
+                            .put("compressed_page_size", p.compressed_page_size)
+                            .put("first_row_index", p.first_row_index)
+                            .build()
+                    })
+                    .collect();
                 Obj::new()
-                    .put(
-                        "page_locations",
-                        Json::Arr(
-                            oi.page_locations
-                                .iter()
-                                .map(|p| {
-                                    Obj::new()
-                                        .put("offset", p.offset)
-                                        .put("compressed_page_size", p.compressed_page_size)
-                                        .put("first_row_index", p.first_row_index)
-                                        .build()
-                                })
-                                .collect(),
-                        ),
-                    )
+                    .put("page_locations", Json::Arr(locations))
                     .opt(
                         "unencoded_byte_array_data_bytes",
-                        oi.unencoded_byte_array_data_bytes.clone(),
+                        oi.unencoded_byte_array_data_bytes().map(<[i64]>::to_vec),
                     )
                     .build()
             });
@@ -487,17 +456,12 @@ fn summary(md: &FileMetaData, pi: Option<&PageIndex>) -> String {
         }
     }
     if let Some(pi) = pi {
-        let pages: usize = pi
-            .offset_index
-            .iter()
-            .flatten()
-            .map(|o| o.page_locations.len())
-            .sum();
         let _ = writeln!(
             out,
-            "page index: {} column indexes, {} offset indexes, {pages} pages",
-            pi.column_index.iter().flatten().count(),
-            pi.offset_index.iter().flatten().count()
+            "page index: {} column indexes, {} offset indexes, {} pages",
+            pi.num_column_indexes(),
+            pi.num_offset_indexes(),
+            pi.num_pages()
         );
     }
     out

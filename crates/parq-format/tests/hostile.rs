@@ -195,3 +195,33 @@ fn encrypted_footers_are_reported_as_needing_keys() {
     assert!(matches!(e.kind(), ErrorKind::EncryptedFooter));
     assert!(e.to_string().contains("decryption keys"), "{e}");
 }
+
+#[test]
+fn corrupt_page_indexes_never_panic() {
+    use parq_format::footer::{decode_page_index, page_index_range};
+    let f = common::corpus_file("parquet-testing/data/alltypes_tiny_pages.parquet");
+    let file = std::fs::read(f).unwrap();
+    let md = decode_file_metadata(&file, &DecodeOptions::default()).unwrap();
+    let range = page_index_range(&md, None, None).unwrap();
+    let good = decode_page_index(&file, 0, &md, None, None).unwrap();
+    assert_eq!(good.num_column_indexes(), 12);
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut bytes = file.clone();
+    let span = (range.end - range.start) as usize;
+    for _ in 0..3000 {
+        let at = range.start as usize + (next() as usize % span);
+        let old = bytes[at];
+        bytes[at] = next() as u8;
+        let _ = decode_page_index(&bytes, 0, &md, None, None);
+        bytes[at] = old;
+    }
+    // Only the index bytes, too short: a clean error.
+    let e = decode_page_index(&file[..range.end as usize - 1], 0, &md, None, None).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::WrongRange { .. }), "{e}");
+}

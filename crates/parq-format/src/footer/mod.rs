@@ -10,7 +10,9 @@ use std::ops::Range;
 use std::sync::Arc;
 
 pub use lazy::LazyFooter;
-pub use page_index::{decode_page_index, page_index_range, PageIndex};
+pub use page_index::{
+    decode_page_index, page_index_range, ColumnIndexView, OffsetIndexView, PageIndex,
+};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::metadata::column_chunk::ChunkKeep;

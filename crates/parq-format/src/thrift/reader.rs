@@ -260,7 +260,7 @@ impl<'a> Reader<'a> {
     /// header whose type nibble is 0, as parquet-cpp does). `last_id` is the previous field id
     /// of this structure and is updated. Boolean fields return `wire::BOOL_TRUE` or
     /// `wire::BOOL_FALSE`, which carry the value.
-    #[inline]
+    #[inline(always)]
     pub fn read_field_header(&mut self, last_id: &mut i16) -> Result<Option<u8>> {
         let b = self.read_byte()?;
         let ty = b & 0x0f;
@@ -279,7 +279,7 @@ impl<'a> Reader<'a> {
     /// Reads a list (or set) header: element wire type and element count. The count is checked
     /// against the remaining bytes (every element takes at least one byte), so callers may
     /// reserve `count` elements.
-    #[inline]
+    #[inline(always)]
     pub fn read_list_header(&mut self) -> Result<(u8, usize)> {
         let b = self.read_byte()?;
         let ty = b & 0x0f;
