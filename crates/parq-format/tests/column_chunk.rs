@@ -148,3 +148,38 @@ fn long_encoding_lists_and_wide_enum_values() {
     assert_eq!(c.physical_type(), PhysicalType::Unknown(1000));
     assert_eq!(c.codec(), Compression::Unknown(7000));
 }
+
+#[test]
+fn column_chunks_stay_compact() {
+    // The footer's memory is dominated by column chunks: keep them within two cache lines.
+    assert!(std::mem::size_of::<parq_format::metadata::ColumnChunk>() <= 128);
+}
+
+#[test]
+fn wide_null_counts_are_kept() {
+    let bytes = footer(|w| {
+        let mut m = 0;
+        w.write_field_header(wire::I32, 1, &mut m);
+        w.write_i32(1);
+        w.write_field_header(wire::LIST, 2, &mut m);
+        w.write_list_header(wire::I32, 1);
+        w.write_i32(0);
+        w.write_field_header(wire::LIST, 3, &mut m);
+        w.write_list_header(wire::BINARY, 1);
+        w.write_binary(b"c");
+        w.write_field_header(wire::I32, 4, &mut m);
+        w.write_i32(0);
+        for (id, v) in [(5, 10), (6, 90), (7, 90), (9, 4)] {
+            w.write_field_header(wire::I64, id, &mut m);
+            w.write_i64(v);
+        }
+        w.write_field_header(wire::STRUCT, 12, &mut m);
+        let mut s = 0;
+        w.write_field_header(wire::I64, 3, &mut s);
+        w.write_i64(1 << 40);
+        w.write_stop();
+        w.write_stop();
+    });
+    let md = check(&bytes);
+    assert_eq!(md.row_groups()[0].columns()[0].null_count(), Some(1 << 40));
+}

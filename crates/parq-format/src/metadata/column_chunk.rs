@@ -38,8 +38,20 @@ mod flag {
     pub const MAX_IN_EXTRAS: u32 = 1 << 19;
     /// The encodings list does not fit the inline form and is in the extras.
     pub const ENC_IN_EXTRAS: u32 = 1 << 20;
-    /// The physical type or codec does not fit a byte; both are in the extras.
+    /// The physical type or codec does not fit a nibble; both are in the extras.
     pub const WIDE_TYPE_CODEC: u32 = 1 << 21;
+    /// The null count does not fit a `u32`; it is in the extras.
+    pub const WIDE_NULL_COUNT: u32 = 1 << 22;
+    /// Bits 24-27 hold the physical type, bits 28-31 the codec (when they fit a nibble).
+    pub const TYPE_SHIFT: u32 = 24;
+    pub const CODEC_SHIFT: u32 = 28;
+    pub const TYPE_CODEC_MASK: u32 = 0xff << TYPE_SHIFT;
+
+    /// The flag bits of a physical type and codec of at most 15 each.
+    #[inline(always)]
+    pub const fn type_codec(t: u32, c: u32) -> u32 {
+        (t << TYPE_SHIFT) | (c << CODEC_SHIFT)
+    }
 }
 
 /// Rarely set fields of a column chunk, boxed so the common chunk stays small.
@@ -69,8 +81,10 @@ pub struct ChunkExtras {
     pub max: Option<ByteRange>,
     /// `encodings`, when the list does not fit the inline form.
     pub encodings: Option<EncodingList>,
-    /// `type` and `codec`, when either does not fit a byte.
+    /// `type` and `codec`, when either does not fit a nibble.
     pub wide_type_codec: Option<(i32, i32)>,
+    /// Statistics field 3, `null_count`, when it does not fit a `u32`.
+    pub wide_null_count: Option<i64>,
     /// Unknown fields of ColumnChunk.
     pub unknown_chunk: UnknownFields,
     /// Unknown fields of ColumnMetaData.
@@ -132,7 +146,8 @@ pub struct ColumnChunk {
     dictionary_page_offset: i64,
     offset_index_offset: i64,
     column_index_offset: i64,
-    null_count: i64,
+    /// `null_count` when it fits a `u32` (else in the extras).
+    null_count: u32,
     offset_index_length: i32,
     column_index_length: i32,
     /// `encodings` in the inline form of [`EncodingList`].
@@ -143,9 +158,8 @@ pub struct ColumnChunk {
     max_slot: ByteRange,
     encoding_stats: ByteRange,
     size_statistics: ByteRange,
+    /// Presence bits, and the physical type and codec (see `flag`).
     flags: u32,
-    physical_type: u8,
-    codec: u8,
     extras: Option<Box<ChunkExtras>>,
 }
 
@@ -181,7 +195,7 @@ impl ColumnChunk {
     pub fn physical_type(&self) -> PhysicalType {
         match self.wide_type_codec() {
             Some((t, _)) => PhysicalType::from_thrift(t),
-            None => PhysicalType::from_thrift(self.physical_type as i32),
+            None => PhysicalType::from_thrift(self.type_codec_i32().0),
         }
     }
     /// `encodings`, in file order.
@@ -195,7 +209,7 @@ impl ColumnChunk {
     pub fn codec(&self) -> Compression {
         match self.wide_type_codec() {
             Some((_, c)) => Compression::from_thrift(c),
-            None => Compression::from_thrift(self.codec as i32),
+            None => Compression::from_thrift(self.type_codec_i32().1),
         }
     }
     /// `num_values`: values including nulls (levels, not rows).
@@ -248,7 +262,10 @@ impl ColumnChunk {
     }
     /// `null_count` of the statistics, the field most used for pruning.
     pub fn null_count(&self) -> Option<i64> {
-        opt(self.flags, flag::NULL_COUNT, self.null_count)
+        if self.flags & flag::WIDE_NULL_COUNT != 0 {
+            return self.extras.as_ref().and_then(|e| e.wide_null_count);
+        }
+        opt(self.flags, flag::NULL_COUNT, self.null_count as i64)
     }
     /// True if the chunk has statistics (and they were kept when decoding).
     pub fn has_statistics(&self) -> bool {
@@ -272,7 +289,7 @@ impl ColumnChunk {
             } else {
                 opt(f, flag::MIN, self.min_slot)
             },
-            null_count: opt(f, flag::NULL_COUNT, self.null_count),
+            null_count: self.null_count(),
             distinct_count: ex.and_then(|e| e.distinct_count),
             max_value: opt(f, flag::MAX_VALUE, self.max_slot),
             min_value: opt(f, flag::MIN_VALUE, self.min_slot),
@@ -564,8 +581,8 @@ impl ColumnChunk {
                 (1, wire::BINARY) => keep_binary(r, arena, new_max).map(|v| dep_max = Some(v)),
                 (2, wire::BINARY) => keep_binary(r, arena, new_min).map(|v| dep_min = Some(v)),
                 (3, wire::I64) => r.read_i64().map(|v| {
-                    self.null_count = v;
                     f |= flag::NULL_COUNT;
+                    f = self.set_null_count(f, v);
                 }),
                 (5, wire::BINARY) => keep_binary(r, arena, dep_max).map(|v| new_max = Some(v)),
                 (6, wire::BINARY) => keep_binary(r, arena, dep_min).map(|v| new_min = Some(v)),
@@ -609,8 +626,10 @@ impl ColumnChunk {
 
     /// The physical type and codec as Thrift values.
     fn type_codec_i32(&self) -> (i32, i32) {
-        self.wide_type_codec()
-            .unwrap_or((self.physical_type as i32, self.codec as i32))
+        self.wide_type_codec().unwrap_or((
+            ((self.flags >> flag::TYPE_SHIFT) & 0xf) as i32,
+            ((self.flags >> flag::CODEC_SHIFT) & 0xf) as i32,
+        ))
     }
 
     fn wide_type_codec(&self) -> Option<(i32, i32)> {
@@ -622,15 +641,27 @@ impl ColumnChunk {
 
     /// Sets the physical type and codec (bytes inline; wider values in the extras).
     fn set_type_codec(&mut self, t: i32, c: i32) {
-        match (u8::try_from(t), u8::try_from(c)) {
-            (Ok(t), Ok(c)) => {
-                self.physical_type = t;
-                self.codec = c;
-                self.flags &= !flag::WIDE_TYPE_CODEC;
-            }
+        self.flags &= !(flag::TYPE_CODEC_MASK | flag::WIDE_TYPE_CODEC);
+        match (t, c) {
+            (0..=15, 0..=15) => self.flags |= flag::type_codec(t as u32, c as u32),
             _ => {
                 self.extras_mut().wide_type_codec = Some((t, c));
                 self.flags |= flag::WIDE_TYPE_CODEC;
+            }
+        }
+    }
+
+    /// Stores the null count (inline when it fits a `u32`, else in the extras); `f` is the
+    /// chunk's flags, returned updated.
+    fn set_null_count(&mut self, f: u32, v: i64) -> u32 {
+        match u32::try_from(v) {
+            Ok(n) => {
+                self.null_count = n;
+                f & !flag::WIDE_NULL_COUNT
+            }
+            Err(_) => {
+                self.extras_mut().wide_null_count = Some(v);
+                f | flag::WIDE_NULL_COUNT
             }
         }
     }
@@ -693,8 +724,8 @@ impl ColumnChunk {
     pub fn set_statistics(&mut self, s: Statistics) {
         let mut f = self.flags | flag::STATS;
         if let Some(v) = s.null_count {
-            self.null_count = v;
             f |= flag::NULL_COUNT;
+            f = self.set_null_count(f, v);
         }
         if let Some(v) = s.is_max_value_exact {
             f |= flag::MAX_EXACT_SET | if v { flag::MAX_EXACT } else { 0 };

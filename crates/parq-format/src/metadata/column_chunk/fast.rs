@@ -356,8 +356,7 @@ impl ColumnChunk {
     ) -> Option<()> {
         // The required fields are 1 to 7 and 9, in sequence: their header bytes are known.
         cur.expect(0x15)?; // field 1, i32
-                           // Types and codecs that do not fit a byte are left to the general decoder.
-        self.physical_type = u8::try_from(cur.i32()?).ok()?;
+        let physical_type = cur.i32()?;
         cur.expect(0x19)?; // field 2, list
         let n = cur.short_list(wire::I32)?;
         let mut nibbles = 0u64;
@@ -377,7 +376,11 @@ impl ColumnChunk {
             cur.binary()?;
         }
         cur.expect(0x15)?; // field 4, i32
-        self.codec = u8::try_from(cur.i32()?).ok()?;
+        let codec = cur.i32()?;
+        // Types and codecs that do not fit a nibble are left to the general decoder.
+        if !(0..16).contains(&physical_type) || !(0..16).contains(&codec) {
+            return None;
+        }
         cur.expect(0x16)?; // field 5, i64
         self.num_values = cur.i64()?;
         cur.expect(0x16)?; // field 6, i64
@@ -388,7 +391,7 @@ impl ColumnChunk {
         cur.expect(0x26)?; // field 9, i64
         let mut id = 9u32;
         self.data_page_offset = cur.i64()?;
-        let mut f = self.flags | flag::META;
+        let mut f = self.flags | flag::META | flag::type_codec(physical_type as u32, codec as u32);
         // Field 10, index_page_offset, is rare.
         let mut k = cur.header(&mut id)?;
         if k == key(11, wire::I64) {
@@ -457,7 +460,8 @@ impl ColumnChunk {
             k = cur.header(&mut id)?;
         }
         if k == key(3, wire::I64) {
-            self.null_count = cur.i64()?;
+            // Counts that do not fit a u32 are left to the general decoder.
+            self.null_count = u32::try_from(cur.i64()?).ok()?;
             f |= flag::NULL_COUNT;
             k = cur.header(&mut id)?;
         }
