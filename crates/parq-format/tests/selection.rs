@@ -158,7 +158,7 @@ fn selective_and_lazy_decoding_match_full_decoding() {
                 .enumerate()
             {
                 assert!(
-                    mc.statistics().is_none() && mc.encoding_stats_raw().is_none(),
+                    mc.statistics().is_none() && !mc.has_encoding_stats(),
                     "{name}"
                 );
                 assert_eq!(mc.num_values(), c.num_values(), "{name}");

@@ -221,12 +221,18 @@ fn decode_bbox(r: &mut Reader<'_>) -> Result<BoundingBox> {
 impl ColumnChunk {
     /// Decodes `encoding_stats`, when present and kept; `buf` is the owner's buffer.
     pub fn encoding_stats(&self, buf: &[u8]) -> Option<Result<Vec<PageEncodingStats>>> {
+        if let Some(bits) = self.encoding_stats_packed() {
+            return Some(Ok(super::column_chunk::unpack_encoding_stats(bits)));
+        }
         self.encoding_stats_raw()
             .map(|r| PageEncodingStats::decode_list(&mut Reader::new(r.slice(buf))))
     }
 
     /// Decodes `size_statistics`, when present and kept; `buf` is the owner's buffer.
     pub fn size_statistics(&self, buf: &[u8]) -> Option<Result<SizeStatistics>> {
+        if let Some(s) = self.size_statistics_packed() {
+            return Some(Ok(s));
+        }
         self.size_statistics_raw()
             .map(|r| SizeStatistics::decode(&mut Reader::new(r.slice(buf))))
     }

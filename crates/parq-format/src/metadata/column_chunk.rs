@@ -5,6 +5,7 @@
 //! not stored: it is the schema's path of the leaf.
 
 mod fast;
+mod packed;
 
 use super::{
     keep_binary, keep_raw, missing, Arena, ByteRange, Compression, EncodingList, PhysicalType,
@@ -38,16 +39,20 @@ mod flag {
     pub const MAX_IN_EXTRAS: u32 = 1 << 19;
     /// The encodings list does not fit the inline form and is in the extras.
     pub const ENC_IN_EXTRAS: u32 = 1 << 20;
-    /// The physical type or codec does not fit a nibble; both are in the extras.
+    /// The physical type or codec does not fit 3 bits; both are in the extras.
     pub const WIDE_TYPE_CODEC: u32 = 1 << 21;
     /// The null count does not fit a `u32`; it is in the extras.
     pub const WIDE_NULL_COUNT: u32 = 1 << 22;
-    /// Bits 24-27 hold the physical type, bits 28-31 the codec (when they fit a nibble).
+    /// `encoding_stats` is held packed (see `packed_stats`), not as raw bytes.
+    pub const ENC_STATS_PACKED: u32 = 1 << 23;
+    /// Bits 24-26 hold the physical type, bits 27-29 the codec (when they fit 3 bits).
     pub const TYPE_SHIFT: u32 = 24;
-    pub const CODEC_SHIFT: u32 = 28;
-    pub const TYPE_CODEC_MASK: u32 = 0xff << TYPE_SHIFT;
+    pub const CODEC_SHIFT: u32 = 27;
+    pub const TYPE_CODEC_MASK: u32 = 0x3f << TYPE_SHIFT;
+    /// `size_statistics` is held packed (see `packed`), not as raw bytes.
+    pub const SIZE_STATS_PACKED: u32 = 1 << 30;
 
-    /// The flag bits of a physical type and codec of at most 15 each.
+    /// The flag bits of a physical type and codec of at most 7 each.
     #[inline(always)]
     pub const fn type_codec(t: u32, c: u32) -> u32 {
         (t << TYPE_SHIFT) | (c << CODEC_SHIFT)
@@ -81,7 +86,7 @@ pub struct ChunkExtras {
     pub max: Option<ByteRange>,
     /// `encodings`, when the list does not fit the inline form.
     pub encodings: Option<EncodingList>,
-    /// `type` and `codec`, when either does not fit a nibble.
+    /// `type` and `codec`, when either does not fit 3 bits (values beyond today's enums).
     pub wide_type_codec: Option<(i32, i32)>,
     /// Statistics field 3, `null_count`, when it does not fit a `u32`.
     pub wide_null_count: Option<i64>,
@@ -156,11 +161,18 @@ pub struct ColumnChunk {
     min_slot: ByteRange,
     /// `max_value`, or the deprecated `max` when only it is present (or both, equal).
     max_slot: ByteRange,
-    encoding_stats: ByteRange,
-    size_statistics: ByteRange,
+    /// `encoding_stats`: packed (see `packed_stats`) or a raw range, as the flags say.
+    encoding_stats: u64,
+    /// `size_statistics`: packed (see `packed`) or a raw range, as the flags say.
+    size_statistics: u64,
     /// Presence bits, and the physical type and codec (see `flag`).
     flags: u32,
     extras: Option<Box<ChunkExtras>>,
+}
+
+/// The entries of a packed `encoding_stats` list.
+pub(crate) fn unpack_encoding_stats(bits: u64) -> Vec<super::PageEncodingStats> {
+    packed::unpack_encoding_stats(bits)
 }
 
 /// Which statistics bound.
@@ -298,13 +310,102 @@ impl ColumnChunk {
             unknown: ex.map(|e| e.unknown_stats.clone()).unwrap_or_default(),
         })
     }
-    /// `encoding_stats`: the raw encoded `list<PageEncodingStats>`, when present and kept.
-    pub fn encoding_stats_raw(&self) -> Option<ByteRange> {
-        opt(self.flags, flag::ENC_STATS, self.encoding_stats)
+    /// True if the chunk has `encoding_stats` (and they were kept when decoding).
+    pub fn has_encoding_stats(&self) -> bool {
+        self.flags & flag::ENC_STATS != 0
     }
-    /// `size_statistics`: the raw encoded `SizeStatistics`, when present and kept.
+
+    /// `encoding_stats` as raw encoded `list<PageEncodingStats>` bytes, when present, kept,
+    /// and not held in the packed form (the common one, see [`ColumnChunk::encoding_stats`]).
+    pub fn encoding_stats_raw(&self) -> Option<ByteRange> {
+        (self.flags & (flag::ENC_STATS | flag::ENC_STATS_PACKED) == flag::ENC_STATS)
+            .then(|| packed::range_from_bits(self.encoding_stats))
+    }
+
+    /// `encoding_stats` in the packed form, when held so.
+    pub(crate) fn encoding_stats_packed(&self) -> Option<u64> {
+        (self.flags & (flag::ENC_STATS | flag::ENC_STATS_PACKED)
+            == flag::ENC_STATS | flag::ENC_STATS_PACKED)
+            .then_some(self.encoding_stats)
+    }
+
+    /// Keeps the encoded `encoding_stats` list `buf[start..end]`: packed when it has the
+    /// standard form (no copy), else raw (copied into `arena` when there is one). Returns the
+    /// flags to set.
+    #[inline(always)]
+    fn keep_encoding_stats(
+        &mut self,
+        buf: &[u8],
+        start: usize,
+        end: usize,
+        arena: &mut Option<&mut Arena>,
+    ) -> u32 {
+        let raw = &buf[start..end];
+        match packed::pack_encoding_stats(raw) {
+            Some(bits) => {
+                self.encoding_stats = bits;
+                flag::ENC_STATS | flag::ENC_STATS_PACKED
+            }
+            None => {
+                let range = match arena {
+                    Some(a) => a.push(raw),
+                    None => ByteRange::new(start, raw.len()),
+                };
+                self.encoding_stats = packed::range_bits(range);
+                flag::ENC_STATS
+            }
+        }
+    }
+    /// True if the chunk has `size_statistics` (and they were kept when decoding).
+    pub fn has_size_statistics(&self) -> bool {
+        self.flags & flag::SIZE_STATS != 0
+    }
+
+    /// `size_statistics` as raw encoded `SizeStatistics` bytes, when present, kept, and not
+    /// held in the packed form (see [`ColumnChunk::size_statistics`]).
     pub fn size_statistics_raw(&self) -> Option<ByteRange> {
-        opt(self.flags, flag::SIZE_STATS, self.size_statistics)
+        (self.flags & (flag::SIZE_STATS | flag::SIZE_STATS_PACKED) == flag::SIZE_STATS)
+            .then(|| packed::range_from_bits(self.size_statistics))
+    }
+
+    /// `size_statistics` in the packed form, when held so.
+    fn size_statistics_packed_bits(&self) -> Option<u64> {
+        (self.flags & (flag::SIZE_STATS | flag::SIZE_STATS_PACKED)
+            == flag::SIZE_STATS | flag::SIZE_STATS_PACKED)
+            .then_some(self.size_statistics)
+    }
+
+    /// `size_statistics` decoded from the packed form, when held so.
+    pub(crate) fn size_statistics_packed(&self) -> Option<super::SizeStatistics> {
+        self.size_statistics_packed_bits().map(packed::unpack_size)
+    }
+
+    /// Keeps the encoded `SizeStatistics` `buf[start..end]`: packed when it has the flat
+    /// shape (no copy), else raw (copied into `arena` when there is one). Returns the flags
+    /// to set.
+    #[inline(always)]
+    fn keep_size_statistics(
+        &mut self,
+        buf: &[u8],
+        start: usize,
+        end: usize,
+        arena: &mut Option<&mut Arena>,
+    ) -> u32 {
+        let raw = &buf[start..end];
+        match packed::pack_size(raw) {
+            Some(bits) => {
+                self.size_statistics = bits;
+                flag::SIZE_STATS | flag::SIZE_STATS_PACKED
+            }
+            None => {
+                let range = match arena {
+                    Some(a) => a.push(raw),
+                    None => ByteRange::new(start, raw.len()),
+                };
+                self.size_statistics = packed::range_bits(range);
+                flag::SIZE_STATS
+            }
+        }
     }
     /// The rarely set fields, when any is set.
     pub fn extras(&self) -> Option<&ChunkExtras> {
@@ -504,20 +605,24 @@ impl ColumnChunk {
                     self.flags |= flag::DICT_OFFSET;
                 }),
                 (12, wire::STRUCT) if keep.statistics => self.decode_statistics(r, arena),
-                (13, wire::LIST) if keep.encoding_stats => keep_raw(r, arena, ty).map(|v| {
-                    self.encoding_stats = v;
-                    self.flags |= flag::ENC_STATS;
-                }),
+                (13, wire::LIST) if keep.encoding_stats => {
+                    let start = r.pos();
+                    r.skip_field(ty).map(|_| {
+                        self.flags |= self.keep_encoding_stats(r.buf(), start, r.pos(), arena);
+                    })
+                }
                 (14, wire::I64) => r
                     .read_i64()
                     .map(|v| self.extras_mut().bloom_filter_offset = Some(v)),
                 (15, wire::I32) => r
                     .read_i32()
                     .map(|v| self.extras_mut().bloom_filter_length = Some(v)),
-                (16, wire::STRUCT) if keep.size_statistics => keep_raw(r, arena, ty).map(|v| {
-                    self.size_statistics = v;
-                    self.flags |= flag::SIZE_STATS;
-                }),
+                (16, wire::STRUCT) if keep.size_statistics => {
+                    let start = r.pos();
+                    r.skip_field(ty).map(|_| {
+                        self.flags |= self.keep_size_statistics(r.buf(), start, r.pos(), arena);
+                    })
+                }
                 (17, wire::STRUCT) if keep.geospatial_statistics => keep_raw(r, arena, ty)
                     .map(|v| self.extras_mut().geospatial_statistics = Some(v)),
                 (12, wire::STRUCT) | (13, wire::LIST) | (16 | 17, wire::STRUCT) => r.skip_field(ty),
@@ -627,8 +732,8 @@ impl ColumnChunk {
     /// The physical type and codec as Thrift values.
     fn type_codec_i32(&self) -> (i32, i32) {
         self.wide_type_codec().unwrap_or((
-            ((self.flags >> flag::TYPE_SHIFT) & 0xf) as i32,
-            ((self.flags >> flag::CODEC_SHIFT) & 0xf) as i32,
+            ((self.flags >> flag::TYPE_SHIFT) & 0x7) as i32,
+            ((self.flags >> flag::CODEC_SHIFT) & 0x7) as i32,
         ))
     }
 
@@ -643,7 +748,7 @@ impl ColumnChunk {
     fn set_type_codec(&mut self, t: i32, c: i32) {
         self.flags &= !(flag::TYPE_CODEC_MASK | flag::WIDE_TYPE_CODEC);
         match (t, c) {
-            (0..=15, 0..=15) => self.flags |= flag::type_codec(t as u32, c as u32),
+            (0..=7, 0..=7) => self.flags |= flag::type_codec(t as u32, c as u32),
             _ => {
                 self.extras_mut().wide_type_codec = Some((t, c));
                 self.flags |= flag::WIDE_TYPE_CODEC;
@@ -826,7 +931,10 @@ impl ColumnChunk {
             s.field(w, wire::STRUCT, 12);
             st.encode(w, buf);
         }
-        if let Some(v) = self.encoding_stats_raw() {
+        if let Some(bits) = self.encoding_stats_packed() {
+            s.field(w, wire::LIST, 13);
+            packed::write_encoding_stats(bits, w);
+        } else if let Some(v) = self.encoding_stats_raw() {
             s.field(w, wire::LIST, 13);
             w.write_raw(v.slice(buf));
         }
@@ -836,7 +944,10 @@ impl ColumnChunk {
         if let Some(v) = self.bloom_filter_length() {
             s.i32(w, 15, v);
         }
-        if let Some(v) = self.size_statistics_raw() {
+        if let Some(bits) = self.size_statistics_packed_bits() {
+            s.field(w, wire::STRUCT, 16);
+            packed::write_size(bits, w);
+        } else if let Some(v) = self.size_statistics_raw() {
             s.field(w, wire::STRUCT, 16);
             w.write_raw(v.slice(buf));
         }

@@ -377,8 +377,8 @@ impl ColumnChunk {
         }
         cur.expect(0x15)?; // field 4, i32
         let codec = cur.i32()?;
-        // Types and codecs that do not fit a nibble are left to the general decoder.
-        if !(0..16).contains(&physical_type) || !(0..16).contains(&codec) {
+        // Types and codecs beyond today's enums (3 bits) are left to the general decoder.
+        if !(0..8).contains(&physical_type) || !(0..8).contains(&codec) {
             return None;
         }
         cur.expect(0x16)?; // field 5, i64
@@ -411,8 +411,7 @@ impl ColumnChunk {
             let start = cur.pos;
             cur.skip_encoding_stats()?;
             if keep.encoding_stats {
-                self.encoding_stats = keep_raw(arena, cur, start);
-                f |= flag::ENC_STATS;
+                f |= self.keep_encoding_stats(cur.buf, start, cur.pos, arena);
             }
             k = cur.header(&mut id)?;
         }
@@ -421,8 +420,7 @@ impl ColumnChunk {
             let start = cur.pos;
             cur.skip_size_statistics()?;
             if keep.size_statistics {
-                self.size_statistics = keep_raw(arena, cur, start);
-                f |= flag::SIZE_STATS;
+                f |= self.keep_size_statistics(cur.buf, start, cur.pos, arena);
             }
             k = cur.header(&mut id)?;
         }
@@ -509,12 +507,6 @@ impl ColumnChunk {
         }
         Some(f)
     }
-}
-
-/// Keeps the raw bytes from `start` to the cursor.
-#[inline(always)]
-fn keep_raw(arena: &mut Option<&mut Arena>, cur: &Cur<'_>, start: usize) -> ByteRange {
-    keep(arena, cur.buf, start, cur.pos - start)
 }
 
 #[cfg(test)]
