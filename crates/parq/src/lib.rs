@@ -8,4 +8,6 @@
 pub use parq_format as format;
 pub use parq_format::{Error, ErrorKind, Result};
 
+pub mod compression;
+pub mod encoding;
 pub mod file;

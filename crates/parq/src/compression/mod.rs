@@ -1,0 +1,1 @@
+//! Page compression codecs (in progress).

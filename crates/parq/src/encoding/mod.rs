@@ -1,0 +1,1 @@
+//! Page value and level encodings as batch kernels (in progress).
