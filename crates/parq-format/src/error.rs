@@ -51,6 +51,30 @@ pub enum ErrorKind {
     },
     /// An I/O error, with its message.
     Io(String),
+    /// Page data that does not follow its encoding: the encoding's spec name (e.g.
+    /// `DELTA_BINARY_PACKED`) and what was wrong.
+    Encoding {
+        encoding: &'static str,
+        message: String,
+    },
+    /// A compressed page could not be decompressed: the stream is corrupt or truncated.
+    /// `codec` is parquet.thrift's name of the codec (e.g. `"SNAPPY"`).
+    Decompression {
+        codec: &'static str,
+        message: String,
+    },
+    /// A compression codec that parq cannot decompress (`LZO`, or a value it does not know).
+    UnsupportedCodec(String),
+    /// A page decompressed to a size other than the `uncompressed_page_size` its header
+    /// declares. When `at_least` is set, decompression stopped once the output exceeded
+    /// `expected` and `actual` is a lower bound.
+    PageSizeMismatch {
+        expected: u64,
+        actual: u64,
+        at_least: bool,
+    },
+    /// A page whose declared uncompressed size exceeds the configured limit.
+    PageTooLarge { page_bytes: u64, limit: u64 },
 }
 
 /// A frame of context: the Thrift structure (and field) that was being decoded.
@@ -219,6 +243,20 @@ impl fmt::Display for ErrorKind {
                 write!(f, "{what} {index} out of bounds (there are {len})")
             }
             Io(s) => write!(f, "I/O error: {s}"),
+            Decompression { codec, message } => {
+                write!(f, "{codec} decompression failed: {message}")
+            }
+            UnsupportedCodec(codec) => write!(f, "unsupported codec {codec}"),
+            PageSizeMismatch { expected, actual, at_least } => write!(
+                f,
+                "uncompressed page size mismatch (expected {expected}, actual {}{actual})",
+                if *at_least { "at least " } else { "" }
+            ),
+            PageTooLarge { page_bytes, limit } => write!(
+                f,
+                "uncompressed page of {page_bytes} bytes exceeds the limit of {limit} bytes"
+            ),
+            Encoding { encoding, message } => write!(f, "{encoding}: {message}"),
         }
     }
 }
