@@ -1,0 +1,296 @@
+//! DELTA_BINARY_PACKED (= 5) for INT32 and INT64.
+//!
+//! ```text
+//! header: <block size: ULEB128> <miniblocks per block: ULEB128> <total values: ULEB128>
+//!         <first value: zigzag ULEB128>
+//! block:  <min delta: zigzag ULEB128> <one bit-width byte per miniblock> <miniblocks>
+//! ```
+//!
+//! Each miniblock holds `block size / miniblocks` deltas (minus the block's min delta),
+//! bit-packed LSB first with its own width (0..=64). They are unpacked a group of 8 at a time
+//! straight into the output and prefix-summed in place with wrapping arithmetic (32-bit for
+//! INT32, 64-bit for INT64), as the spec requires. Widths of miniblocks past the last value
+//! are ignored; the last miniblock may stop after the groups that hold values.
+
+use super::bitpack::{unpack_unchecked, Unpacked};
+use super::{error, read_uleb128, read_zigzag};
+use crate::Result;
+
+const NAME: &str = "DELTA_BINARY_PACKED";
+
+/// The most values reserved ahead of decoding.
+const RESERVE_LIMIT: usize = 1 << 16;
+
+/// An integer type DELTA_BINARY_PACKED decodes to: `i32` (INT32) or `i64` (INT64).
+pub trait DeltaInt: Unpacked + std::fmt::Debug {
+    /// The physical type's name, for errors.
+    const PHYSICAL: &'static str;
+    /// `self + other`, wrapping.
+    fn wrapping_add(self, other: Self) -> Self;
+    /// Truncates `v` to this type.
+    fn from_i64(v: i64) -> Self;
+    /// Sign-extends to `i64`.
+    fn to_i64(self) -> i64;
+}
+
+impl DeltaInt for i32 {
+    const PHYSICAL: &'static str = "INT32";
+    #[inline(always)]
+    fn wrapping_add(self, other: Self) -> Self {
+        i32::wrapping_add(self, other)
+    }
+    #[inline(always)]
+    fn from_i64(v: i64) -> Self {
+        v as i32
+    }
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+}
+
+impl DeltaInt for i64 {
+    const PHYSICAL: &'static str = "INT64";
+    #[inline(always)]
+    fn wrapping_add(self, other: Self) -> Self {
+        i64::wrapping_add(self, other)
+    }
+    #[inline(always)]
+    fn from_i64(v: i64) -> Self {
+        v
+    }
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self
+    }
+}
+
+/// A streaming decoder of DELTA_BINARY_PACKED data.
+#[derive(Debug, Clone)]
+pub struct DeltaBinaryPackedDecoder<'a> {
+    data: &'a [u8],
+    pos: usize,
+    miniblocks: usize,
+    miniblock_size: usize,
+    total: usize,
+    remaining: usize,
+    /// Deltas in miniblocks not reached yet.
+    deltas_left: usize,
+    first_pending: bool,
+    last: i64,
+    min_delta: i64,
+    /// Position of the current block's bit widths.
+    widths_pos: usize,
+    /// Index of the next miniblock in the block (`miniblocks` when a new block is needed).
+    next_miniblock: usize,
+    /// Values left in the whole groups of the current miniblock.
+    miniblock_left: usize,
+    /// End of the current miniblock (padding included, capped at the data's end).
+    miniblock_end: usize,
+    bit_width: u32,
+    group: [u64; 8],
+    group_pos: usize,
+    group_len: usize,
+}
+
+impl<'a> DeltaBinaryPackedDecoder<'a> {
+    /// Reads and validates the header at the start of `data`.
+    pub fn new(data: &'a [u8]) -> Result<Self> {
+        let mut pos = 0;
+        let block_size = read_uleb128(data, &mut pos, NAME)?;
+        let miniblocks = read_uleb128(data, &mut pos, NAME)?;
+        let total = read_uleb128(data, &mut pos, NAME)?;
+        let first = read_zigzag(data, &mut pos, NAME)?;
+        if block_size == 0 || block_size % 128 != 0 || block_size > u64::from(u32::MAX) {
+            return Err(error(
+                NAME,
+                format!("block size {block_size} is not a positive multiple of 128"),
+            ));
+        }
+        if miniblocks == 0 || block_size % miniblocks != 0 || (block_size / miniblocks) % 8 != 0 {
+            return Err(error(
+                NAME,
+                format!(
+                    "{miniblocks} miniblocks per block do not divide the block size \
+                     {block_size} into multiples of 8 values"
+                ),
+            ));
+        }
+        // Every block after the first value takes at least its min delta and bit widths.
+        let remaining = (data.len() - pos) as u128;
+        let blocks = u128::from(total.saturating_sub(1)).div_ceil(u128::from(block_size));
+        if blocks * (1 + u128::from(miniblocks)) > remaining {
+            return Err(error(
+                NAME,
+                format!(
+                    "{total} values need {blocks} blocks, more than the {remaining} bytes \
+                     that remain can hold"
+                ),
+            ));
+        }
+        let total = total as usize;
+        let miniblocks = miniblocks as usize;
+        Ok(DeltaBinaryPackedDecoder {
+            data,
+            pos,
+            miniblocks,
+            miniblock_size: block_size as usize / miniblocks,
+            total,
+            remaining: total,
+            deltas_left: total.saturating_sub(1),
+            first_pending: total > 0,
+            last: first,
+            min_delta: 0,
+            widths_pos: pos,
+            next_miniblock: miniblocks,
+            miniblock_left: 0,
+            miniblock_end: pos,
+            bit_width: 0,
+            group: [0; 8],
+            group_pos: 0,
+            group_len: 0,
+        })
+    }
+
+    /// The total value count of the header.
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    /// Whether the header's value count is 0.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// Values not decoded yet.
+    pub fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    /// Bytes consumed so far; once every value is decoded, the length of the encoded data
+    /// (including the last miniblock's padding), i.e. where the data that follows starts.
+    pub fn consumed(&self) -> usize {
+        self.pos.max(self.miniblock_end)
+    }
+
+    /// Decodes every value (appending them to `out`) and returns the bytes consumed.
+    pub fn decode_all<T: DeltaInt>(mut self, out: &mut Vec<T>) -> Result<usize> {
+        self.decode(self.remaining, out)?;
+        Ok(self.consumed())
+    }
+
+    /// Appends the next `n` values to `out`; an error if fewer remain.
+    pub fn decode<T: DeltaInt>(&mut self, n: usize, out: &mut Vec<T>) -> Result<()> {
+        if n > self.remaining {
+            return Err(error(
+                NAME,
+                format!("{n} values requested, {} remain", self.remaining),
+            ));
+        }
+        // `n` may come from the data (a page's count of width-0 deltas costs no bytes), so
+        // reserve a bounded amount up front and let the vector grow with the values decoded.
+        out.reserve(n.min(RESERVE_LIMIT));
+        let mut want = n;
+        if want > 0 && self.first_pending {
+            out.push(T::from_i64(self.last));
+            self.first_pending = false;
+            want -= 1;
+        }
+        let mut last = T::from_i64(self.last);
+        let mut min_delta = T::from_i64(self.min_delta);
+        while want > 0 {
+            if self.group_pos < self.group_len {
+                let k = want.min(self.group_len - self.group_pos);
+                for &d in &self.group[self.group_pos..self.group_pos + k] {
+                    last = last.wrapping_add(min_delta).wrapping_add(T::from_u64(d));
+                    out.push(last);
+                }
+                self.group_pos += k;
+                want -= k;
+            } else if self.miniblock_left > 0 {
+                let w = self.bit_width as usize;
+                let k = (want / 8 * 8).min(self.miniblock_left);
+                if k > 0 {
+                    let start = out.len();
+                    out.resize(start + k, T::default());
+                    let bytes = k / 8 * w;
+                    let tail = &mut out[start..];
+                    unpack_unchecked(&self.data[self.pos..self.pos + bytes], self.bit_width, tail);
+                    for v in tail {
+                        last = last.wrapping_add(min_delta).wrapping_add(*v);
+                        *v = last;
+                    }
+                    self.pos += bytes;
+                    self.miniblock_left -= k;
+                    want -= k;
+                } else {
+                    let src = &self.data[self.pos..self.pos + w];
+                    unpack_unchecked(src, self.bit_width, &mut self.group);
+                    self.pos += w;
+                    self.miniblock_left -= 8;
+                    self.group_pos = 0;
+                    self.group_len = 8;
+                }
+            } else {
+                self.next_miniblock::<T>()?;
+                min_delta = T::from_i64(self.min_delta);
+            }
+        }
+        self.last = last.to_i64();
+        self.remaining -= n;
+        Ok(())
+    }
+
+    /// Moves to the next miniblock, reading a block header when needed.
+    fn next_miniblock<T: DeltaInt>(&mut self) -> Result<()> {
+        self.pos = self.miniblock_end;
+        if self.next_miniblock == self.miniblocks {
+            self.min_delta = read_zigzag(self.data, &mut self.pos, NAME)?;
+            if self.data.len() - self.pos < self.miniblocks {
+                return Err(error(
+                    NAME,
+                    format!(
+                        "block needs {} bit-width bytes, {} remain",
+                        self.miniblocks,
+                        self.data.len() - self.pos
+                    ),
+                ));
+            }
+            self.widths_pos = self.pos;
+            self.pos += self.miniblocks;
+            self.next_miniblock = 0;
+        }
+        let width = u32::from(self.data[self.widths_pos + self.next_miniblock]);
+        if width > T::BITS {
+            return Err(error(
+                NAME,
+                format!(
+                    "miniblock bit width {width} > {} ({})",
+                    T::BITS,
+                    T::PHYSICAL
+                ),
+            ));
+        }
+        // The deltas this miniblock holds (fewer in the last one).
+        let values = self.miniblock_size.min(self.deltas_left);
+        let groups = values.div_ceil(8);
+        let w = width as usize;
+        let needed = groups * w;
+        let available = self.data.len() - self.pos;
+        if needed > available {
+            return Err(error(
+                NAME,
+                format!(
+                    "miniblock of {values} values at bit width {width} needs {needed} bytes, \
+                     {available} remain"
+                ),
+            ));
+        }
+        self.miniblock_end = self.pos + (self.miniblock_size / 8 * w).min(available);
+        self.miniblock_left = groups * 8;
+        self.bit_width = width;
+        self.next_miniblock += 1;
+        self.deltas_left -= values;
+        Ok(())
+    }
+}

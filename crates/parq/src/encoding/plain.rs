@@ -1,0 +1,225 @@
+//! PLAIN (PLAIN = 0): values back to back, little endian.
+//!
+//! - BOOLEAN: bit-packed, LSB first ([`BooleanDecoder`]).
+//! - INT32, INT64, INT96 (12 bytes), FLOAT, DOUBLE: fixed-width little endian
+//!   ([`decode_fixed`] with `i32`, `i64`, [`Int96`], `f32`, `f64`).
+//! - FIXED_LEN_BYTE_ARRAY: the bytes ([`decode_fixed_len_byte_array`]).
+//! - BYTE_ARRAY: a 4-byte little-endian length, then the bytes ([`decode_byte_array`]).
+//!
+//! Every function decodes from the start of a slice and returns the bytes it consumed, so a
+//! page reader decoding in batches advances its slice by that much.
+
+use super::rle::{copy_bits, set_bits};
+use super::{error, reserve_byte_array, OffsetSize};
+use crate::Result;
+
+const NAME: &str = "PLAIN";
+
+/// A deprecated INT96 value (12 bytes as stored: 8-byte nanoseconds of the day, then the
+/// 4-byte Julian day, both little endian).
+pub type Int96 = [u8; 12];
+
+/// A fixed-width physical type of PLAIN: `i32`, `i64`, [`Int96`], `f32`, `f64`.
+pub trait FixedWidth: Copy + Default + Send + Sync + 'static {
+    /// The stored width in bytes.
+    const WIDTH: usize;
+    /// Reads a value from exactly `WIDTH` little-endian bytes.
+    fn from_le_slice(b: &[u8]) -> Self;
+}
+
+macro_rules! fixed_width {
+    ($($t:ty => $w:expr),*) => {$(
+        impl FixedWidth for $t {
+            const WIDTH: usize = $w;
+            #[inline(always)]
+            fn from_le_slice(b: &[u8]) -> Self {
+                let mut a = [0u8; $w];
+                a.copy_from_slice(b);
+                <$t>::from_le_bytes(a)
+            }
+        }
+    )*};
+}
+fixed_width!(i32 => 4, i64 => 8, f32 => 4, f64 => 8, u16 => 2, u32 => 4, u64 => 8);
+
+impl FixedWidth for Int96 {
+    const WIDTH: usize = 12;
+    #[inline(always)]
+    fn from_le_slice(b: &[u8]) -> Self {
+        let mut a = [0u8; 12];
+        a.copy_from_slice(b);
+        a
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn truncated(what: &str, n: usize, needed: usize, remaining: usize) -> crate::Error {
+    error(
+        NAME,
+        format!("{n} {what} values need {needed} bytes, {remaining} remain"),
+    )
+}
+
+/// Appends `n` fixed-width values from the start of `data` to `out`; returns the bytes
+/// consumed (`n * T::WIDTH`).
+pub fn decode_fixed<T: FixedWidth>(data: &[u8], n: usize, out: &mut Vec<T>) -> Result<usize> {
+    let needed = n.checked_mul(T::WIDTH).filter(|&b| b <= data.len());
+    let Some(needed) = needed else {
+        let needed = n.saturating_mul(T::WIDTH);
+        return Err(truncated(std::any::type_name::<T>(), n, needed, data.len()));
+    };
+    out.reserve(n);
+    out.extend(data[..needed].chunks_exact(T::WIDTH).map(T::from_le_slice));
+    Ok(needed)
+}
+
+/// Appends `n` FIXED_LEN_BYTE_ARRAY values of `width` bytes from the start of `data` to
+/// `out` (back to back); returns the bytes consumed (`n * width`).
+pub fn decode_fixed_len_byte_array(
+    data: &[u8],
+    width: usize,
+    n: usize,
+    out: &mut Vec<u8>,
+) -> Result<usize> {
+    let needed = n.checked_mul(width).filter(|&b| b <= data.len());
+    let Some(needed) = needed else {
+        let needed = n.saturating_mul(width);
+        return Err(truncated("FIXED_LEN_BYTE_ARRAY", n, needed, data.len()));
+    };
+    out.extend_from_slice(&data[..needed]);
+    Ok(needed)
+}
+
+/// Appends `n` BYTE_ARRAY values from the start of `data` to Arrow-style `offsets` and
+/// `values` (see [`OffsetSize`]); returns the bytes consumed. The lengths are scanned and
+/// checked first, so `values` is reserved exactly once.
+pub fn decode_byte_array<O: OffsetSize>(
+    data: &[u8],
+    n: usize,
+    offsets: &mut Vec<O>,
+    values: &mut Vec<u8>,
+) -> Result<usize> {
+    // Pass 1: validate the lengths and total the bytes. Each value needs at least 4 bytes.
+    if n > data.len() / 4 {
+        return Err(truncated("BYTE_ARRAY", n, n.saturating_mul(4), data.len()));
+    }
+    let mut pos = 0usize;
+    for i in 0..n {
+        let Some(len) = data.get(pos..pos + 4) else {
+            return Err(error(
+                NAME,
+                format!("BYTE_ARRAY value {i} of {n}: length truncated at byte {pos}"),
+            ));
+        };
+        let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
+        pos += 4;
+        if len > data.len() - pos {
+            return Err(error(
+                NAME,
+                format!(
+                    "BYTE_ARRAY value {i} of {n}: length {len} > {} bytes remaining",
+                    data.len() - pos
+                ),
+            ));
+        }
+        pos += len;
+    }
+    let consumed = pos;
+    reserve_byte_array(NAME, offsets, values, n, consumed - 4 * n)?;
+    // Pass 2: copy.
+    let mut pos = 0usize;
+    for _ in 0..n {
+        let mut len = [0u8; 4];
+        len.copy_from_slice(&data[pos..pos + 4]);
+        let len = u32::from_le_bytes(len) as usize;
+        values.extend_from_slice(&data[pos + 4..pos + 4 + len]);
+        offsets.push(O::from_usize(values.len()));
+        pos += 4 + len;
+    }
+    Ok(consumed)
+}
+
+/// A streaming decoder of PLAIN booleans (bit-packed, LSB first).
+#[derive(Debug, Clone)]
+pub struct BooleanDecoder<'a> {
+    data: &'a [u8],
+    /// The next bit to read.
+    bit: usize,
+}
+
+impl<'a> BooleanDecoder<'a> {
+    /// A decoder of the bit-packed booleans in `data`.
+    pub fn new(data: &'a [u8]) -> Self {
+        BooleanDecoder { data, bit: 0 }
+    }
+
+    /// Booleans left (including the padding bits of the last byte).
+    pub fn remaining(&self) -> usize {
+        self.data.len() * 8 - self.bit
+    }
+
+    /// Bytes consumed so far (a started byte counts).
+    pub fn consumed(&self) -> usize {
+        self.bit.div_ceil(8)
+    }
+
+    fn check(&self, n: usize) -> Result<()> {
+        if n > self.remaining() {
+            return Err(error(
+                NAME,
+                format!("{n} BOOLEAN values requested, {} remain", self.remaining()),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Decodes the next `out.len()` booleans.
+    pub fn decode(&mut self, out: &mut [bool]) -> Result<()> {
+        self.check(out.len())?;
+        for (i, o) in out.iter_mut().enumerate() {
+            let b = self.bit + i;
+            *o = self.data[b / 8] >> (b % 8) & 1 != 0;
+        }
+        self.bit += out.len();
+        Ok(())
+    }
+
+    /// Decodes the next `n` booleans into bits `bit_offset..bit_offset + n` of the LSB-first
+    /// bitmap `bitmap` (grown with zeros as needed); returns the number of `true` values.
+    pub fn decode_bitmap(
+        &mut self,
+        n: usize,
+        bitmap: &mut Vec<u8>,
+        bit_offset: usize,
+    ) -> Result<usize> {
+        self.check(n)?;
+        let end = bit_offset.div_ceil(8).max((bit_offset + n).div_ceil(8));
+        if bitmap.len() < end {
+            bitmap.resize(end, 0);
+        }
+        let mut ones = 0;
+        let mut done = 0;
+        // Leading bits up to a source byte boundary one at a time, then whole source bytes.
+        while done < n && !(self.bit + done).is_multiple_of(8) {
+            let b = self.bit + done;
+            let v = self.data[b / 8] >> (b % 8) & 1 != 0;
+            set_bits(bitmap, bit_offset + done, 1, v);
+            ones += v as usize;
+            done += 1;
+        }
+        let rest = n - done;
+        let src = &self.data[(self.bit + done) / 8..];
+        let src = &src[..rest.div_ceil(8)];
+        copy_bits(src, rest, bitmap, bit_offset + done);
+        ones += src[..rest / 8]
+            .iter()
+            .map(|b| b.count_ones() as usize)
+            .sum::<usize>();
+        if !rest.is_multiple_of(8) {
+            ones += (src[rest / 8] & ((1u8 << (rest % 8)) - 1)).count_ones() as usize;
+        }
+        self.bit += n;
+        Ok(ones)
+    }
+}
