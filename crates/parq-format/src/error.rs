@@ -75,6 +75,18 @@ pub enum ErrorKind {
     },
     /// A page whose declared uncompressed size exceeds the configured limit.
     PageTooLarge { page_bytes: u64, limit: u64 },
+    /// A page whose CRC-32 (of the page bytes after its header) differs from the `crc` in its
+    /// header. `page` is the page's ordinal in its column chunk (0 = the first page); the
+    /// error's offset is the page header's file offset.
+    PageChecksumMismatch { page: u64, expected: u32, actual: u32 },
+    /// A malformed page or page sequence in a column chunk (sizes past the chunk, a
+    /// dictionary page after a data page, inconsistent level lengths, ...). `page` is the
+    /// page's ordinal in its column chunk; the error's offset is the page header's file
+    /// offset when known.
+    InvalidPage { page: u64, message: String },
+    /// A Parquet schema that cannot be mapped to Arrow (an annotation its physical type or
+    /// group shape does not allow, a LIST or MAP group of an unsupported shape, ...).
+    SchemaConversion(String),
 }
 
 /// A frame of context: the Thrift structure (and field) that was being decoded.
@@ -257,6 +269,13 @@ impl fmt::Display for ErrorKind {
                 "uncompressed page of {page_bytes} bytes exceeds the limit of {limit} bytes"
             ),
             Encoding { encoding, message } => write!(f, "{encoding}: {message}"),
+            PageChecksumMismatch { page, expected, actual } => write!(
+                f,
+                "page {page} of the column chunk fails its CRC check (header {expected:#010x}, \
+                 page bytes {actual:#010x})"
+            ),
+            InvalidPage { page, message } => write!(f, "page {page} of the column chunk: {message}"),
+            SchemaConversion(s) => write!(f, "cannot map the schema to Arrow: {s}"),
         }
     }
 }

@@ -11,3 +11,5 @@ pub use parq_format::{Error, ErrorKind, Result};
 pub mod compression;
 pub mod encoding;
 pub mod file;
+pub mod page;
+pub mod schema;

@@ -1,0 +1,748 @@
+//! [`PageReader`]: the pages of one column chunk, read from the chunk's bytes.
+//!
+//! Without an offset index the reader walks the page headers from the chunk start (the
+//! dictionary page, else the first data page) to the end of `total_compressed_size`. When
+//! the chunk's `num_values` is known ([`PageReader::with_num_values`], set by
+//! [`PageReader::for_column_chunk`]) the walk stops once the data pages hold that many
+//! values, as parquet-cpp and parquet-rs do, so bytes after the last page are ignored; the
+//! values of the data pages must add up to exactly `num_values`.
+//!
+//! With an offset index ([`PageReader::with_offset_index`]) the data pages are read at their
+//! locations (each location's size covers header and body exactly); the pages before the
+//! first location (the dictionary page) are walked.
+//!
+//! Index pages and pages of unknown types are skipped (they keep their ordinal); a data
+//! page whose type-specific header is missing is an error. A dictionary page after a data
+//! page, or a second one, is an error. Every size is checked against the chunk (and the
+//! offset index) before the body is sliced, and the uncompressed size against
+//! [`Limits::max_page_bytes`] before anything is allocated.
+//!
+//! Allocation: headers decode without allocating (unless they carry unknown fields), bodies
+//! are borrowed from the chunk, and decompression goes into one buffer owned by the reader
+//! and reused for every page with one [`Decompressor`], so a chunk of any number of pages
+//! is read without per-page allocation once the buffer has grown to the largest page.
+//!
+//! After an error from [`PageReader::next_compressed`] (or [`PageReader::next_page`]) the
+//! reader is finished: it returns `Ok(None)` from then on.
+
+use std::ops::Range;
+
+use super::compressed::{CompressedPage, PageMeta};
+use super::decoded::{DataPageV1, DataPageV2, DictionaryPage, Page};
+use super::{crc, in_page, invalid};
+use crate::compression::{Decompressor, Limits};
+use crate::format::metadata::{ColumnChunk, Compression, PageHeader, PageLocation, PageType};
+use crate::{Error, ErrorKind, Result};
+
+/// Options of a [`PageReader`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageReaderOptions {
+    /// Verify the CRC of every page whose header has one, when it is decompressed
+    /// ([`PageReader::decompress`]). Default true.
+    pub verify_crc: bool,
+    /// Decompression limits (the largest page accepted).
+    pub limits: Limits,
+    /// The row group of the chunk, named in errors (`row group[i]`) when set.
+    pub row_group: Option<usize>,
+    /// The column of the chunk, named in errors (`column[j]`) when set.
+    pub column: Option<usize>,
+    /// Extend the chunk by up to [`LEGACY_DICTIONARY_PADDING`] bytes (as far as the bytes
+    /// given to [`PageReader::for_column_chunk`] go) for old parquet-mr files: set it to
+    /// [`needs_legacy_dictionary_padding`] of the footer's `created_by`. The walk still stops
+    /// at the chunk's `num_values`. Default false.
+    pub legacy_dictionary_padding: bool,
+}
+
+impl Default for PageReaderOptions {
+    fn default() -> Self {
+        PageReaderOptions {
+            verify_crc: true,
+            limits: Limits::default(),
+            row_group: None,
+            column: None,
+            legacy_dictionary_padding: false,
+        }
+    }
+}
+
+/// The byte range of a column chunk in its file, `total_compressed_size` bytes from its first
+/// page: the smaller of `dictionary_page_offset` and `data_page_offset` among those that are
+/// positive (writers have been seen to write 0 for either: `dict-page-offset-zero.parquet`,
+/// `column_chunk_key_value_metadata.parquet`).
+pub fn chunk_range(column: &ColumnChunk) -> Result<Range<u64>> {
+    if !column.has_metadata() {
+        return Err(
+            Error::new(ErrorKind::MissingRequiredField { field: "meta_data" })
+                .in_struct("ColumnChunk"),
+        );
+    }
+    let data = column.data_page_offset();
+    let start = match column.dictionary_page_offset() {
+        Some(d) if d > 0 && (d < data || data <= 0) => d,
+        _ => data,
+    };
+    let len = column.total_compressed_size();
+    if start < 0 {
+        return Err(Error::new(ErrorKind::InvalidValue {
+            what: "data_page_offset",
+            value: start,
+        }));
+    }
+    if len < 0 {
+        return Err(Error::new(ErrorKind::InvalidValue {
+            what: "total_compressed_size",
+            value: len,
+        }));
+    }
+    match (start as u64).checked_add(len as u64) {
+        Some(end) => Ok(start as u64..end),
+        None => Err(Error::new(ErrorKind::InvalidValue {
+            what: "total_compressed_size",
+            value: len,
+        })),
+    }
+}
+
+/// The bytes [`PageReaderOptions::legacy_dictionary_padding`] adds to a chunk's end (as
+/// parquet-cpp does): the largest dictionary page header old parquet-mr left out.
+pub const LEGACY_DICTIONARY_PADDING: u64 = 100;
+
+/// True for files written by parquet-mr before 1.2.9 (or with no version), whose
+/// `total_compressed_size` leaves out the dictionary page header (PARQUET-816, IMPALA-694;
+/// `nation.dict-malformed.parquet`). Pass the footer's `created_by`.
+pub fn needs_legacy_dictionary_padding(created_by: Option<&str>) -> bool {
+    let Some(rest) = created_by.and_then(|c| c.trim_start().strip_prefix("parquet-mr")) else {
+        return false;
+    };
+    let Some(version) = rest.trim_start().strip_prefix("version") else {
+        return true;
+    };
+    let mut parts = version
+        .trim_start()
+        .split(|c: char| !c.is_ascii_digit())
+        .take(3)
+        .map(|p| p.parse::<u32>().unwrap_or(0));
+    let v = (
+        parts.next().unwrap_or(0),
+        parts.next().unwrap_or(0),
+        parts.next().unwrap_or(0),
+    );
+    v < (1, 2, 9)
+}
+
+/// Reads the pages of one column chunk: see the [module documentation](self).
+#[derive(Debug)]
+pub struct PageReader<'a> {
+    chunk: &'a [u8],
+    chunk_offset: u64,
+    codec: Compression,
+    options: PageReaderOptions,
+    decompressor: Decompressor,
+    buffer: Vec<u8>,
+    /// The next byte to walk.
+    pos: usize,
+    /// Walking stops here: the chunk end, or the first offset index location.
+    walk_end: usize,
+    /// The offset index, when given.
+    locations: Option<&'a [PageLocation]>,
+    next_location: usize,
+    /// The ordinal of the next page header.
+    ordinal: u64,
+    dictionary_seen: bool,
+    data_pages: u64,
+    values_read: u64,
+    expected_values: Option<u64>,
+    done: bool,
+}
+
+impl<'a> PageReader<'a> {
+    /// A reader of the column chunk `chunk`, which starts at file offset `chunk_offset` and
+    /// is compressed with `codec`.
+    pub fn new(
+        chunk: &'a [u8],
+        chunk_offset: u64,
+        codec: Compression,
+        options: PageReaderOptions,
+    ) -> Self {
+        PageReader {
+            chunk,
+            chunk_offset,
+            codec,
+            decompressor: Decompressor::new(options.limits),
+            options,
+            buffer: Vec::new(),
+            pos: 0,
+            walk_end: chunk.len(),
+            locations: None,
+            next_location: 0,
+            ordinal: 0,
+            dictionary_seen: false,
+            data_pages: 0,
+            values_read: 0,
+            expected_values: None,
+            done: false,
+        }
+    }
+
+    /// A reader of the chunk `column` describes, sliced from `bytes` (which hold the file
+    /// from offset `bytes_offset` on: the whole file with 0, or a fetched range covering
+    /// [`chunk_range`]). The codec and `num_values` come from the chunk's metadata.
+    pub fn for_column_chunk(
+        bytes: &'a [u8],
+        bytes_offset: u64,
+        column: &ColumnChunk,
+        options: PageReaderOptions,
+    ) -> Result<Self> {
+        let mut range = chunk_range(column)?;
+        if options.legacy_dictionary_padding {
+            let available = bytes_offset
+                .saturating_add(bytes.len() as u64)
+                .saturating_sub(range.end);
+            range.end += available.min(LEGACY_DICTIONARY_PADDING);
+        }
+        let wrong = || {
+            Error::new(ErrorKind::WrongRange {
+                expected_start: range.start,
+                expected_len: range.end - range.start,
+                got_start: bytes_offset,
+                got_len: bytes.len() as u64,
+            })
+        };
+        let start = range.start.checked_sub(bytes_offset).ok_or_else(wrong)?;
+        let end = range.end.checked_sub(bytes_offset).ok_or_else(wrong)?;
+        let chunk = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(s, e)| bytes.get(s..e))
+            .ok_or_else(wrong)?;
+        let num_values = u64::try_from(column.num_values()).map_err(|_| {
+            Error::new(ErrorKind::InvalidValue {
+                what: "num_values",
+                value: column.num_values(),
+            })
+        })?;
+        Ok(
+            PageReader::new(chunk, range.start, column.codec(), options)
+                .with_num_values(num_values),
+        )
+    }
+
+    /// Sets the chunk's `num_values`: walking stops once the data pages hold that many, and
+    /// a chunk whose pages hold another count is an error.
+    pub fn with_num_values(mut self, num_values: u64) -> Self {
+        self.expected_values = Some(num_values);
+        self
+    }
+
+    /// Reads the data pages at the locations of the chunk's offset index
+    /// (`OffsetIndexView::page_locations`) instead of walking them. Call it before reading
+    /// any page. The locations must lie inside the chunk, in increasing order, without
+    /// overlapping; the pages before the first one (the dictionary page) are walked.
+    pub fn with_offset_index(mut self, locations: &'a [PageLocation]) -> Result<Self> {
+        if self.ordinal > 0 {
+            return Err(Error::new(ErrorKind::Inconsistent(
+                "the offset index must be given before reading pages".to_string(),
+            )));
+        }
+        let chunk_end = self.chunk_offset + self.chunk.len() as u64;
+        let mut prev_end = self.chunk_offset;
+        for (i, loc) in locations.iter().enumerate() {
+            let start = u64::try_from(loc.offset).ok();
+            let len = u64::try_from(loc.compressed_page_size).ok();
+            let ok = match (start, len) {
+                (Some(s), Some(l)) => {
+                    s >= prev_end && s.checked_add(l).is_some_and(|e| e <= chunk_end)
+                }
+                _ => false,
+            };
+            if !ok {
+                return Err(Error::at(
+                    ErrorKind::Inconsistent(format!(
+                        "offset index page {i} at {} ({} bytes) is not inside the column chunk \
+                         {}..{chunk_end} after the previous page",
+                        loc.offset, loc.compressed_page_size, self.chunk_offset
+                    )),
+                    start.unwrap_or(self.chunk_offset),
+                ));
+            }
+            // Checked above: both are non-negative and end inside the chunk.
+            prev_end = loc.offset as u64 + loc.compressed_page_size as u64;
+        }
+        self.walk_end = locations.first().map_or(self.chunk.len(), |l| {
+            (l.offset as u64 - self.chunk_offset) as usize
+        });
+        self.locations = Some(locations);
+        Ok(self)
+    }
+
+    /// Reuses `decompressor` (e.g. from the previous chunk's reader, see
+    /// [`PageReader::into_parts`]).
+    pub fn with_decompressor(mut self, decompressor: Decompressor) -> Self {
+        self.decompressor = decompressor;
+        self
+    }
+
+    /// Reuses `buffer`'s allocation for decompressed pages.
+    pub fn with_buffer(mut self, mut buffer: Vec<u8>) -> Self {
+        buffer.clear();
+        self.buffer = buffer;
+        self
+    }
+
+    /// The decompressor and the page buffer, to reuse for the next chunk.
+    pub fn into_parts(self) -> (Decompressor, Vec<u8>) {
+        (self.decompressor, self.buffer)
+    }
+
+    /// The file offset of the chunk.
+    pub fn chunk_offset(&self) -> u64 {
+        self.chunk_offset
+    }
+
+    /// The codec of the chunk.
+    pub fn codec(&self) -> Compression {
+        self.codec
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &PageReaderOptions {
+        &self.options
+    }
+
+    /// Page headers read so far (every page type).
+    pub fn pages_read(&self) -> u64 {
+        self.ordinal
+    }
+
+    /// Data pages read so far.
+    pub fn data_pages_read(&self) -> u64 {
+        self.data_pages
+    }
+
+    /// Values (nulls included) of the data pages read so far.
+    pub fn values_read(&self) -> u64 {
+        self.values_read
+    }
+
+    /// The capacity of the reused decompression buffer.
+    pub fn buffer_capacity(&self) -> usize {
+        self.buffer.capacity()
+    }
+
+    /// The next page, decompressed; `None` after the last. The page borrows the reader.
+    pub fn next_page(&mut self) -> Result<Option<Page<'_>>> {
+        match self.next_compressed()? {
+            Some(page) => self.decompress(page).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The next page as stored (header decoded and checked, body borrowed from the chunk);
+    /// `None` after the last. Skipped page types are not returned. Pass the page to
+    /// [`PageReader::decompress`], or drop it to skip it without decompressing.
+    pub fn next_compressed(&mut self) -> Result<Option<CompressedPage<'a>>> {
+        if self.done {
+            return Ok(None);
+        }
+        let result = self.advance();
+        if !matches!(result, Ok(Some(_))) {
+            self.done = true;
+        }
+        result.map_err(|e| self.context(e))
+    }
+
+    /// Decompresses `page` (from [`PageReader::next_compressed`]) into the reader's buffer,
+    /// or borrows its body when it is not compressed, after checking its CRC when
+    /// [`PageReaderOptions::verify_crc`] is on. For a v2 data page the level bytes are split
+    /// off and only the values section is decompressed, when `is_compressed` says so and it
+    /// is not empty.
+    pub fn decompress(&mut self, page: CompressedPage<'a>) -> Result<Page<'_>> {
+        let meta = page.meta;
+        let (row_group, column) = (self.options.row_group, self.options.column);
+        let ctx = move |e: Error| -> Error {
+            with_location(
+                in_page(e.with_offset(meta.header_offset), meta.ordinal),
+                row_group,
+                column,
+            )
+        };
+        if self.options.verify_crc {
+            crc::verify(&page).map_err(ctx)?;
+        }
+        let codec = self.codec;
+        let header = page.header;
+        match header.page_type {
+            PageType::DictionaryPage => {
+                let Some(h) = header.dictionary_page_header else {
+                    return Err(ctx(missing_header(&meta, "dictionary_page_header")));
+                };
+                check_expansion(codec, page.body.len(), meta.uncompressed_size, &meta)
+                    .map_err(ctx)?;
+                let buffer = self
+                    .decompressor
+                    .decompress_or_borrow(
+                        codec,
+                        page.body,
+                        meta.uncompressed_size,
+                        &mut self.buffer,
+                    )
+                    .map_err(ctx)?;
+                Ok(Page::Dictionary(DictionaryPage {
+                    meta,
+                    header: h,
+                    buffer,
+                }))
+            }
+            PageType::DataPage => {
+                let Some(h) = header.data_page_header else {
+                    return Err(ctx(missing_header(&meta, "data_page_header")));
+                };
+                check_expansion(codec, page.body.len(), meta.uncompressed_size, &meta)
+                    .map_err(ctx)?;
+                let buffer = self
+                    .decompressor
+                    .decompress_or_borrow(
+                        codec,
+                        page.body,
+                        meta.uncompressed_size,
+                        &mut self.buffer,
+                    )
+                    .map_err(ctx)?;
+                Ok(Page::DataV1(DataPageV1 {
+                    meta,
+                    header: h,
+                    header_bytes: page.header_bytes,
+                    buffer,
+                }))
+            }
+            PageType::DataPageV2 => {
+                let Some(h) = header.data_page_header_v2 else {
+                    return Err(ctx(missing_header(&meta, "data_page_header_v2")));
+                };
+                let (rep, def, stored) = split_v2_body(page.body, &h, &meta).map_err(ctx)?;
+                let levels = rep.len() + def.len();
+                let Some(values_size) = meta.uncompressed_size.checked_sub(levels) else {
+                    return Err(ctx(invalid(
+                        meta.ordinal,
+                        meta.header_offset,
+                        format!(
+                            "{levels} level bytes exceed the uncompressed page size {}",
+                            meta.uncompressed_size
+                        ),
+                    )));
+                };
+                let values: &[u8] = if values_size == 0 {
+                    // An empty values section (all nulls): never handed to the codec, whose
+                    // stream may be absent (0 bytes) or an empty frame.
+                    &[]
+                } else if !h.values_compressed() || codec == Compression::Uncompressed {
+                    if stored.len() != values_size {
+                        return Err(ctx(Error::new(ErrorKind::PageSizeMismatch {
+                            expected: values_size as u64,
+                            actual: stored.len() as u64,
+                            at_least: false,
+                        })));
+                    }
+                    stored
+                } else {
+                    check_expansion(codec, stored.len(), values_size, &meta).map_err(ctx)?;
+                    self.decompressor
+                        .decompress(codec, stored, values_size, &mut self.buffer)
+                        .map_err(ctx)?;
+                    &self.buffer
+                };
+                Ok(Page::DataV2(DataPageV2 {
+                    meta,
+                    header: h,
+                    header_bytes: page.header_bytes,
+                    repetition_levels: rep,
+                    definition_levels: def,
+                    values,
+                }))
+            }
+            other => Err(ctx(invalid(
+                meta.ordinal,
+                meta.header_offset,
+                format!("a {other} page has no data to decompress"),
+            ))),
+        }
+    }
+
+    /// Finds the next page to return, walking or following the offset index.
+    fn advance(&mut self) -> Result<Option<CompressedPage<'a>>> {
+        loop {
+            if self.pos < self.walk_end {
+                if self.locations.is_none() && self.reached_expected() {
+                    return self.finish();
+                }
+                let start = self.pos;
+                let page = self.read_at(start, self.walk_end, None)?;
+                self.pos = start + page.meta.header_len + page.meta.compressed_size;
+                if self.locations.is_some() && page.is_data_page() {
+                    return Err(invalid(
+                        page.meta.ordinal,
+                        page.meta.header_offset,
+                        "a data page before the first page of the offset index".to_string(),
+                    ));
+                }
+                if let Some(page) = self.accept(page)? {
+                    return Ok(Some(page));
+                }
+            } else if let Some(loc) = self.locations.and_then(|l| l.get(self.next_location)) {
+                self.next_location += 1;
+                // with_offset_index checked that the location lies inside the chunk.
+                let start = (loc.offset as u64 - self.chunk_offset) as usize;
+                let end = start + loc.compressed_page_size as usize;
+                let page = self.read_at(start, end, Some(end))?;
+                if !page.is_data_page() {
+                    return Err(invalid(
+                        page.meta.ordinal,
+                        page.meta.header_offset,
+                        format!(
+                            "offset index page {} is a {} page, not a data page",
+                            self.next_location - 1,
+                            page.page_type()
+                        ),
+                    ));
+                }
+                return self.accept(page);
+            } else {
+                return self.finish();
+            }
+        }
+    }
+
+    /// True when the data pages read hold the chunk's `num_values`.
+    fn reached_expected(&self) -> bool {
+        self.expected_values
+            .is_some_and(|n| self.data_pages > 0 && self.values_read >= n)
+    }
+
+    /// The end of the chunk: checks the values counted against `num_values`.
+    fn finish(&mut self) -> Result<Option<CompressedPage<'a>>> {
+        match self.expected_values {
+            Some(n) if n != self.values_read => Err(invalid(
+                self.ordinal,
+                self.chunk_offset + self.pos as u64,
+                format!(
+                    "the chunk's data pages hold {} values, its metadata says {n}",
+                    self.values_read
+                ),
+            )),
+            _ => Ok(None),
+        }
+    }
+
+    /// Reads the page whose header starts at chunk byte `start`; the page must end by `end`,
+    /// exactly at `end` when `exact` (an offset index location) is given.
+    fn read_at(
+        &mut self,
+        start: usize,
+        end: usize,
+        exact: Option<usize>,
+    ) -> Result<CompressedPage<'a>> {
+        let ordinal = self.ordinal;
+        self.ordinal += 1;
+        let header_offset = self.chunk_offset + start as u64;
+        let region = self.chunk.get(start..end).unwrap_or(&[]);
+        let (header, header_len) = PageHeader::decode_prefix(region)
+            .map_err(|e| in_page(e.rebase(header_offset).with_offset(header_offset), ordinal))?;
+        let compressed_size = header.compressed_page_size.max(0) as usize;
+        let uncompressed_size = header.uncompressed_page_size.max(0) as usize;
+        let body_start = start + header_len;
+        let body_end = body_start.checked_add(compressed_size);
+        let fits = match (body_end, exact) {
+            (Some(e), Some(x)) => e == x,
+            (Some(e), None) => e <= end,
+            (None, _) => false,
+        };
+        if !fits {
+            let what = if exact.is_some() {
+                "the offset index location"
+            } else if end == self.chunk.len() {
+                "the column chunk"
+            } else {
+                "the space before the first offset index page"
+            };
+            return Err(invalid(
+                ordinal,
+                header_offset,
+                format!(
+                    "header of {header_len} bytes and body of {compressed_size} bytes do not fit \
+                     {what} ({} bytes from the header)",
+                    end - start
+                ),
+            ));
+        }
+        if uncompressed_size > self.options.limits.max_page_bytes {
+            return Err(in_page(
+                Error::at(
+                    ErrorKind::PageTooLarge {
+                        page_bytes: uncompressed_size as u64,
+                        limit: self.options.limits.max_page_bytes as u64,
+                    },
+                    header_offset,
+                ),
+                ordinal,
+            ));
+        }
+        Ok(CompressedPage {
+            header,
+            header_bytes: &self.chunk[start..body_start],
+            body: &self.chunk[body_start..body_start + compressed_size],
+            codec: self.codec,
+            meta: PageMeta {
+                ordinal,
+                header_offset,
+                body_offset: header_offset + header_len as u64,
+                header_len,
+                compressed_size,
+                uncompressed_size,
+            },
+        })
+    }
+
+    /// Checks a page against the page sequence and counts its values; `None` for skipped
+    /// page types.
+    fn accept(&mut self, page: CompressedPage<'a>) -> Result<Option<CompressedPage<'a>>> {
+        let meta = page.meta;
+        let h = &page.header;
+        match h.page_type {
+            PageType::DictionaryPage => {
+                if h.dictionary_page_header.is_none() {
+                    return Err(missing_header(&meta, "dictionary_page_header"));
+                }
+                if self.dictionary_seen {
+                    return Err(invalid(
+                        meta.ordinal,
+                        meta.header_offset,
+                        "a second dictionary page".to_string(),
+                    ));
+                }
+                if self.data_pages > 0 {
+                    return Err(invalid(
+                        meta.ordinal,
+                        meta.header_offset,
+                        "a dictionary page after a data page".to_string(),
+                    ));
+                }
+                self.dictionary_seen = true;
+            }
+            PageType::DataPage => {
+                let Some(d) = &h.data_page_header else {
+                    return Err(missing_header(&meta, "data_page_header"));
+                };
+                self.count(d.num_values, &meta)?;
+            }
+            PageType::DataPageV2 => {
+                let Some(d) = &h.data_page_header_v2 else {
+                    return Err(missing_header(&meta, "data_page_header_v2"));
+                };
+                if d.num_nulls > d.num_values {
+                    return Err(invalid(
+                        meta.ordinal,
+                        meta.header_offset,
+                        format!("{} nulls in a page of {} values", d.num_nulls, d.num_values),
+                    ));
+                }
+                split_v2_body(page.body, d, &meta)?;
+                let levels = d.repetition_levels_byte_length as usize
+                    + d.definition_levels_byte_length as usize;
+                if levels > meta.uncompressed_size {
+                    return Err(invalid(
+                        meta.ordinal,
+                        meta.header_offset,
+                        format!(
+                            "{levels} level bytes exceed the uncompressed page size {}",
+                            meta.uncompressed_size
+                        ),
+                    ));
+                }
+                self.count(d.num_values, &meta)?;
+            }
+            // Index pages (written by no known writer) and future page types.
+            PageType::IndexPage | PageType::Unknown(_) => return Ok(None),
+        }
+        Ok(Some(page))
+    }
+
+    fn count(&mut self, num_values: i32, meta: &PageMeta) -> Result<()> {
+        let n = u64::try_from(num_values).map_err(|_| {
+            invalid(
+                meta.ordinal,
+                meta.header_offset,
+                format!("negative num_values {num_values}"),
+            )
+        })?;
+        self.data_pages += 1;
+        self.values_read += n;
+        Ok(())
+    }
+
+    fn context(&self, e: Error) -> Error {
+        with_location(e, self.options.row_group, self.options.column)
+    }
+}
+
+/// Adds the `column[j]` and `row group[i]` frames when known.
+fn with_location(mut e: Error, row_group: Option<usize>, column: Option<usize>) -> Error {
+    let idx = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+    if let Some(c) = column {
+        e = e.in_element("column", idx(c));
+    }
+    if let Some(g) = row_group {
+        e = e.in_element("row group", idx(g));
+    }
+    e
+}
+
+#[cold]
+fn missing_header(meta: &PageMeta, field: &'static str) -> Error {
+    invalid(
+        meta.ordinal,
+        meta.header_offset,
+        format!("the page header has no {field}"),
+    )
+}
+
+/// Splits a v2 body into (repetition levels, definition levels, stored values).
+fn split_v2_body<'b>(
+    body: &'b [u8],
+    h: &crate::format::metadata::DataPageHeaderV2,
+    meta: &PageMeta,
+) -> Result<(&'b [u8], &'b [u8], &'b [u8])> {
+    let rep = h.repetition_levels_byte_length.max(0) as usize;
+    let def = h.definition_levels_byte_length.max(0) as usize;
+    if rep + def > body.len() {
+        return Err(invalid(
+            meta.ordinal,
+            meta.header_offset,
+            format!(
+                "level lengths {rep} + {def} exceed the page body of {} bytes",
+                body.len()
+            ),
+        ));
+    }
+    let (levels, values) = body.split_at(rep + def);
+    let (r, d) = levels.split_at(rep);
+    Ok((r, d, values))
+}
+
+/// Rejects declared sizes a codec cannot produce from `input_len` bytes, before the
+/// decompressor allocates them: LZ4 (block, frame or Hadoop framing) expands at most about
+/// 255 times.
+fn check_expansion(codec: Compression, input_len: usize, n: usize, meta: &PageMeta) -> Result<()> {
+    if matches!(codec, Compression::Lz4 | Compression::Lz4Raw)
+        && n as u128 > input_len as u128 * 256 + 64
+    {
+        return Err(invalid(
+            meta.ordinal,
+            meta.header_offset,
+            format!(
+                "{} cannot expand {input_len} bytes to the declared {n}",
+                codec.spec_name()
+            ),
+        ));
+    }
+    Ok(())
+}

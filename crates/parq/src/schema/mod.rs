@@ -1,0 +1,170 @@
+//! Parquet schema -> Arrow schema, as pyarrow 26 (Arrow C++'s `FromParquetSchema` with the
+//! default reader properties) produces it, and typed statistics for pruning.
+//!
+//! - [`annotation`]: the annotation of a leaf (logical type, else converted type) and its
+//!   Arrow type;
+//! - [`tree`]: groups, lists, maps and repeated fields;
+//! - [`embedded`]: the `ARROW:schema` key-value that restores what Parquet cannot express;
+//! - [`stats`]: typed min/max statistics.
+//!
+//! Mapping of leaves (pyarrow 26 defaults):
+//!
+//! | Parquet | Arrow |
+//! |---|---|
+//! | BOOLEAN | Boolean |
+//! | INT32 / INTEGER(8,16,32, signed or not) / INT_8.. UINT_32 | Int32 / Int8.. UInt32 |
+//! | INT64 / INTEGER(64) / INT_64, UINT_64 | Int64 / UInt64 |
+//! | INT96 | Timestamp(ns) (unit configurable), no time zone |
+//! | FLOAT, DOUBLE | Float32, Float64 |
+//! | FIXED_LEN_BYTE_ARRAY(2) FLOAT16 | Float16 |
+//! | BYTE_ARRAY STRING / UTF8 | Utf8 |
+//! | BYTE_ARRAY JSON | Utf8 with extension `arrow.json` (pyarrow: `extension<arrow.json>`) |
+//! | BYTE_ARRAY ENUM, BSON, GEOMETRY, GEOGRAPHY, none | Binary |
+//! | FIXED_LEN_BYTE_ARRAY(n), INTERVAL | FixedSizeBinary(n) |
+//! | FIXED_LEN_BYTE_ARRAY(16) UUID | FixedSizeBinary(16) with extension `arrow.uuid` |
+//! | DECIMAL(p, s) on any physical type | Decimal128 (p <= 38), Decimal256 (p <= 76) |
+//! | DATE | Date32 |
+//! | TIME(MILLIS) / TIME(MICROS, NANOS) | Time32(ms) / Time64(us, ns) |
+//! | TIMESTAMP(unit, UTC) / TIMESTAMP_MILLIS, _MICROS | Timestamp(unit, "UTC") |
+//! | TIMESTAMP(unit, local) | Timestamp(unit) |
+//! | UNKNOWN (null) | Null |
+//!
+//! Nested: an optional/required group is a Struct; a LIST group a List (item named after the
+//! Parquet element); a MAP (or MAP_KEY_VALUE) group a Map whose entries struct is named after
+//! the map; a MAP without values a List of keys; a repeated group a non-null List of non-null
+//! Structs; a repeated primitive a non-null List of non-null items. Nullability is
+//! `OPTIONAL`; a Parquet `field_id` becomes the field metadata `PARQUET:field_id`. Extension
+//! types are field metadata (`ARROW:extension:name`, `ARROW:extension:metadata`), as arrow-rs
+//! represents them.
+//!
+//! Deliberate differences from pyarrow: a malformed `ARROW:schema` (bad base64, truncated
+//! or invalid IPC message) is ignored with the plain mapping, reported in
+//! [`EmbeddedSchema::Ignored`], where pyarrow fails to open the file; schemas nested deeper
+//! than [`tree::MAX_NESTING`] groups are refused.
+
+pub mod annotation;
+pub mod embedded;
+pub mod stats;
+pub mod tree;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_schema::{Schema as ArrowSchema, SchemaRef, TimeUnit};
+use parq_format::metadata::{FileMetaData, Schema as ParquetSchema};
+
+pub use annotation::{Annotation, SortOrder};
+pub use embedded::{decode_arrow_schema, ARROW_SCHEMA_KEY};
+pub use stats::{column_statistics, typed_statistics, StatValue, StatsContext, TypedStatistics};
+pub use tree::{FieldNode, FIELD_ID_KEY};
+
+use crate::Result;
+
+/// Options of the conversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArrowSchemaOptions {
+    /// The unit of INT96 timestamps (pyarrow's `coerce_int96_timestamp_unit`); nanoseconds by
+    /// default.
+    pub int96_unit: TimeUnit,
+    /// Whether to apply the embedded `ARROW:schema` (true by default).
+    pub use_embedded_schema: bool,
+}
+
+impl Default for ArrowSchemaOptions {
+    fn default() -> Self {
+        ArrowSchemaOptions {
+            int96_unit: TimeUnit::Nanosecond,
+            use_embedded_schema: true,
+        }
+    }
+}
+
+/// What became of the embedded `ARROW:schema`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbeddedSchema {
+    /// The file has none (or it was not asked for).
+    Absent,
+    /// It was decoded and applied.
+    Applied,
+    /// It was ignored: malformed, or with another number of top-level fields than the
+    /// Parquet schema. The reason, in words.
+    Ignored(String),
+}
+
+/// The Arrow schema of a Parquet file, with the per-field tree.
+#[derive(Debug, Clone)]
+pub struct SchemaConversion {
+    /// The Arrow schema.
+    pub schema: SchemaRef,
+    /// One node per top-level field, with nested fields, leaf columns and levels.
+    pub fields: Vec<FieldNode>,
+    /// What became of the embedded `ARROW:schema`.
+    pub embedded: EmbeddedSchema,
+}
+
+/// The key-value metadata of `meta` as (key, value) strings (lossy UTF-8; a missing value is
+/// empty).
+pub fn key_value_metadata(meta: &FileMetaData) -> Vec<(String, String)> {
+    meta.key_value_metadata
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .map(|kv| {
+            (
+                String::from_utf8_lossy(meta.bytes(kv.key)).into_owned(),
+                kv.value
+                    .map(|v| String::from_utf8_lossy(meta.bytes(v)).into_owned())
+                    .unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+/// The Arrow schema of the file whose footer is `meta`.
+pub fn arrow_schema(meta: &FileMetaData, opts: &ArrowSchemaOptions) -> Result<SchemaConversion> {
+    parquet_to_arrow(meta.schema(), &key_value_metadata(meta), opts)
+}
+
+/// The Arrow schema of Parquet schema `schema` with file key-value metadata `key_value`.
+pub fn parquet_to_arrow(
+    schema: &ParquetSchema,
+    key_value: &[(String, String)],
+    opts: &ArrowSchemaOptions,
+) -> Result<SchemaConversion> {
+    let mut fields = tree::convert(schema, opts.int96_unit)?;
+    let all_metadata: HashMap<String, String> = key_value.iter().cloned().collect();
+    let embedded_value = key_value
+        .iter()
+        .find(|(k, _)| k == ARROW_SCHEMA_KEY)
+        .map(|(_, v)| v.as_str())
+        .filter(|_| opts.use_embedded_schema);
+    let (metadata, embedded) = match embedded_value {
+        None => (all_metadata, EmbeddedSchema::Absent),
+        Some(value) => match decode_arrow_schema(value) {
+            Err(reason) => (all_metadata, EmbeddedSchema::Ignored(reason)),
+            Ok(origin) if origin.fields().len() != fields.len() => (
+                all_metadata,
+                EmbeddedSchema::Ignored(format!(
+                    "it has {} top-level fields, the Parquet schema {}",
+                    origin.fields().len(),
+                    fields.len()
+                )),
+            ),
+            Ok(origin) => {
+                for (node, of) in fields.iter_mut().zip(origin.fields().iter()) {
+                    embedded::apply(of, node);
+                }
+                (origin.metadata().into(), EmbeddedSchema::Applied)
+            }
+        },
+    };
+    let arrow = ArrowSchema::new_with_metadata(
+        fields.iter().map(|f| f.field.clone()).collect::<Vec<_>>(),
+        metadata,
+    );
+    Ok(SchemaConversion {
+        schema: Arc::new(arrow),
+        fields,
+        embedded,
+    })
+}
