@@ -87,6 +87,12 @@ pub enum ErrorKind {
     /// A Parquet schema that cannot be mapped to Arrow (an annotation its physical type or
     /// group shape does not allow, a LIST or MAP group of an unsupported shape, ...).
     SchemaConversion(String),
+    /// A feature that parq does not read yet (e.g. nested columns), described in words.
+    Unsupported(String),
+    /// Column data that cannot become the Arrow array its schema asks for (a string that is
+    /// not UTF-8, a decimal wider than its type, a physical type that cannot be read as the
+    /// Arrow type, ...). `column` is the column's dotted path.
+    InvalidColumnData { column: String, message: String },
 }
 
 /// A frame of context: the Thrift structure (and field) that was being decoded.
@@ -276,6 +282,8 @@ impl fmt::Display for ErrorKind {
             ),
             InvalidPage { page, message } => write!(f, "page {page} of the column chunk: {message}"),
             SchemaConversion(s) => write!(f, "cannot map the schema to Arrow: {s}"),
+            Unsupported(s) => write!(f, "not supported yet: {s}"),
+            InvalidColumnData { column, message } => write!(f, "column `{column}`: {message}"),
         }
     }
 }

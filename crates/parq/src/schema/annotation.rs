@@ -268,7 +268,13 @@ fn from_converted(
                 _ => Annotation::Bson,
             }
         }
-        C::Int8 | C::Int16 | C::Int32 | C::Uint8 | C::Uint16 | C::Uint32 | C::Date
+        C::Int8
+        | C::Int16
+        | C::Int32
+        | C::Uint8
+        | C::Uint16
+        | C::Uint32
+        | C::Date
         | C::TimeMillis => {
             need(phys == P::Int32, "INT32")?;
             match ct {

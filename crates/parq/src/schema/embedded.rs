@@ -35,9 +35,8 @@ pub fn decode_arrow_schema(value: &str) -> Result<ArrowSchema, String> {
         .map_err(|e| format!("invalid base64: {e}"))?;
     // arrow-ipc verifies the flatbuffer and reports invalid schemas as errors; the unwind
     // guard keeps a panic of a dependency on hostile bytes from escaping this function.
-    let decoded = std::panic::catch_unwind(|| {
-        arrow_ipc::convert::try_schema_from_ipc_buffer(&bytes)
-    });
+    let decoded =
+        std::panic::catch_unwind(|| arrow_ipc::convert::try_schema_from_ipc_buffer(&bytes));
     match decoded {
         Ok(Ok(schema)) => Ok(schema),
         Ok(Err(e)) => Err(format!("invalid IPC schema message: {e}")),
@@ -90,10 +89,16 @@ fn child_fields(t: &DataType) -> Vec<&Field> {
 
 /// The nested type of `origin`'s kind built over `children`, when pyarrow restores that kind
 /// over the `inferred` kind (`GetNestedFactory`).
-fn nested_factory(origin: &DataType, inferred: &DataType, children: Vec<Field>) -> Option<DataType> {
+fn nested_factory(
+    origin: &DataType,
+    inferred: &DataType,
+    children: Vec<Field>,
+) -> Option<DataType> {
     let one = |mut c: Vec<Field>| c.pop().map(Arc::new);
     match (inferred, origin) {
-        (DataType::Struct(_), DataType::Struct(_)) => Some(DataType::Struct(Fields::from(children))),
+        (DataType::Struct(_), DataType::Struct(_)) => {
+            Some(DataType::Struct(Fields::from(children)))
+        }
         (DataType::List(_), DataType::List(_)) => one(children).map(DataType::List),
         (DataType::List(_), DataType::LargeList(_)) => one(children).map(DataType::LargeList),
         (DataType::List(_), DataType::ListView(_)) => one(children).map(DataType::ListView),

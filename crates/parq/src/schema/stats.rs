@@ -3,9 +3,10 @@
 //! trust rules of parquet-cpp (`MakeColumnStats` and `ApplicationVersion::
 //! HasCorrectStatistics`):
 //!
-//! - a column whose `column_orders` entry is `TYPE_ORDER` (or IEEE 754 total order) uses
-//!   `min_value`/`max_value`; otherwise the deprecated `min`/`max`, which older writers
-//!   computed with signed comparison;
+//! - a column whose `column_orders` entry is `TYPE_ORDER` uses `min_value`/`max_value`;
+//!   otherwise the deprecated `min`/`max`, which older writers computed with signed
+//!   comparison, and only for signed sort orders; an `IEEE_754_TOTAL_ORDER` column has none
+//!   (as in pyarrow 26);
 //! - a column with no defined sort order (INT96, INTERVAL, geospatial) has none;
 //! - parquet-mr before 1.10.0 and parquet-cpp before 1.3.0 wrote wrong statistics for
 //!   non-signed orders (unless min == max) and for all binary columns; parquet-mr before 1.8.0
@@ -98,9 +99,10 @@ impl<'a> StatsContext<'a> {
                 .column_orders
                 .as_ref()
                 .and_then(|o| o.get(leaf).copied()),
-            created_by: meta.created_by.map(|r| meta.bytes(r)).and_then(|b| {
-                std::str::from_utf8(b).ok()
-            }),
+            created_by: meta
+                .created_by
+                .map(|r| meta.bytes(r))
+                .and_then(|b| std::str::from_utf8(b).ok()),
         })
     }
 }
@@ -231,14 +233,17 @@ pub fn typed_statistics<'a>(
     ctx: &StatsContext<'_>,
 ) -> TypedStatistics<'a> {
     let order = annotation::sort_order(ctx.physical, ctx.annotation);
-    let type_defined = matches!(
-        ctx.column_order,
-        Some(ColumnOrder::TypeDefined | ColumnOrder::Ieee754TotalOrder)
-    );
-    let (min, max) = if type_defined {
+    // pyarrow 26 gives no min/max for IEEE_754_TOTAL_ORDER columns (their NaN and signed
+    // zero ordering differs from what readers of TYPE_ORDER statistics assume).
+    let (min, max) = if ctx.column_order == Some(ColumnOrder::Ieee754TotalOrder) {
+        (None, None)
+    } else if ctx.column_order == Some(ColumnOrder::TypeDefined) {
         (stats.min_value, stats.max_value)
-    } else {
+    } else if order == SortOrder::Signed {
         (stats.min, stats.max)
+    } else {
+        // The legacy fields were computed with signed comparison.
+        (None, None)
     };
     let mut out = TypedStatistics {
         min: None,
@@ -254,8 +259,7 @@ pub fn typed_statistics<'a>(
     };
     let (min, max) = (min.slice(buf), max.slice(buf));
     let app = AppVersion::parse(ctx.created_by);
-    if order == SortOrder::Unknown || !app.has_correct_statistics(ctx.physical, min == max, order)
-    {
+    if order == SortOrder::Unknown || !app.has_correct_statistics(ctx.physical, min == max, order) {
         return out;
     }
     if let (Some(lo), Some(hi)) = (decode_value(min, ctx), decode_value(max, ctx)) {

@@ -348,8 +348,7 @@ impl Walker<'_> {
                             GroupKind::Map => self.map(ln, l, depth + 1, true)?,
                             GroupKind::Plain => self.strukt(ln, ll, depth + 1)?,
                         }
-                    } else if self.name(ln) == "array" || self.name(ln) == format!("{name}_tuple")
-                    {
+                    } else if self.name(ln) == "array" || self.name(ln) == format!("{name}_tuple") {
                         // LogicalTypes.md rule 4: a one-field struct element.
                         self.strukt(ln, ll, depth + 1)?
                     } else {
@@ -405,7 +404,9 @@ impl Walker<'_> {
             )));
         }
         if repetition(self.elem(key)?) != Repetition::Required {
-            return Err(schema_error(format!("the keys of map `{name}` must be required")));
+            return Err(schema_error(format!(
+                "the keys of map `{name}` must be required"
+            )));
         }
         if kvkids.len() == 1 {
             // A map without values (a set) reads as a list of its keys.
