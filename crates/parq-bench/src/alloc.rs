@@ -1,14 +1,22 @@
-//! A counting global allocator: tracks the bytes currently allocated and their peak while
-//! tracking is switched on, so `footer-study` can report a writer's peak memory.
+//! The benchmark's global allocator: mimalloc, whose behaviour does not depend on what ran
+//! before (glibc's dynamic mmap threshold makes a large decode page-fault or not depending on
+//! the history of the process), wrapped to count the bytes currently allocated and their
+//! peak while tracking is switched on, so `footer-study` can report a writer's peak memory.
 //!
 //! Counting is gated by one relaxed atomic load, so the decode benchmarks (run with tracking
 //! off) pay no atomic read-modify-write per allocation and allocation-heavy peers are not
 //! penalised.
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
+
+#[cfg(not(feature = "system-alloc"))]
+use mimalloc::MiMalloc as Inner;
+#[cfg(feature = "system-alloc")]
+use std::alloc::System as Inner;
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 
-/// The system allocator plus optional byte accounting.
+/// mimalloc (or, with the `system-alloc` feature, the system allocator) plus optional byte
+/// accounting.
 pub struct CountingAlloc;
 
 static TRACKING: AtomicBool = AtomicBool::new(false);
@@ -28,12 +36,12 @@ fn on_dealloc(size: usize) {
     }
 }
 
-// SAFETY: every call is forwarded unchanged to `System`; the bookkeeping only touches atomics
+// SAFETY: every call is forwarded unchanged to the inner allocator; the bookkeeping only touches atomics
 // and never allocates.
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: same contract as the caller's.
-        let p = unsafe { System.alloc(layout) };
+        let p = unsafe { Inner.alloc(layout) };
         if !p.is_null() {
             on_alloc(layout.size());
         }
@@ -42,7 +50,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: same contract as the caller's.
-        let p = unsafe { System.alloc_zeroed(layout) };
+        let p = unsafe { Inner.alloc_zeroed(layout) };
         if !p.is_null() {
             on_alloc(layout.size());
         }
@@ -51,13 +59,13 @@ unsafe impl GlobalAlloc for CountingAlloc {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) };
+        unsafe { Inner.dealloc(ptr, layout) };
         on_dealloc(layout.size());
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: same contract as the caller's.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        let p = unsafe { Inner.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             on_dealloc(layout.size());
             on_alloc(new_size);

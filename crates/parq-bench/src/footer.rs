@@ -1,6 +1,8 @@
 //! The `footer` command: the parquet_footer_parsing benchmark. Generates (or reuses) the
-//! datasets, loads each file's tail once, measures every implementation and mode on the same
-//! bytes, then prints the tables and writes the requested JSON / CSV / PNG.
+//! datasets, measures every implementation and mode on the same in-memory bytes of each file
+//! (all interleaved in this process by default; `--isolate` gives each implementation a
+//! process of its own, see `worker`), then prints the tables and writes the requested JSON /
+//! CSV / PNG.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -8,11 +10,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::datasets::{ensure_dataset, ColumnType, DatasetSpec, LoadedFile};
-use crate::measure::{measure, MeasureArgs};
-use crate::peers::{find_python, parquet_56_cases, parquet_60_cases, pyarrow_stats};
-use crate::report::{print_footer_tables, write_csv, write_json, Cell};
-use crate::workload::{Mode, PYARROW};
-use crate::{parq_impl, plot};
+use crate::measure::MeasureArgs;
+use crate::peers::find_python;
+use crate::plot;
+use crate::report::{machine_line, print_footer_tables, write_csv, write_json, Cell};
+use crate::worker::{measure_in_process, measure_isolated};
+use crate::workload::{Mode, PARQ, PARQUET_56, PARQUET_60, PYARROW};
 
 #[derive(clap::Args, Debug)]
 pub struct FooterArgs {
@@ -33,6 +36,9 @@ pub struct FooterArgs {
     pub types: Vec<String>,
     #[command(flatten)]
     pub measure: MeasureArgs,
+    /// Only these Rust implementations (comma separated; default: all).
+    #[arg(long, value_name = "IMPL", value_delimiter = ',', value_parser = [PARQ, PARQUET_60, PARQUET_56])]
+    pub impls: Vec<String>,
     /// Extra peers measured out of process (comma separated): pyarrow.
     #[arg(long, value_name = "PEER", value_delimiter = ',', value_parser = ["pyarrow"])]
     pub peers: Vec<String>,
@@ -48,6 +54,11 @@ pub struct FooterArgs {
     /// Draw the decode-time and speedup charts into a PNG.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<PathBuf>,
+    /// Measure each implementation in a process of its own (in rounds) instead of all of them
+    /// interleaved in this one. In one process a peer's heap can slow the next one down;
+    /// isolated runs show each library on a clean heap.
+    #[arg(long)]
+    pub isolate: bool,
 }
 
 impl FooterArgs {
@@ -102,9 +113,6 @@ pub fn run(args: &FooterArgs, workspace_root: &Path) -> Result<()> {
     if let Some(py) = &python {
         eprintln!("pyarrow {} via {}", py.pyarrow_version, py.path.display());
     }
-    if let Some(why) = parq_impl::UNAVAILABLE {
-        eprintln!("note: no parq cells: {why}");
-    }
 
     let paths = specs
         .iter()
@@ -112,6 +120,11 @@ pub fn run(args: &FooterArgs, workspace_root: &Path) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
 
     let cfg = args.measure.config();
+    let impls: Vec<&'static str> = [PARQUET_56, PARQUET_60, PARQ]
+        .into_iter()
+        .filter(|i| args.impls.is_empty() || args.impls.iter().any(|a| a == i))
+        .collect();
+    eprintln!("{} before measuring", machine_line());
     let mut cells = Vec::new();
     for (spec, path) in specs.iter().zip(&paths) {
         let file = LoadedFile::load(path)?;
@@ -123,31 +136,27 @@ pub fn run(args: &FooterArgs, workspace_root: &Path) -> Result<()> {
                 spec.shape()
             );
         }
-        let mut cases = parquet_56_cases(&file, &Mode::ALL)?;
-        cases.extend(parquet_60_cases(&file, &Mode::ALL)?);
-        cases.extend(parq_impl::cases(&file, &Mode::ALL)?);
-        eprintln!("measuring {} ({} cells)", spec.name(), cases.len());
-        let stats = measure(&mut cases, &cfg).with_context(|| spec.name())?;
-        let cell = |imp, mode, stats, heap_bytes| Cell {
+        eprintln!("measuring {}", spec.name());
+        let measured = if args.isolate {
+            measure_isolated(&file, &impls, &Mode::ALL, python.as_ref(), &cfg)
+        } else {
+            measure_in_process(&file, &impls, &Mode::ALL, python.as_ref(), &cfg)
+        }
+        .with_context(|| spec.name())?;
+        cells.extend(measured.into_iter().map(|m| Cell {
             dataset: spec.name(),
             ty: spec.ty.name(),
             columns: spec.columns,
             row_groups: spec.row_groups,
             footer_bytes: file.footer_bytes(),
-            imp,
-            mode,
-            stats,
-            heap_bytes,
-        };
-        for (case, stats) in cases.iter().zip(stats) {
-            cells.push(cell(case.imp, case.mode, stats, case.heap_bytes));
-        }
-        if let Some(py) = &python {
-            let stats = pyarrow_stats(py, &file, &cfg).with_context(|| spec.name())?;
-            cells.push(cell(PYARROW, Mode::Metadata, stats, None));
-        }
+            imp: m.imp,
+            mode: m.mode,
+            stats: m.samples.stats(),
+            heap_bytes: m.heap_bytes,
+        }));
     }
 
+    println!("{} after measuring", machine_line());
     print_footer_tables(&cells);
     if let Some(p) = &args.json {
         write_json(&cells, p)?;

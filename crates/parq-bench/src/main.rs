@@ -5,8 +5,9 @@
 //! - `parq-bench footer-study`: the wide-table study (footer size, decode time per column and
 //!   writer memory by statistics level).
 //!
-//! Flow: datasets (generated once, cached) -> workload (modes, selections) -> peers / parq_impl
-//! (one `Case` per implementation and mode) -> measure (interleaved rounds) -> report / plot.
+//! Flow: datasets (generated once, cached) -> workload (modes, selections) -> worker (one
+//! process per implementation and round) -> peers / parq_impl (one `Case` per implementation
+//! and mode) -> measure (interleaved) -> report / plot.
 
 mod alloc;
 mod datasets;
@@ -17,6 +18,7 @@ mod peers;
 mod plot;
 mod report;
 mod study;
+mod worker;
 mod workload;
 
 use std::path::{Path, PathBuf};
@@ -40,6 +42,9 @@ enum Command {
     Footer(footer::FooterArgs),
     /// Wide-table study: footer size, decode time per column and writer memory by statistics level.
     FooterStudy(study::StudyArgs),
+    /// Internal: measure one implementation on one file, print the samples as JSON.
+    #[command(hide = true)]
+    Worker(worker::WorkerArgs),
     /// Re-print the footer tables (and optionally redraw the charts) from a `footer --json` file.
     Report(ReportArgs),
 }
@@ -81,6 +86,7 @@ fn main() -> ExitCode {
         Command::Footer(args) => footer::run(args, &root),
         Command::FooterStudy(args) => study::run(args, &root),
         Command::Report(args) => report(args),
+        Command::Worker(args) => worker::worker_main(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

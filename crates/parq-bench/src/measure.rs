@@ -18,7 +18,7 @@ pub const WARMUP_MIN: Duration = Duration::from_millis(20);
 pub const WARMUP_MAX: Duration = Duration::from_millis(200);
 /// Calls faster than this are timed in batches of at least this length (one sample per batch).
 const MIN_SAMPLE: Duration = Duration::from_micros(20);
-/// Each case runs for about this long per round before the next case takes over.
+/// Each case runs for at least this long per round before the next case takes over.
 const SLICE: Duration = Duration::from_millis(5);
 
 /// Command-line options that set how long each cell is measured.
@@ -56,6 +56,27 @@ pub struct MeasureConfig {
     pub min_time: Duration,
 }
 
+impl MeasureConfig {
+    /// The number of process rounds a cell is split into: one for an exact iteration count.
+    pub fn rounds(&self, rounds: usize) -> usize {
+        if self.exact_iters.is_some() {
+            1
+        } else {
+            rounds.max(1)
+        }
+    }
+
+    /// The share of one of `rounds` rounds: together they meet this configuration's targets.
+    pub fn per_round(&self, rounds: usize) -> MeasureConfig {
+        let rounds = self.rounds(rounds);
+        MeasureConfig {
+            exact_iters: self.exact_iters,
+            min_iters: self.min_iters.div_ceil(rounds),
+            min_time: self.min_time / rounds as u32,
+        }
+    }
+}
+
 /// The result of one case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stats {
@@ -63,6 +84,39 @@ pub struct Stats {
     pub min_ns: u64,
     /// Calls measured (warm-up excluded).
     pub iterations: usize,
+}
+
+/// The raw measurements of one case: nanoseconds per call of each sample (a sample is one
+/// batch of calls), and the number of calls.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Samples {
+    pub samples_ns: Vec<u64>,
+    pub iterations: usize,
+}
+
+impl Samples {
+    /// Adds the samples of another run of the same case.
+    pub fn merge(&mut self, other: Samples) {
+        self.samples_ns.extend(other.samples_ns);
+        self.iterations += other.iterations;
+    }
+
+    /// Median and minimum per call.
+    pub fn stats(&self) -> Stats {
+        let mut sorted = self.samples_ns.clone();
+        sorted.sort_unstable();
+        let n = sorted.len();
+        let median_ns = match n {
+            0 => 0,
+            _ if n % 2 == 1 => sorted[n / 2],
+            _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
+        };
+        Stats {
+            median_ns,
+            min_ns: sorted.first().copied().unwrap_or(0),
+            iterations: self.iterations,
+        }
+    }
 }
 
 type RunFn<'a> = Box<dyn FnMut(usize) -> Result<(Duration, Facts)> + 'a>;
@@ -141,53 +195,59 @@ pub fn timed_simple<T>(
 struct Schedule {
     batch: usize,
     batches_per_round: usize,
-    samples_ns: Vec<u64>,
+    samples: Samples,
     total: Duration,
-    iterations: usize,
 }
 
-/// Measures all cases, interleaved, and returns their stats in the same order.
-pub fn measure(cases: &mut [Case<'_>], cfg: &MeasureConfig) -> Result<Vec<Stats>> {
-    let mut schedules = Vec::with_capacity(cases.len());
-    for case in cases.iter_mut() {
-        let per_call = warm_up(case, cfg)?;
-        let (batch, batches_per_round) = match cfg.exact_iters {
-            Some(_) => (1, 1),
-            None => {
-                let batch = div_ceil_duration(MIN_SAMPLE, per_call).max(1);
-                (
-                    batch,
-                    div_ceil_duration(SLICE, per_call * batch as u32).max(1),
-                )
+/// Measures all cases, interleaved, and returns their samples in the same order.
+///
+/// Each round gives every case about the same slice of measured time (at least [`SLICE`], at
+/// least the slowest single call), so fast and slow cases reach `min_time` in the same round.
+/// A case that has met its target keeps running one batch per round until all are done.
+pub fn measure(cases: &mut [Case<'_>], cfg: &MeasureConfig) -> Result<Vec<Samples>> {
+    let per_call = cases
+        .iter_mut()
+        .map(|case| warm_up(case, cfg))
+        .collect::<Result<Vec<_>>>()?;
+    let slice = per_call.iter().copied().fold(SLICE, Duration::max);
+    let mut schedules: Vec<Schedule> = per_call
+        .iter()
+        .map(|&per_call| {
+            let (batch, batches_per_round) = match cfg.exact_iters {
+                Some(_) => (1, 1),
+                None => {
+                    let batch = div_ceil_duration(MIN_SAMPLE, per_call).max(1);
+                    (
+                        batch,
+                        div_ceil_duration(slice, per_call * batch as u32).max(1),
+                    )
+                }
+            };
+            Schedule {
+                batch,
+                batches_per_round,
+                samples: Samples::default(),
+                total: Duration::ZERO,
             }
-        };
-        schedules.push(Schedule {
-            batch,
-            batches_per_round,
-            samples_ns: Vec::new(),
-            total: Duration::ZERO,
-            iterations: 0,
-        });
-    }
+        })
+        .collect();
     let done = |s: &Schedule| match cfg.exact_iters {
-        Some(n) => s.iterations >= n,
-        None => s.samples_ns.len() >= cfg.min_iters && s.total >= cfg.min_time,
+        Some(n) => s.samples.iterations >= n,
+        None => s.samples.samples_ns.len() >= cfg.min_iters && s.total >= cfg.min_time,
     };
     while !schedules.iter().all(done) {
         for (case, s) in cases.iter_mut().zip(&mut schedules) {
-            for _ in 0..s.batches_per_round {
+            let batches = if done(s) { 1 } else { s.batches_per_round };
+            for _ in 0..batches {
                 let elapsed = case.run_checked(s.batch)?;
-                s.samples_ns
-                    .push((elapsed.as_nanos() / s.batch as u128) as u64);
+                let per_call_ns = (elapsed.as_nanos() / s.batch as u128) as u64;
+                s.samples.samples_ns.push(per_call_ns);
+                s.samples.iterations += s.batch;
                 s.total += elapsed;
-                s.iterations += s.batch;
             }
         }
     }
-    Ok(schedules
-        .into_iter()
-        .map(|s| stats(s.samples_ns, s.iterations))
-        .collect())
+    Ok(schedules.into_iter().map(|s| s.samples).collect())
 }
 
 /// Runs the warm-up calls; returns the fastest call seen (at least 1 ns).
@@ -214,31 +274,32 @@ fn div_ceil_duration(a: Duration, b: Duration) -> usize {
     a.as_nanos().div_ceil(b.as_nanos().max(1)) as usize
 }
 
-/// Median and minimum of the samples (nanoseconds per call).
-pub fn stats(mut samples_ns: Vec<u64>, iterations: usize) -> Stats {
-    samples_ns.sort_unstable();
-    let n = samples_ns.len();
-    let median_ns = match n {
-        0 => 0,
-        _ if n % 2 == 1 => samples_ns[n / 2],
-        _ => (samples_ns[n / 2 - 1] + samples_ns[n / 2]) / 2,
-    };
-    Stats {
-        median_ns,
-        min_ns: samples_ns.first().copied().unwrap_or(0),
-        iterations,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn median_of_odd_and_even() {
-        assert_eq!(stats(vec![5, 1, 3], 3).median_ns, 3);
-        assert_eq!(stats(vec![4, 1, 3, 2], 4).median_ns, 2);
-        assert_eq!(stats(vec![4, 1, 3, 2], 4).min_ns, 1);
+        let stats = |samples_ns: Vec<u64>| {
+            Samples {
+                iterations: samples_ns.len(),
+                samples_ns,
+            }
+            .stats()
+        };
+        assert_eq!(stats(vec![5, 1, 3]).median_ns, 3);
+        assert_eq!(stats(vec![4, 1, 3, 2]).median_ns, 2);
+        assert_eq!(stats(vec![4, 1, 3, 2]).min_ns, 1);
+        let mut a = Samples {
+            samples_ns: vec![1, 2],
+            iterations: 2,
+        };
+        a.merge(Samples {
+            samples_ns: vec![9],
+            iterations: 3,
+        });
+        assert_eq!(a.stats().median_ns, 2);
+        assert_eq!(a.iterations, 5);
     }
 
     #[test]

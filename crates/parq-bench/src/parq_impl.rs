@@ -11,9 +11,6 @@ use crate::datasets::LoadedFile;
 use crate::measure::{timed, timed_simple, Case};
 use crate::workload::{Facts, Mode, PARQ};
 
-/// Why parq cells are missing, if they are.
-pub const UNAVAILABLE: Option<&str> = None;
-
 fn facts(md: &FileMetaData) -> Facts {
     Facts {
         num_rows: Some(md.num_rows()),
@@ -136,7 +133,15 @@ pub fn cases<'a>(file: &'a LoadedFile, modes: &[Mode]) -> Result<Vec<Case<'a>>> 
                     shape.row_groups,
                     selected.as_ref().map_or(shape.columns, Vec::len),
                 );
-                Case::new(PARQ, mode, expected, None, move |n| {
+                let heap = decode_page_index(
+                    &file.tail,
+                    file.tail_offset,
+                    &md,
+                    None,
+                    selected.as_deref(),
+                )?
+                .heap_bytes();
+                Case::new(PARQ, mode, expected, Some(heap), move |n| {
                     let decode = || {
                         Ok(decode_page_index(
                             &file.tail,

@@ -1,6 +1,6 @@
 //! The peers parq is measured against: the `parquet` crate 56.2.0 (Thrift-compiler generated
-//! decoder) and 60.1.0 (hand-written decoder, statistics skip options, page index masks)
-//! in process, and pyarrow's `read_metadata` in a Python subprocess.
+//! decoder) and 60.1.0 (hand-written decoder, statistics skip options, page index masks) as
+//! [`Case`]s for a worker process, and pyarrow's `read_metadata` in a Python process.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,8 +11,8 @@ use parquet_60::file::metadata as md60;
 use parquet_60::file::metadata::page_index::PageIndexProvider;
 
 use crate::datasets::LoadedFile;
-use crate::measure::{timed, timed_simple, Case, MeasureConfig, Stats, WARMUP_ITERS};
-use crate::measure::{WARMUP_MAX, WARMUP_MIN};
+use crate::measure::{timed, timed_simple, Case, MeasureConfig, Samples};
+use crate::measure::{WARMUP_ITERS, WARMUP_MAX, WARMUP_MIN};
 use crate::workload::{Facts, Mode, PARQUET_56, PARQUET_60};
 
 fn facts_60(md: &md60::ParquetMetaData) -> Facts {
@@ -210,7 +210,8 @@ pub fn find_python(explicit: Option<&Path>, workspace_root: &Path) -> Option<Pyt
 }
 
 /// Times `pyarrow.parquet.read_metadata` over the same file tail, with the harness's rules
-/// (warm-up, exact iterations or at least `min_iters` calls and `min_time`), median in Python.
+/// (warm-up, exact iterations or at least `min_iters` calls and `min_time`); prints the
+/// per-call samples and the decoded shape.
 const PYARROW_SCRIPT: &str = r#"
 import json, sys, time
 import pyarrow as pa, pyarrow.parquet as pq
@@ -236,16 +237,13 @@ samples, total = [], 0
 while (len(samples) < exact) if exact > 0 else (len(samples) < min_iters or total < min_time_ns):
     ns, md = once()
     samples.append(ns); total += ns
-samples.sort()
-n = len(samples)
-median = samples[n // 2] if n % 2 else (samples[n // 2 - 1] + samples[n // 2]) // 2
-print(json.dumps({"median_ns": median, "min_ns": samples[0], "iterations": n,
+print(json.dumps({"samples_ns": samples, "iterations": len(samples),
     "num_rows": md.num_rows, "row_groups": md.num_row_groups,
     "column_chunks": md.num_row_groups * md.num_columns}))
 "#;
 
-/// Runs the pyarrow cell for one file.
-pub fn pyarrow_stats(py: &Python, file: &LoadedFile, cfg: &MeasureConfig) -> Result<Stats> {
+/// Runs the pyarrow cell for one file in a Python process.
+pub fn pyarrow_samples(py: &Python, file: &LoadedFile, cfg: &MeasureConfig) -> Result<Samples> {
     let out = Command::new(&py.path)
         .arg("-c")
         .arg(PYARROW_SCRIPT)
@@ -286,9 +284,12 @@ pub fn pyarrow_stats(py: &Python, file: &LoadedFile, cfg: &MeasureConfig) -> Res
         "pyarrow decoded {decoded:?}, expected {:?}",
         shape.full()
     );
-    Ok(Stats {
-        median_ns: num("median_ns")?,
-        min_ns: num("min_ns")?,
+    let samples_ns = v["samples_ns"]
+        .as_array()
+        .and_then(|a| a.iter().map(|x| x.as_u64()).collect::<Option<Vec<u64>>>())
+        .context("pyarrow output lacks samples_ns")?;
+    Ok(Samples {
+        samples_ns,
         iterations: num("iterations")? as usize,
     })
 }

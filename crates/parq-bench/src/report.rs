@@ -178,6 +178,19 @@ impl<'c> Results<'c> {
     }
 }
 
+/// One line about the machine: CPUs and the 1-minute load average (where /proc has it), so a
+/// noisy run can be recognised as one.
+pub fn machine_line() -> String {
+    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string));
+    match load {
+        Some(l) => format!("machine: {cpus} CPUs, 1-minute load average {l}"),
+        None => format!("machine: {cpus} CPUs"),
+    }
+}
+
 /// Prints the three footer tables to stdout.
 pub fn print_footer_tables(cells: &[Cell]) {
     let r = Results::new(cells);
@@ -339,10 +352,7 @@ fn cell_from_json(v: &serde_json::Value) -> Result<Cell> {
         row_groups: num("row_groups")? as usize,
         footer_bytes: num("footer_bytes")? as usize,
         imp: known("impl", &IMPLS.map(|(i, _)| i))?,
-        mode: Mode::ALL
-            .into_iter()
-            .find(|m| m.as_str() == mode)
-            .with_context(|| format!("unknown mode {mode:?}"))?,
+        mode: Mode::parse(mode).with_context(|| format!("unknown mode {mode:?}"))?,
         stats: Stats {
             median_ns: num("median_ns")?,
             min_ns: num("min_ns")?,

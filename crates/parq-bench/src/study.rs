@@ -22,10 +22,9 @@ use serde_json::json;
 use crate::alloc::peak_bytes_during;
 use crate::datasets::{chunk_rng, progress_bar, write_atomically, LoadedFile};
 use crate::footer::check_writable;
-use crate::measure::{measure, MeasureArgs, Stats};
-use crate::parq_impl;
-use crate::peers::parquet_60_cases;
-use crate::report::{fmt_speedup, render_table};
+use crate::measure::{MeasureArgs, Stats};
+use crate::report::{fmt_speedup, machine_line, render_table};
+use crate::worker::measure_isolated;
 use crate::workload::{Mode, PARQ, PARQUET_60};
 
 const ROW_GROUPS: usize = 10;
@@ -94,9 +93,6 @@ pub fn run(args: &StudyArgs, workspace_root: &Path) -> Result<()> {
         .join("footer-study");
     fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create data directory {}", dir.display()))?;
-    if let Some(why) = parq_impl::UNAVAILABLE {
-        eprintln!("note: no parq cells: {why}");
-    }
     let cfg = args.measure.config();
     let mut rows = Vec::new();
     for &cols in &columns {
@@ -112,24 +108,23 @@ pub fn run(args: &StudyArgs, workspace_root: &Path) -> Result<()> {
             written?;
             let write_time = start.elapsed();
             let file = LoadedFile::load(&path)?;
-            let mut cases = parq_impl::cases(&file, &[Mode::Metadata])?;
-            cases.extend(parquet_60_cases(&file, &[Mode::Metadata])?);
             eprintln!("measuring {cols} columns, statistics {level}");
-            let stats = measure(&mut cases, &cfg)?;
+            let measured =
+                measure_isolated(&file, &[PARQ, PARQUET_60], &[Mode::Metadata], None, &cfg)?;
             rows.push(Row {
                 columns: cols,
                 level,
                 footer_bytes: file.footer_bytes(),
                 writer_peak_bytes,
                 write_time,
-                decodes: cases
-                    .iter()
-                    .zip(stats)
-                    .map(|(c, s)| (c.imp, s, c.heap_bytes))
+                decodes: measured
+                    .into_iter()
+                    .map(|m| (m.imp, m.samples.stats(), m.heap_bytes))
                     .collect(),
             });
         }
     }
+    println!("{}", machine_line());
     print_table(&rows);
     if let Some(p) = &args.json {
         write_json(&rows, p)?;

@@ -47,6 +47,11 @@ impl Mode {
         Mode::PageIndex10,
     ];
 
+    /// The mode named `s` (as in [`Mode::as_str`]).
+    pub fn parse(s: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.as_str() == s)
+    }
+
     /// A short label for table headers.
     pub fn label(self) -> &'static str {
         match self {
