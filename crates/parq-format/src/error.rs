@@ -78,7 +78,11 @@ pub enum ErrorKind {
     /// A page whose CRC-32 (of the page bytes after its header) differs from the `crc` in its
     /// header. `page` is the page's ordinal in its column chunk (0 = the first page); the
     /// error's offset is the page header's file offset.
-    PageChecksumMismatch { page: u64, expected: u32, actual: u32 },
+    PageChecksumMismatch {
+        page: u64,
+        expected: u32,
+        actual: u32,
+    },
     /// A malformed page or page sequence in a column chunk (sizes past the chunk, a
     /// dictionary page after a data page, inconsistent level lengths, ...). `page` is the
     /// page's ordinal in its column chunk; the error's offset is the page header's file

@@ -409,18 +409,41 @@ impl ColumnChunk {
         }
         if k == key(13, wire::LIST) {
             let start = cur.pos;
-            cur.skip_encoding_stats()?;
-            if keep.encoding_stats {
-                f |= self.keep_encoding_stats(cur.buf, start, cur.pos, arena);
+            // The usual list packs in the same pass that reads it; others are kept raw.
+            match super::packed::pack_encoding_stats_prefix(cur.buf.get(start..).unwrap_or(&[])) {
+                Some((bits, len)) => {
+                    cur.pos += len;
+                    if keep.encoding_stats {
+                        self.encoding_stats = bits;
+                        f |= flag::ENC_STATS | flag::ENC_STATS_PACKED;
+                    }
+                }
+                None => {
+                    cur.skip_encoding_stats()?;
+                    if keep.encoding_stats {
+                        f |= self.keep_encoding_stats(cur.buf, start, cur.pos, arena);
+                    }
+                }
             }
             k = cur.header(&mut id)?;
         }
         // Fields 14 and 15 (the bloom filter) are rare.
         if k == key(16, wire::STRUCT) {
             let start = cur.pos;
-            cur.skip_size_statistics()?;
-            if keep.size_statistics {
-                f |= self.keep_size_statistics(cur.buf, start, cur.pos, arena);
+            match super::packed::pack_size_prefix(cur.buf.get(start..).unwrap_or(&[])) {
+                Some((bits, len)) => {
+                    cur.pos += len;
+                    if keep.size_statistics {
+                        self.size_statistics = bits;
+                        f |= flag::SIZE_STATS | flag::SIZE_STATS_PACKED;
+                    }
+                }
+                None => {
+                    cur.skip_size_statistics()?;
+                    if keep.size_statistics {
+                        f |= self.keep_size_statistics(cur.buf, start, cur.pos, arena);
+                    }
+                }
             }
             k = cur.header(&mut id)?;
         }

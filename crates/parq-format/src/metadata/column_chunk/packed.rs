@@ -56,6 +56,13 @@ fn small_varint(b: &[u8], bits: u32) -> Option<(u64, usize)> {
 /// or returns `None`.
 #[inline(always)]
 pub(super) fn pack_size(raw: &[u8]) -> Option<u64> {
+    pack_size_prefix(raw).and_then(|(bits, n)| (n == raw.len()).then_some(bits))
+}
+
+/// Like [`pack_size`] for a `SizeStatistics` at the start of `bytes` (which may go on):
+/// the packed value and the encoded length.
+#[inline(always)]
+pub(super) fn pack_size_prefix(raw: &[u8]) -> Option<(u64, usize)> {
     let mut bits = 0u64;
     let mut rest = raw;
     let mut last = 0u8;
@@ -81,10 +88,11 @@ pub(super) fn pack_size(raw: &[u8]) -> Option<u64> {
     }
     let (a, n) = small_varint(tail, 21)?;
     let (b, m) = small_varint(&tail[n..], 21)?;
-    if tail.get(n + m..) != Some(&[0u8][..]) {
+    if tail.get(n + m) != Some(&0) {
         return None;
     }
-    Some(bits | a | b << 21)
+    let used = raw.len() - tail.len() + n + m + 1;
+    Some((bits | a | b << 21, used))
 }
 
 /// The `SizeStatistics` of a packed value.
@@ -111,6 +119,13 @@ pub(super) fn write_size(bits: u64, w: &mut Writer<'_>) {
 /// page type and encoding, a count below 2^25 in minimal varint form), or returns `None`.
 #[inline(always)]
 pub(super) fn pack_encoding_stats(raw: &[u8]) -> Option<u64> {
+    pack_encoding_stats_prefix(raw).and_then(|(bits, n)| (n == raw.len()).then_some(bits))
+}
+
+/// Like [`pack_encoding_stats`] for a list at the start of `bytes` (which may go on): the
+/// packed value and the encoded length.
+#[inline(always)]
+pub(super) fn pack_encoding_stats_prefix(raw: &[u8]) -> Option<(u64, usize)> {
     let (&header, mut rest) = raw.split_first()?;
     let n = (header >> 4) as u64;
     if header & 0x0f != wire::STRUCT || n > 2 {
@@ -149,7 +164,7 @@ pub(super) fn pack_encoding_stats(raw: &[u8]) -> Option<u64> {
         bits |= entry << (ENTRY_BITS * i as u32);
         rest = &tail[used + 1..];
     }
-    rest.is_empty().then_some(bits)
+    Some((bits, raw.len() - rest.len()))
 }
 
 /// The entries of a packed list.
