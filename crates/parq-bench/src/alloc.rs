@@ -1,6 +1,7 @@
-//! The benchmark's global allocator: mimalloc, whose behaviour does not depend on what ran
-//! before (glibc's dynamic mmap threshold makes a large decode page-fault or not depending on
-//! the history of the process), wrapped to count the bytes currently allocated and their
+//! The benchmark's global allocator: the system allocator (what users of every peer get by
+//! default, and what the seed benchmark used), or mimalloc with the `mimalloc` feature (its
+//! behaviour does not depend on what ran before, while glibc's dynamic mmap threshold makes a
+//! large decode page-fault or not depending on the history of the process), wrapped to count the bytes currently allocated and their
 //! peak while tracking is switched on, so `footer-study` can report a writer's peak memory.
 //!
 //! Counting is gated by one relaxed atomic load, so the decode benchmarks (run with tracking
@@ -9,13 +10,13 @@
 
 use std::alloc::{GlobalAlloc, Layout};
 
-#[cfg(not(feature = "system-alloc"))]
+#[cfg(feature = "mimalloc")]
 use mimalloc::MiMalloc as Inner;
-#[cfg(feature = "system-alloc")]
+#[cfg(not(feature = "mimalloc"))]
 use std::alloc::System as Inner;
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 
-/// mimalloc (or, with the `system-alloc` feature, the system allocator) plus optional byte
+/// The system allocator (or mimalloc, with the `mimalloc` feature) plus optional byte
 /// accounting.
 pub struct CountingAlloc;
 

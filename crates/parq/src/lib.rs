@@ -12,4 +12,5 @@ pub mod compression;
 pub mod encoding;
 pub mod file;
 pub mod page;
+pub mod read;
 pub mod schema;

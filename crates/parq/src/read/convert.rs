@@ -1,0 +1,467 @@
+//! Physical values -> Arrow arrays of the leaf's Arrow type.
+//!
+//! Buffers are handed over without a copy where the layout matches (INT32 -> Int32, Date32,
+//! Time32, UInt32 as a reinterpretation; INT64 -> Int64, UInt64, Timestamp, Time64,
+//! Duration, Date64; FLOAT, DOUBLE; BYTE_ARRAY -> Binary, Utf8 after UTF-8 validation;
+//! FIXED_LEN_BYTE_ARRAY -> FixedSizeBinary); the other conversions make one pass:
+//!
+//! - INT32 -> Int8/Int16/UInt8/UInt16: truncation, as Arrow C++ casts the annotated values;
+//! - INT96 -> Timestamp(unit): `(julian day - 2440588) * units per day + nanoseconds of the
+//!   day / nanoseconds per unit`, with wrapping 64-bit arithmetic as Arrow C++ does;
+//! - FIXED_LEN_BYTE_ARRAY(2) -> Float16: little-endian IEEE half floats;
+//! - DECIMAL: INT32/INT64 sign-extended; FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY as big-endian
+//!   two's complement (an empty value is 0; a value wider than the Arrow type is an error
+//!   unless its extra leading bytes are sign extension);
+//! - BYTE_ARRAY -> LargeUtf8/LargeBinary (64-bit offsets, decoded so from the start),
+//!   Utf8View/BinaryView (views into the one decoded value buffer), Dictionary (the values
+//!   are dictionary-encoded again by hashing: see [`dictionary`]).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_array::builder::make_view;
+use arrow_array::types::*;
+use arrow_array::{
+    ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, BooleanArray, DictionaryArray,
+    FixedSizeBinaryArray, LargeBinaryArray, LargeStringArray, PrimitiveArray, StringArray,
+    StringViewArray,
+};
+use arrow_buffer::ScalarBuffer;
+use arrow_buffer::{i256, ArrowNativeType, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType, TimeUnit};
+
+use super::column::ConvertError;
+use crate::encoding::plain::Int96;
+
+type Res = std::result::Result<ArrayRef, ConvertError>;
+
+/// The null buffer of `len` slots from LSB-first validity bits.
+pub(crate) fn null_buffer(validity: Vec<u8>, len: usize) -> NullBuffer {
+    let mut validity = validity;
+    let need = len.div_ceil(8);
+    if validity.len() < need {
+        validity.resize(need, 0);
+    }
+    NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(validity), 0, len))
+}
+
+pub(crate) fn boolean(bits: Vec<u8>, len: usize, nulls: Option<NullBuffer>) -> ArrayRef {
+    let mut bits = bits;
+    let need = len.div_ceil(8);
+    if bits.len() < need {
+        bits.resize(need, 0);
+    }
+    let values = BooleanBuffer::new(Buffer::from_vec(bits), 0, len);
+    Arc::new(BooleanArray::new(values, nulls))
+}
+
+fn prim<T: ArrowPrimitiveType>(
+    values: Vec<T::Native>,
+    nulls: Option<NullBuffer>,
+    t: &DataType,
+) -> ArrayRef {
+    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(values), nulls).with_data_type(t.clone()))
+}
+
+/// Reinterprets the native buffer `buffer` of `len` values.
+fn reinterpret<T: ArrowPrimitiveType>(
+    buffer: Buffer,
+    len: usize,
+    nulls: Option<NullBuffer>,
+    t: &DataType,
+) -> ArrayRef {
+    let values = ScalarBuffer::<T::Native>::new(buffer, 0, len);
+    Arc::new(PrimitiveArray::<T>::new(values, nulls).with_data_type(t.clone()))
+}
+
+#[cold]
+fn cannot(physical: &str, t: &DataType) -> ConvertError {
+    ConvertError::new(format!("a {physical} column cannot be read as Arrow {t}"))
+}
+
+pub(crate) fn from_i32(values: Vec<i32>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
+    let len = values.len();
+    Ok(match t {
+        DataType::Int32 => prim::<Int32Type>(values, nulls, t),
+        DataType::Date32 => prim::<Date32Type>(values, nulls, t),
+        DataType::Time32(TimeUnit::Second) => prim::<Time32SecondType>(values, nulls, t),
+        DataType::Time32(TimeUnit::Millisecond) => prim::<Time32MillisecondType>(values, nulls, t),
+        DataType::UInt32 => reinterpret::<UInt32Type>(Buffer::from_vec(values), len, nulls, t),
+        DataType::Int8 => prim::<Int8Type>(values.iter().map(|&v| v as i8).collect(), nulls, t),
+        DataType::Int16 => prim::<Int16Type>(values.iter().map(|&v| v as i16).collect(), nulls, t),
+        DataType::UInt8 => prim::<UInt8Type>(values.iter().map(|&v| v as u8).collect(), nulls, t),
+        DataType::UInt16 => {
+            prim::<UInt16Type>(values.iter().map(|&v| v as u16).collect(), nulls, t)
+        }
+        DataType::Decimal32(..) => prim::<Decimal32Type>(values, nulls, t),
+        DataType::Decimal64(..) => {
+            prim::<Decimal64Type>(values.iter().map(|&v| i64::from(v)).collect(), nulls, t)
+        }
+        DataType::Decimal128(..) => {
+            prim::<Decimal128Type>(values.iter().map(|&v| i128::from(v)).collect(), nulls, t)
+        }
+        DataType::Decimal256(..) => prim::<Decimal256Type>(
+            values
+                .iter()
+                .map(|&v| i256::from_i128(i128::from(v)))
+                .collect(),
+            nulls,
+            t,
+        ),
+        _ => return Err(cannot("INT32", t)),
+    })
+}
+
+pub(crate) fn from_i64(values: Vec<i64>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
+    let len = values.len();
+    Ok(match t {
+        DataType::Int64 => prim::<Int64Type>(values, nulls, t),
+        DataType::UInt64 => reinterpret::<UInt64Type>(Buffer::from_vec(values), len, nulls, t),
+        DataType::Date64 => prim::<Date64Type>(values, nulls, t),
+        DataType::Timestamp(unit, _) => match unit {
+            TimeUnit::Second => prim::<TimestampSecondType>(values, nulls, t),
+            TimeUnit::Millisecond => prim::<TimestampMillisecondType>(values, nulls, t),
+            TimeUnit::Microsecond => prim::<TimestampMicrosecondType>(values, nulls, t),
+            TimeUnit::Nanosecond => prim::<TimestampNanosecondType>(values, nulls, t),
+        },
+        DataType::Time64(TimeUnit::Microsecond) => prim::<Time64MicrosecondType>(values, nulls, t),
+        DataType::Time64(TimeUnit::Nanosecond) => prim::<Time64NanosecondType>(values, nulls, t),
+        DataType::Duration(unit) => match unit {
+            TimeUnit::Second => prim::<DurationSecondType>(values, nulls, t),
+            TimeUnit::Millisecond => prim::<DurationMillisecondType>(values, nulls, t),
+            TimeUnit::Microsecond => prim::<DurationMicrosecondType>(values, nulls, t),
+            TimeUnit::Nanosecond => prim::<DurationNanosecondType>(values, nulls, t),
+        },
+        DataType::Decimal64(..) => prim::<Decimal64Type>(values, nulls, t),
+        DataType::Decimal128(..) => {
+            prim::<Decimal128Type>(values.iter().map(|&v| i128::from(v)).collect(), nulls, t)
+        }
+        DataType::Decimal256(..) => prim::<Decimal256Type>(
+            values
+                .iter()
+                .map(|&v| i256::from_i128(i128::from(v)))
+                .collect(),
+            nulls,
+            t,
+        ),
+        _ => return Err(cannot("INT64", t)),
+    })
+}
+
+/// Julian day of the Unix epoch.
+const JULIAN_EPOCH_DAY: i64 = 2_440_588;
+
+pub(crate) fn from_int96(values: &[Int96], nulls: Option<NullBuffer>, t: &DataType) -> Res {
+    let DataType::Timestamp(unit, _) = t else {
+        return Err(cannot("INT96", t));
+    };
+    let (per_day, nanos_per_unit): (i64, i64) = match unit {
+        TimeUnit::Second => (86_400, 1_000_000_000),
+        TimeUnit::Millisecond => (86_400_000, 1_000_000),
+        TimeUnit::Microsecond => (86_400_000_000, 1_000),
+        TimeUnit::Nanosecond => (86_400_000_000_000, 1),
+    };
+    let converted: Vec<i64> = values
+        .iter()
+        .map(|v| {
+            let mut nanos = [0u8; 8];
+            nanos.copy_from_slice(&v[..8]);
+            let mut day = [0u8; 4];
+            day.copy_from_slice(&v[8..]);
+            let days = i64::from(u32::from_le_bytes(day)) - JULIAN_EPOCH_DAY;
+            days.wrapping_mul(per_day)
+                .wrapping_add(i64::from_le_bytes(nanos) / nanos_per_unit)
+        })
+        .collect();
+    from_i64(converted, nulls, t)
+}
+
+pub(crate) fn from_f32(values: Vec<f32>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
+    match t {
+        DataType::Float32 => Ok(prim::<Float32Type>(values, nulls, t)),
+        _ => Err(cannot("FLOAT", t)),
+    }
+}
+
+pub(crate) fn from_f64(values: Vec<f64>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
+    match t {
+        DataType::Float64 => Ok(prim::<Float64Type>(values, nulls, t)),
+        _ => Err(cannot("DOUBLE", t)),
+    }
+}
+
+pub(crate) fn from_fixed(
+    values: Vec<u8>,
+    width: usize,
+    len: usize,
+    nulls: Option<NullBuffer>,
+    t: &DataType,
+) -> Res {
+    match t {
+        DataType::FixedSizeBinary(n) => {
+            let a = FixedSizeBinaryArray::try_new(*n, Buffer::from_vec(values), nulls)
+                .map_err(|e| ConvertError::new(e.to_string()))?;
+            Ok(Arc::new(a))
+        }
+        DataType::Float16 if width == 2 => {
+            let halves: Vec<u16> = values
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            Ok(reinterpret::<Float16Type>(
+                Buffer::from_vec(halves),
+                len,
+                nulls,
+                t,
+            ))
+        }
+        DataType::Decimal32(..)
+        | DataType::Decimal64(..)
+        | DataType::Decimal128(..)
+        | DataType::Decimal256(..) => decimal(values.chunks_exact(width), len, nulls, t),
+        _ => Err(cannot("FIXED_LEN_BYTE_ARRAY", t)),
+    }
+}
+
+/// Big-endian two's complement `b` as `N` bytes, sign-extended; `None` if it does not fit.
+fn be_extend<const N: usize>(b: &[u8]) -> Option<[u8; N]> {
+    let sign = match b.first() {
+        Some(&f) if f & 0x80 != 0 => 0xff,
+        _ => 0,
+    };
+    let mut out = [sign; N];
+    if b.len() > N {
+        let (extra, rest) = b.split_at(b.len() - N);
+        if extra.iter().any(|&x| x != sign) || (rest[0] & 0x80 != 0) != (sign == 0xff) {
+            return None;
+        }
+        out.copy_from_slice(rest);
+    } else {
+        out[N - b.len()..].copy_from_slice(b);
+    }
+    Some(out)
+}
+
+fn decimal<'a>(
+    items: impl Iterator<Item = &'a [u8]>,
+    len: usize,
+    nulls: Option<NullBuffer>,
+    t: &DataType,
+) -> Res {
+    let too_wide = |slot: usize| ConvertError {
+        message: format!("a decimal value is wider than Arrow {t}"),
+        slot: Some(slot),
+    };
+    match t {
+        DataType::Decimal256(..) => {
+            let mut out = Vec::with_capacity(len);
+            for (i, b) in items.enumerate() {
+                out.push(i256::from_be_bytes(
+                    be_extend::<32>(b).ok_or_else(|| too_wide(i))?,
+                ));
+            }
+            Ok(prim::<Decimal256Type>(out, nulls, t))
+        }
+        DataType::Decimal128(..) => {
+            let mut out = Vec::with_capacity(len);
+            for (i, b) in items.enumerate() {
+                out.push(i128::from_be_bytes(
+                    be_extend::<16>(b).ok_or_else(|| too_wide(i))?,
+                ));
+            }
+            Ok(prim::<Decimal128Type>(out, nulls, t))
+        }
+        DataType::Decimal64(..) => {
+            let mut out = Vec::with_capacity(len);
+            for (i, b) in items.enumerate() {
+                out.push(i64::from_be_bytes(
+                    be_extend::<8>(b).ok_or_else(|| too_wide(i))?,
+                ));
+            }
+            Ok(prim::<Decimal64Type>(out, nulls, t))
+        }
+        DataType::Decimal32(..) => {
+            let mut out = Vec::with_capacity(len);
+            for (i, b) in items.enumerate() {
+                out.push(i32::from_be_bytes(
+                    be_extend::<4>(b).ok_or_else(|| too_wide(i))?,
+                ));
+            }
+            Ok(prim::<Decimal32Type>(out, nulls, t))
+        }
+        _ => Err(cannot("decimal", t)),
+    }
+}
+
+/// The first slot whose bytes are not UTF-8 (for the error message).
+#[cold]
+fn first_invalid_utf8<O: Copy + TryInto<usize>>(offsets: &[O], values: &[u8]) -> Option<usize> {
+    offsets.windows(2).position(|w| {
+        let (Ok(s), Ok(e)) = (w[0].try_into(), w[1].try_into()) else {
+            return true;
+        };
+        values
+            .get(s..e)
+            .is_none_or(|b| std::str::from_utf8(b).is_err())
+    })
+}
+
+#[cold]
+fn utf8_error<O: Copy + TryInto<usize>>(offsets: &[O], values: &[u8], e: String) -> ConvertError {
+    match first_invalid_utf8(offsets, values) {
+        Some(slot) => ConvertError {
+            message: "a string value is not valid UTF-8".to_string(),
+            slot: Some(slot),
+        },
+        None => ConvertError::new(e),
+    }
+}
+
+pub(crate) fn from_bytes(
+    offsets: Vec<i32>,
+    values: Vec<u8>,
+    nulls: Option<NullBuffer>,
+    t: &DataType,
+) -> Res {
+    let len = offsets.len() - 1;
+    match t {
+        DataType::Utf8 => {
+            // Offsets are built increasing from 0 by the decoders.
+            let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            let buf = Buffer::from_vec(values);
+            match StringArray::try_new(o.clone(), buf.clone(), nulls) {
+                Ok(a) => Ok(Arc::new(a)),
+                Err(e) => Err(utf8_error(o.as_ref(), buf.as_slice(), e.to_string())),
+            }
+        }
+        DataType::Binary => {
+            let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            let a = BinaryArray::try_new(o, Buffer::from_vec(values), nulls)
+                .map_err(|e| ConvertError::new(e.to_string()))?;
+            Ok(Arc::new(a))
+        }
+        DataType::Utf8View | DataType::BinaryView => {
+            // Views into the one decoded value buffer (offsets fit u32: they are i32).
+            let views: Vec<u128> = offsets
+                .windows(2)
+                .map(|w| make_view(&values[w[0] as usize..w[1] as usize], 0, w[0] as u32))
+                .collect();
+            let views = ScalarBuffer::from(views);
+            let buf = Buffer::from_vec(values);
+            if *t == DataType::Utf8View {
+                match StringViewArray::try_new(views, vec![buf.clone()], nulls) {
+                    Ok(a) => Ok(Arc::new(a)),
+                    Err(e) => Err(utf8_error(&offsets, buf.as_slice(), e.to_string())),
+                }
+            } else {
+                let a = BinaryViewArray::try_new(views, vec![buf], nulls)
+                    .map_err(|e| ConvertError::new(e.to_string()))?;
+                Ok(Arc::new(a))
+            }
+        }
+        DataType::LargeUtf8 | DataType::LargeBinary => {
+            let wide: Vec<i64> = offsets.iter().map(|&o| i64::from(o)).collect();
+            from_large_bytes(wide, values, nulls, t)
+        }
+        DataType::Decimal32(..)
+        | DataType::Decimal64(..)
+        | DataType::Decimal128(..)
+        | DataType::Decimal256(..) => {
+            let items = offsets
+                .windows(2)
+                .map(|w| &values[w[0] as usize..w[1] as usize]);
+            decimal(items, len, nulls, t)
+        }
+        DataType::Dictionary(key, value) => dictionary(&offsets, &values, nulls, key, value),
+        _ => Err(cannot("BYTE_ARRAY", t)),
+    }
+}
+
+pub(crate) fn from_large_bytes(
+    offsets: Vec<i64>,
+    values: Vec<u8>,
+    nulls: Option<NullBuffer>,
+    t: &DataType,
+) -> Res {
+    match t {
+        DataType::LargeUtf8 => {
+            let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            let buf = Buffer::from_vec(values);
+            match LargeStringArray::try_new(o.clone(), buf.clone(), nulls) {
+                Ok(a) => Ok(Arc::new(a)),
+                Err(e) => Err(utf8_error(o.as_ref(), buf.as_slice(), e.to_string())),
+            }
+        }
+        DataType::LargeBinary => {
+            let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            let a = LargeBinaryArray::try_new(o, Buffer::from_vec(values), nulls)
+                .map_err(|e| ConvertError::new(e.to_string()))?;
+            Ok(Arc::new(a))
+        }
+        _ => Err(cannot("BYTE_ARRAY", t)),
+    }
+}
+
+/// Dictionary-encodes decoded byte-array values by hashing: the dictionary holds the
+/// distinct non-null values in order of first appearance. (A first step: keeping the
+/// Parquet dictionary's indices would skip the hashing; the result is logically equal.)
+fn dictionary(
+    offsets: &[i32],
+    values: &[u8],
+    nulls: Option<NullBuffer>,
+    key: &DataType,
+    value: &DataType,
+) -> Res {
+    let len = offsets.len() - 1;
+    let mut map: HashMap<&[u8], usize> = HashMap::new();
+    let mut dict_offsets = vec![0i32];
+    let mut dict_values = Vec::new();
+    let mut keys = Vec::with_capacity(len);
+    for (i, w) in offsets.windows(2).enumerate() {
+        if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
+            keys.push(0);
+            continue;
+        }
+        let v = &values[w[0] as usize..w[1] as usize];
+        let next = map.len();
+        let k = *map.entry(v).or_insert_with(|| {
+            dict_values.extend_from_slice(v);
+            dict_offsets.push(dict_values.len() as i32);
+            next
+        });
+        keys.push(k);
+    }
+    let dict = from_bytes(dict_offsets, dict_values, None, value)?;
+    fn build<K: ArrowDictionaryKeyType>(
+        keys: Vec<usize>,
+        nulls: Option<NullBuffer>,
+        dict: ArrayRef,
+    ) -> Res {
+        let mut native = Vec::with_capacity(keys.len());
+        for k in keys {
+            native.push(K::Native::from_usize(k).ok_or_else(|| {
+                ConvertError::new(format!(
+                    "{k} distinct values overflow the dictionary key type {}",
+                    K::DATA_TYPE
+                ))
+            })?);
+        }
+        let keys = PrimitiveArray::<K>::new(ScalarBuffer::from(native), nulls);
+        let a = DictionaryArray::<K>::try_new(keys, dict)
+            .map_err(|e| ConvertError::new(e.to_string()))?;
+        Ok(Arc::new(a))
+    }
+    match key {
+        DataType::Int8 => build::<Int8Type>(keys, nulls, dict),
+        DataType::Int16 => build::<Int16Type>(keys, nulls, dict),
+        DataType::Int32 => build::<Int32Type>(keys, nulls, dict),
+        DataType::Int64 => build::<Int64Type>(keys, nulls, dict),
+        DataType::UInt8 => build::<UInt8Type>(keys, nulls, dict),
+        DataType::UInt16 => build::<UInt16Type>(keys, nulls, dict),
+        DataType::UInt32 => build::<UInt32Type>(keys, nulls, dict),
+        DataType::UInt64 => build::<UInt64Type>(keys, nulls, dict),
+        _ => Err(ConvertError::new(format!(
+            "invalid dictionary key type {key}"
+        ))),
+    }
+}

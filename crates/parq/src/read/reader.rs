@@ -1,0 +1,483 @@
+//! [`ParquetReader`]: a file (a path, or its bytes) -> Arrow `RecordBatch`es.
+//!
+//! ```no_run
+//! use parq::read::ParquetReader;
+//!
+//! let reader = ParquetReader::open("data.parquet")?
+//!     .with_columns(["id", "name"])
+//!     .with_row_groups([0, 2])
+//!     .with_batch_size(8192);
+//! for batch in reader.batches()? {
+//!     let batch = batch?;
+//!     println!("{} rows", batch.num_rows());
+//! }
+//! # Ok::<(), parq::Error>(())
+//! ```
+//!
+//! First version: each row group's column chunks are decoded whole, and the row group is
+//! then sliced (zero-copy) into batches of `batch_size` rows; a batch never spans two row
+//! groups (the last batch of a row group may be shorter). [`ParquetReader::read_batch`]
+//! decodes every chosen row group of a column into one array instead. Files are read into
+//! memory whole ([`ParquetReader::open`]).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use bytes::Bytes;
+
+use super::column::{ColumnDecoder, ColumnOptions, ColumnSpec};
+use crate::format::footer::{decode_file_metadata, DecodeOptions};
+use crate::format::metadata::{FileMetaData, PhysicalType};
+use crate::page::needs_legacy_dictionary_padding;
+use crate::schema::{arrow_schema, ArrowSchemaOptions, FieldNode};
+use crate::{Error, ErrorKind, Result};
+
+/// A column to read: a top-level field by index (in the file's Arrow schema, which for a
+/// flat file is also the leaf index) or by dotted path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ColumnSelection {
+    /// The top-level field at this index.
+    Index(usize),
+    /// The field with this (dotted) path.
+    Path(String),
+}
+
+impl From<usize> for ColumnSelection {
+    fn from(i: usize) -> Self {
+        ColumnSelection::Index(i)
+    }
+}
+
+impl From<&str> for ColumnSelection {
+    fn from(p: &str) -> Self {
+        ColumnSelection::Path(p.to_string())
+    }
+}
+
+impl From<String> for ColumnSelection {
+    fn from(p: String) -> Self {
+        ColumnSelection::Path(p)
+    }
+}
+
+/// How string (Parquet STRING / UTF8) columns are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StringType {
+    /// `Utf8` (32-bit offsets), or what the file's `ARROW:schema` asks for. Default.
+    #[default]
+    Utf8,
+    /// `Utf8View`: views into the decoded value buffer.
+    Utf8View,
+}
+
+/// Options of a [`ParquetReader`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Rows per batch (at least 1). Default 65536.
+    pub batch_size: usize,
+    /// How string columns are read.
+    pub strings: StringType,
+    /// Verify page CRCs when pages have them. Default true (pyarrow's default is false:
+    /// a page with a wrong CRC is an error here, not in pyarrow).
+    pub verify_crc: bool,
+    /// Parquet -> Arrow schema options (INT96 unit, use of the embedded `ARROW:schema`).
+    pub schema: ArrowSchemaOptions,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            batch_size: 65536,
+            strings: StringType::Utf8,
+            verify_crc: true,
+            schema: ArrowSchemaOptions::default(),
+        }
+    }
+}
+
+/// Reads a Parquet file into Arrow record batches: see the [module documentation](self).
+#[derive(Debug, Clone)]
+pub struct ParquetReader {
+    data: Bytes,
+    meta: Arc<FileMetaData>,
+    options: ReadOptions,
+    columns: Option<Vec<ColumnSelection>>,
+    row_groups: Option<Vec<usize>>,
+}
+
+/// One chosen column: its output field and what to decode.
+#[derive(Debug, Clone)]
+struct Planned {
+    field: Field,
+    spec: ColumnSpec,
+}
+
+impl ParquetReader {
+    /// Reads the file at `path` into memory and decodes its footer.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        let data = std::fs::read(path.as_ref())
+            .map_err(|e| Error::new(ErrorKind::Io(format!("{}: {e}", path.as_ref().display()))))?;
+        Self::from_bytes(Bytes::from(data))
+    }
+
+    /// A reader of the file held in `data`.
+    pub fn from_bytes(data: Bytes) -> Result<Self> {
+        let meta = decode_file_metadata(&data, &DecodeOptions::default())?;
+        Ok(ParquetReader {
+            data,
+            meta: Arc::new(meta),
+            options: ReadOptions::default(),
+            columns: None,
+            row_groups: None,
+        })
+    }
+
+    /// Sets all options.
+    pub fn with_options(mut self, options: ReadOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Sets the batch size in rows (at least 1).
+    pub fn with_batch_size(mut self, rows: usize) -> Self {
+        self.options.batch_size = rows.max(1);
+        self
+    }
+
+    /// Sets how string columns are read.
+    pub fn with_strings(mut self, strings: StringType) -> Self {
+        self.options.strings = strings;
+        self
+    }
+
+    /// Reads only these columns, in this order (default: all).
+    pub fn with_columns<C: Into<ColumnSelection>>(
+        mut self,
+        columns: impl IntoIterator<Item = C>,
+    ) -> Self {
+        self.columns = Some(columns.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Reads only these row groups, in this order (default: all).
+    pub fn with_row_groups(mut self, row_groups: impl IntoIterator<Item = usize>) -> Self {
+        self.row_groups = Some(row_groups.into_iter().collect());
+        self
+    }
+
+    /// The decoded footer.
+    pub fn metadata(&self) -> &FileMetaData {
+        &self.meta
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &ReadOptions {
+        &self.options
+    }
+
+    /// The Arrow schema of the batches (the chosen columns).
+    pub fn schema(&self) -> Result<SchemaRef> {
+        Ok(self.plan()?.0)
+    }
+
+    /// The chosen row groups, checked.
+    fn chosen_row_groups(&self) -> Result<Vec<usize>> {
+        let n = self.meta.row_groups().len();
+        match &self.row_groups {
+            None => Ok((0..n).collect()),
+            Some(list) => {
+                for &rg in list {
+                    if rg >= n {
+                        return Err(Error::new(ErrorKind::OutOfBounds {
+                            what: "row group",
+                            index: rg as u64,
+                            len: n as u64,
+                        }));
+                    }
+                }
+                Ok(list.clone())
+            }
+        }
+    }
+
+    /// The output schema and the columns to decode.
+    fn plan(&self) -> Result<(SchemaRef, Vec<Planned>)> {
+        let conversion = arrow_schema(&self.meta, &self.options.schema)?;
+        let fields = &conversion.fields;
+        let chosen: Vec<&FieldNode> = match &self.columns {
+            None => fields.iter().collect(),
+            Some(list) => list
+                .iter()
+                .map(|c| self.resolve(fields, c))
+                .collect::<Result<_>>()?,
+        };
+        let mut planned = Vec::with_capacity(chosen.len());
+        for node in chosen {
+            planned.push(self.plan_field(node)?);
+        }
+        let schema = Schema::new_with_metadata(
+            planned.iter().map(|p| p.field.clone()).collect::<Vec<_>>(),
+            conversion.schema.metadata().clone(),
+        );
+        Ok((Arc::new(schema), planned))
+    }
+
+    fn resolve<'f>(&self, fields: &'f [FieldNode], c: &ColumnSelection) -> Result<&'f FieldNode> {
+        match c {
+            ColumnSelection::Index(i) => fields.get(*i).ok_or_else(|| {
+                Error::new(ErrorKind::OutOfBounds {
+                    what: "column",
+                    index: *i as u64,
+                    len: fields.len() as u64,
+                })
+            }),
+            ColumnSelection::Path(p) => {
+                if let Some(f) = fields.iter().find(|f| f.field.name() == p) {
+                    return Ok(f);
+                }
+                let schema = self.meta.schema();
+                let nested_leaf = schema.leaf_index(p).is_some();
+                let nested_field = p.contains('.')
+                    && fields.iter().any(|f| {
+                        p.strip_prefix(f.field.name().as_str())
+                            .is_some_and(|rest| rest.starts_with('.'))
+                    });
+                if nested_leaf || nested_field {
+                    return Err(Error::new(ErrorKind::Unsupported(format!(
+                        "nested columns are not supported yet: {p}"
+                    ))));
+                }
+                Err(Error::new(ErrorKind::Inconsistent(format!(
+                    "no column `{p}` in the file"
+                ))))
+            }
+        }
+    }
+
+    fn plan_field(&self, node: &FieldNode) -> Result<Planned> {
+        let name = node.field.name();
+        let schema = self.meta.schema();
+        let leaf = match node.leaf {
+            Some(leaf) if node.children.is_empty() && node.rep_level == 0 => leaf,
+            _ => {
+                return Err(Error::new(ErrorKind::Unsupported(format!(
+                    "nested columns are not supported yet: {name}"
+                ))))
+            }
+        };
+        let info = schema.leaves().get(leaf).copied().ok_or_else(|| {
+            Error::new(ErrorKind::OutOfBounds {
+                what: "leaf column",
+                index: leaf as u64,
+                len: schema.leaves().len() as u64,
+            })
+        })?;
+        let element = schema.leaf_element(leaf).ok_or_else(|| {
+            Error::new(ErrorKind::Inconsistent(format!(
+                "no schema element for leaf {leaf}"
+            )))
+        })?;
+        let physical = element.physical_type.unwrap_or(PhysicalType::Unknown(-1));
+        let type_length = element
+            .type_length
+            .and_then(|l| usize::try_from(l).ok())
+            .unwrap_or(0);
+        let mut field = node.field.clone();
+        if self.options.strings == StringType::Utf8View && *field.data_type() == DataType::Utf8 {
+            field = field.with_data_type(DataType::Utf8View);
+        }
+        let spec = ColumnSpec {
+            leaf,
+            path: schema.leaf_path_string(leaf),
+            physical,
+            type_length,
+            max_def_level: info.max_def_level,
+            max_rep_level: info.max_rep_level,
+            data_type: field.data_type().clone(),
+        };
+        Ok(Planned { field, spec })
+    }
+
+    fn column_options(&self) -> ColumnOptions {
+        ColumnOptions {
+            verify_crc: self.options.verify_crc,
+            legacy_dictionary_padding: needs_legacy_dictionary_padding(
+                self.meta.created_by().as_deref(),
+            ),
+        }
+    }
+
+    /// An iterator of record batches over the chosen row groups and columns.
+    pub fn batches(&self) -> Result<RecordBatches<'_>> {
+        let (schema, planned) = self.plan()?;
+        let row_groups = self.chosen_row_groups()?;
+        let options = self.column_options();
+        let decoders = planned
+            .into_iter()
+            .map(|p| ColumnDecoder::new(p.spec, options))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(RecordBatches {
+            reader: self,
+            schema,
+            decoders,
+            row_groups,
+            next_row_group: 0,
+            current: None,
+            failed: false,
+        })
+    }
+
+    /// Every batch, in a vector.
+    pub fn read_all(&self) -> Result<Vec<RecordBatch>> {
+        self.batches()?.collect()
+    }
+
+    /// Everything chosen, as one batch (each column's chunks decoded into one array).
+    pub fn read_batch(&self) -> Result<RecordBatch> {
+        let (schema, planned) = self.plan()?;
+        let row_groups = self.chosen_row_groups()?;
+        let options = self.column_options();
+        let mut rows = 0usize;
+        for &rg in &row_groups {
+            rows += row_group_rows(&self.meta, rg)?;
+        }
+        let mut arrays = Vec::with_capacity(planned.len());
+        for p in planned {
+            let mut decoder = ColumnDecoder::new(p.spec, options)?;
+            for &rg in &row_groups {
+                let before = decoder.len();
+                self.decode_chunk(&mut decoder, rg)?;
+                check_rows(
+                    &decoder,
+                    rg,
+                    decoder.len() - before,
+                    row_group_rows(&self.meta, rg)?,
+                )?;
+            }
+            arrays.push(decoder.finish()?);
+        }
+        make_batch(schema, arrays, rows)
+    }
+
+    fn decode_chunk(&self, decoder: &mut ColumnDecoder, rg: usize) -> Result<()> {
+        let leaf = decoder.spec().leaf;
+        let group = &self.meta.row_groups()[rg];
+        let chunk = group.columns().get(leaf).ok_or_else(|| {
+            Error::new(ErrorKind::OutOfBounds {
+                what: "column chunk",
+                index: leaf as u64,
+                len: group.columns().len() as u64,
+            })
+            .in_element("row group", u32::try_from(rg).unwrap_or(u32::MAX))
+        })?;
+        if chunk.file_path().is_some() {
+            return Err(Error::new(ErrorKind::Unsupported(format!(
+                "column chunks in other files (file_path) are not supported yet: {}",
+                decoder.spec().path
+            ))));
+        }
+        decoder.decode_chunk(&self.data, 0, chunk, self.meta.buf(), rg)
+    }
+}
+
+fn row_group_rows(meta: &FileMetaData, rg: usize) -> Result<usize> {
+    let n = meta.row_groups()[rg].num_rows();
+    usize::try_from(n).map_err(|_| {
+        Error::new(ErrorKind::InvalidValue {
+            what: "num_rows",
+            value: n,
+        })
+        .in_element("row group", u32::try_from(rg).unwrap_or(u32::MAX))
+    })
+}
+
+fn check_rows(decoder: &ColumnDecoder, rg: usize, got: usize, rows: usize) -> Result<()> {
+    if got != rows {
+        return Err(Error::new(ErrorKind::Inconsistent(format!(
+            "column `{}` holds {got} values in row group {rg}, which has {rows} rows",
+            decoder.spec().path
+        ))));
+    }
+    Ok(())
+}
+
+fn make_batch(schema: SchemaRef, arrays: Vec<ArrayRef>, rows: usize) -> Result<RecordBatch> {
+    let options = RecordBatchOptions::new().with_row_count(Some(rows));
+    RecordBatch::try_new_with_options(schema, arrays, &options)
+        .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))
+}
+
+/// The batches of a [`ParquetReader`] ([`ParquetReader::batches`]).
+#[derive(Debug)]
+pub struct RecordBatches<'r> {
+    reader: &'r ParquetReader,
+    schema: SchemaRef,
+    decoders: Vec<ColumnDecoder>,
+    row_groups: Vec<usize>,
+    next_row_group: usize,
+    /// The decoded row group being sliced, and the next row to hand out.
+    current: Option<(RecordBatch, usize)>,
+    failed: bool,
+}
+
+impl RecordBatches<'_> {
+    /// The schema of the batches.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// Decodes the next row group with rows; `None` after the last.
+    fn load_next(&mut self) -> Result<Option<RecordBatch>> {
+        while let Some(&rg) = self.row_groups.get(self.next_row_group) {
+            self.next_row_group += 1;
+            let rows = row_group_rows(&self.reader.meta, rg)?;
+            if rows == 0 {
+                continue;
+            }
+            let mut arrays = Vec::with_capacity(self.decoders.len());
+            for decoder in &mut self.decoders {
+                self.reader.decode_chunk(decoder, rg)?;
+                check_rows(decoder, rg, decoder.len(), rows)?;
+                arrays.push(decoder.finish()?);
+            }
+            return make_batch(self.schema.clone(), arrays, rows).map(Some);
+        }
+        Ok(None)
+    }
+}
+
+impl Iterator for RecordBatches<'_> {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let batch_size = self.reader.options.batch_size.max(1);
+        loop {
+            if let Some((batch, offset)) = &mut self.current {
+                if *offset < batch.num_rows() {
+                    let n = batch_size.min(batch.num_rows() - *offset);
+                    let out = if *offset == 0 && n == batch.num_rows() {
+                        batch.clone()
+                    } else {
+                        batch.slice(*offset, n)
+                    };
+                    *offset += n;
+                    return Some(Ok(out));
+                }
+                self.current = None;
+            }
+            match self.load_next() {
+                Ok(Some(batch)) => self.current = Some((batch, 0)),
+                Ok(None) => return None,
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+}
