@@ -330,8 +330,7 @@ impl ColumnChunk {
     }
 
     /// Keeps the encoded `encoding_stats` list `buf[start..end]`: packed when it has the
-    /// standard form (no copy), else raw (copied into `arena` when there is one). Returns the
-    /// flags to set.
+    /// standard form (no copy), else raw. Returns the flags to set.
     #[inline(always)]
     fn keep_encoding_stats(
         &mut self,
@@ -340,22 +339,11 @@ impl ColumnChunk {
         end: usize,
         arena: &mut Option<&mut Arena>,
     ) -> u32 {
-        let raw = &buf[start..end];
-        match packed::pack_encoding_stats(raw) {
-            Some(bits) => {
-                self.encoding_stats = bits;
-                flag::ENC_STATS | flag::ENC_STATS_PACKED
-            }
-            None => {
-                let range = match arena {
-                    Some(a) => a.push(raw),
-                    None => ByteRange::new(start, raw.len()),
-                };
-                self.encoding_stats = packed::range_bits(range);
-                flag::ENC_STATS
-            }
-        }
+        let (bits, is_packed) = packed::keep(buf, start, end, arena, packed::pack_encoding_stats);
+        self.encoding_stats = bits;
+        flag::ENC_STATS | if is_packed { flag::ENC_STATS_PACKED } else { 0 }
     }
+
     /// True if the chunk has `size_statistics` (and they were kept when decoding).
     pub fn has_size_statistics(&self) -> bool {
         self.flags & flag::SIZE_STATS != 0
@@ -381,8 +369,7 @@ impl ColumnChunk {
     }
 
     /// Keeps the encoded `SizeStatistics` `buf[start..end]`: packed when it has the flat
-    /// shape (no copy), else raw (copied into `arena` when there is one). Returns the flags
-    /// to set.
+    /// shape (no copy), else raw. Returns the flags to set.
     #[inline(always)]
     fn keep_size_statistics(
         &mut self,
@@ -391,22 +378,16 @@ impl ColumnChunk {
         end: usize,
         arena: &mut Option<&mut Arena>,
     ) -> u32 {
-        let raw = &buf[start..end];
-        match packed::pack_size(raw) {
-            Some(bits) => {
-                self.size_statistics = bits;
-                flag::SIZE_STATS | flag::SIZE_STATS_PACKED
+        let (bits, is_packed) = packed::keep(buf, start, end, arena, packed::pack_size);
+        self.size_statistics = bits;
+        flag::SIZE_STATS
+            | if is_packed {
+                flag::SIZE_STATS_PACKED
+            } else {
+                0
             }
-            None => {
-                let range = match arena {
-                    Some(a) => a.push(raw),
-                    None => ByteRange::new(start, raw.len()),
-                };
-                self.size_statistics = packed::range_bits(range);
-                flag::SIZE_STATS
-            }
-        }
     }
+
     /// The rarely set fields, when any is set.
     pub fn extras(&self) -> Option<&ChunkExtras> {
         self.extras.as_deref()

@@ -13,11 +13,35 @@
 //! the two histogram values in bits 0-20 and 21-41, the unencoded bytes in bits 42-61, "has
 //! unencoded bytes" in bit 62, "has an empty repetition histogram" in bit 63.
 
-use crate::metadata::{ByteRange, Encoding, PageEncodingStats, PageType, SizeStatistics};
+use crate::metadata::{Arena, ByteRange, Encoding, PageEncodingStats, PageType, SizeStatistics};
 use crate::thrift::{wire, Writer};
 
 const ENTRY_BITS: u32 = 31;
 const COUNT_BITS: u32 = 25;
+
+/// Keeps the encoded sub-structure `buf[start..end]` in a `u64` slot: packed by `pack` when
+/// it has the usual shape, else as a raw range (copied into `arena` when there is one).
+/// Returns the slot and whether it is packed.
+#[inline(always)]
+pub(super) fn keep(
+    buf: &[u8],
+    start: usize,
+    end: usize,
+    arena: &mut Option<&mut Arena>,
+    pack: impl Fn(&[u8]) -> Option<u64>,
+) -> (u64, bool) {
+    let raw = buf.get(start..end).unwrap_or(&[]);
+    match pack(raw) {
+        Some(bits) => (bits, true),
+        None => {
+            let range = match arena {
+                Some(a) => a.push(raw),
+                None => ByteRange::new(start, raw.len()),
+            };
+            (range_bits(range), false)
+        }
+    }
+}
 
 /// A raw range in the `u64` slot.
 pub(super) fn range_bits(r: ByteRange) -> u64 {
