@@ -11,7 +11,7 @@
 //! then rewinds and decodes the chunk with the general decoder, which also produces the exact
 //! error. So the fast path only has to agree with the general decoder on the inputs it accepts.
 
-use super::{flag, packed, ChunkKeep, ColumnChunk};
+use super::{flag, ChunkKeep, ColumnChunk};
 use crate::metadata::{Arena, ByteRange};
 use crate::thrift::{wire, Reader};
 
@@ -408,30 +408,43 @@ impl ColumnChunk {
             k = cur.header(&mut id)?;
         }
         if k == key(13, wire::LIST) {
-            let (bits, flags) = Self::read_sub(
-                cur,
-                arena,
-                keep.encoding_stats,
-                packed::pack_encoding_stats_prefix,
-                Cur::skip_encoding_stats,
-                [flag::ENC_STATS, flag::ENC_STATS_PACKED],
-            )?;
-            self.encoding_stats = bits;
-            f |= flags;
+            let start = cur.pos;
+            // The usual list packs in the same pass that reads it; others are kept raw.
+            match super::packed::pack_encoding_stats_prefix(cur.buf.get(start..).unwrap_or(&[])) {
+                Some((bits, len)) => {
+                    cur.pos += len;
+                    if keep.encoding_stats {
+                        self.encoding_stats = bits;
+                        f |= flag::ENC_STATS | flag::ENC_STATS_PACKED;
+                    }
+                }
+                None => {
+                    cur.skip_encoding_stats()?;
+                    if keep.encoding_stats {
+                        f |= self.keep_encoding_stats(cur.buf, start, cur.pos, arena);
+                    }
+                }
+            }
             k = cur.header(&mut id)?;
         }
         // Fields 14 and 15 (the bloom filter) are rare.
         if k == key(16, wire::STRUCT) {
-            let (bits, flags) = Self::read_sub(
-                cur,
-                arena,
-                keep.size_statistics,
-                packed::pack_size_prefix,
-                Cur::skip_size_statistics,
-                [flag::SIZE_STATS, flag::SIZE_STATS_PACKED],
-            )?;
-            self.size_statistics = bits;
-            f |= flags;
+            let start = cur.pos;
+            match super::packed::pack_size_prefix(cur.buf.get(start..).unwrap_or(&[])) {
+                Some((bits, len)) => {
+                    cur.pos += len;
+                    if keep.size_statistics {
+                        self.size_statistics = bits;
+                        f |= flag::SIZE_STATS | flag::SIZE_STATS_PACKED;
+                    }
+                }
+                None => {
+                    cur.skip_size_statistics()?;
+                    if keep.size_statistics {
+                        f |= self.keep_size_statistics(cur.buf, start, cur.pos, arena);
+                    }
+                }
+            }
             k = cur.header(&mut id)?;
         }
         if k != STOP {
@@ -439,36 +452,6 @@ impl ColumnChunk {
         }
         self.flags = f;
         Some(())
-    }
-
-    /// Reads `encoding_stats` or `size_statistics` at the cursor: packed in the same pass when
-    /// it has the usual shape (`pack`), else skipped (`skip`) and, if `keep`, kept raw.
-    /// Returns the slot value and the flags to set (`flags` = [present, packed]; none when
-    /// not kept).
-    #[inline(always)]
-    fn read_sub<'b>(
-        cur: &mut Cur<'b>,
-        arena: &mut Option<&mut Arena>,
-        keep: bool,
-        pack: impl Fn(&[u8]) -> Option<(u64, usize)>,
-        skip: impl Fn(&mut Cur<'b>) -> Option<()>,
-        flags: [u32; 2],
-    ) -> Option<(u64, u32)> {
-        let start = cur.pos;
-        if let Some((bits, len)) = pack(cur.buf.get(start..).unwrap_or(&[])) {
-            cur.pos += len;
-            return Some(if keep {
-                (bits, flags[0] | flags[1])
-            } else {
-                (0, 0)
-            });
-        }
-        skip(cur)?;
-        if !keep {
-            return Some((0, 0));
-        }
-        let (bits, _) = packed::keep(cur.buf, start, cur.pos, arena, |_| None);
-        Some((bits, flags[0]))
     }
 
     /// Decodes `Statistics` into the chunk; `f` is the chunk's flags, returned updated.
