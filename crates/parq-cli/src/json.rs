@@ -96,7 +96,8 @@ pub fn hex(b: &[u8]) -> String {
     s
 }
 
-fn escape(s: &str, out: &mut String) {
+/// Appends `s` as a JSON string.
+pub fn escape(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

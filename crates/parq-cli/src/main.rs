@@ -1,9 +1,13 @@
 //! `parq`: the command line tool. `parq schema FILE` prints the schema in message format;
-//! `parq meta FILE [--json] [--page-index]` prints the footer.
+//! `parq meta FILE [--json] [--page-index]` prints the footer; `parq cat FILE` prints rows
+//! ([`cat`]); `parq convert IN OUT` writes an Arrow IPC file ([`convert`]).
 
+mod cat;
+mod convert;
 mod json;
 mod meta;
 mod schema;
+mod text;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,6 +39,36 @@ enum Command {
         #[arg(long)]
         page_index: bool,
     },
+    /// Print rows of flat columns as a table, CSV or JSON lines.
+    Cat {
+        /// The Parquet file.
+        file: PathBuf,
+        /// Columns to print, by name, in this order (default: all).
+        #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+        columns: Option<Vec<String>>,
+        /// Row groups to read, by index, in this order (default: all).
+        #[arg(long, value_delimiter = ',', value_name = "INDEX,...")]
+        row_groups: Option<Vec<usize>>,
+        /// Print at most this many rows.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = cat::Format::Table)]
+        format: cat::Format,
+    },
+    /// Write flat columns to an Arrow IPC file (written to a temporary file, then renamed).
+    Convert {
+        /// The Parquet file.
+        input: PathBuf,
+        /// The Arrow IPC file to write (replaced if it exists; never the input).
+        output: PathBuf,
+        /// Columns to write, by name, in this order (default: all).
+        #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+        columns: Option<Vec<String>>,
+        /// Row groups to read, by index, in this order (default: all).
+        #[arg(long, value_delimiter = ',', value_name = "INDEX,...")]
+        row_groups: Option<Vec<usize>>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -46,6 +80,28 @@ fn main() -> ExitCode {
             json,
             page_index,
         } => meta::run(file, *json, *page_index),
+        Command::Cat {
+            file,
+            columns,
+            row_groups,
+            limit,
+            format,
+        } => cat::run(
+            file,
+            columns.as_deref(),
+            row_groups.as_deref(),
+            *limit,
+            *format,
+            &mut std::io::stdout().lock(),
+        )
+        .map(|()| String::new()),
+        Command::Convert {
+            input,
+            output,
+            columns,
+            row_groups,
+        } => convert::run(input, output, columns.as_deref(), row_groups.as_deref())
+            .map(|()| String::new()),
     };
     match res {
         Ok(out) => {
@@ -69,6 +125,24 @@ pub struct CliError {
     error: parq::Error,
 }
 
+impl CliError {
+    /// `error` about `file`.
+    pub fn new(file: &std::path::Path, error: parq::Error) -> Self {
+        CliError {
+            file: file.to_path_buf(),
+            error,
+        }
+    }
+
+    /// An error about `file`, described in words.
+    pub fn message(file: &std::path::Path, message: String) -> Self {
+        Self::new(
+            file,
+            parq::Error::new(parq::ErrorKind::Inconsistent(message)),
+        )
+    }
+}
+
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.file.display(), self.error)
@@ -83,4 +157,58 @@ pub fn read_footer(
         file: file.to_path_buf(),
         error,
     })
+}
+
+/// A reader of the chosen columns and row groups of `file`, checked (unknown columns, row
+/// groups out of range, nested columns are errors here, before any output).
+pub fn open_reader(
+    file: &std::path::Path,
+    columns: Option<&[String]>,
+    row_groups: Option<&[usize]>,
+) -> Result<parq::read::ParquetReader, CliError> {
+    let data =
+        std::fs::read(file).map_err(|e| CliError::message(file, format!("cannot read: {e}")))?;
+    let mut reader =
+        parq::read::ParquetReader::from_bytes(data.into()).map_err(|e| CliError::new(file, e))?;
+    if let Some(columns) = columns {
+        reader = reader.with_columns(columns.iter().map(String::as_str));
+    }
+    if let Some(row_groups) = row_groups {
+        reader = reader.with_row_groups(row_groups.iter().copied());
+    }
+    if let Err(e) = reader.schema() {
+        if let parq::ErrorKind::Unsupported(m) = e.kind() {
+            let hint = if columns.is_none() {
+                " (choose flat columns with --columns)"
+            } else {
+                ""
+            };
+            return Err(CliError::message(file, format!("{m}{hint}")));
+        }
+        if let parq::ErrorKind::Inconsistent(m) = e.kind() {
+            if m.starts_with("no column") {
+                let names = parq::schema::arrow_schema(reader.metadata(), &reader.options().schema)
+                    .map(|c| {
+                        c.fields
+                            .iter()
+                            .map(|f| f.field.name().clone())
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default();
+                return Err(CliError::message(
+                    file,
+                    format!("{m} (columns: {})", names.join(", ")),
+                ));
+            }
+        }
+        return Err(CliError::new(file, e));
+    }
+    let groups = reader.metadata().row_groups().len();
+    if let Some(&rg) = row_groups.and_then(|r| r.iter().find(|&&rg| rg >= groups)) {
+        return Err(CliError::message(
+            file,
+            format!("row group {rg} out of range: the file has {groups} row group(s)"),
+        ));
+    }
+    Ok(reader)
 }

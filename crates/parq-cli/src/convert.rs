@@ -1,0 +1,148 @@
+//! `parq convert IN.parquet OUT.arrow [--columns a,b] [--row-groups 0,2]`: writes the chosen
+//! flat columns to an Arrow IPC file, with the Arrow schema parq reads (file key-value
+//! metadata included, as pyarrow keeps it).
+//!
+//! The file is written to a temporary file (`.OUT.<pid>.<n>.tmp`) in OUT's directory, synced,
+//! then renamed over OUT: a failure (read error, full disk, interruption of the write)
+//! never leaves a truncated file under the target name, and the temporary file is removed
+//! on error. OUT is replaced if it exists, unless it is the input (same path or same inode).
+//!
+//! One record batch per row group (parq's batches never span row groups). Arrow IPC files
+//! allow a single dictionary per field, so when a column is dictionary-typed all chosen row
+//! groups are decoded into one batch instead (one dictionary per column).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use arrow_ipc::writer::FileWriter;
+use arrow_schema::DataType;
+
+use crate::{open_reader, CliError};
+
+/// Converts `input` to the Arrow IPC file `output`.
+pub fn run(
+    input: &Path,
+    output: &Path,
+    columns: Option<&[String]>,
+    row_groups: Option<&[usize]>,
+) -> Result<(), CliError> {
+    let out_err = |m: String| CliError::message(output, m);
+    if same_file(input, output) {
+        return Err(out_err("refusing to overwrite the input file".into()));
+    }
+    if output.is_dir() {
+        return Err(out_err("is a directory".into()));
+    }
+    let reader = open_reader(input, columns, row_groups)?;
+    let read_err = |e| CliError::new(input, e);
+    let schema = reader.schema().map_err(read_err)?;
+
+    let mut tmp = TempFile::create(output).map_err(out_err)?;
+    let file = tmp.file.take().expect("a new temporary file is open");
+    let mut writer = FileWriter::try_new(BufWriter::with_capacity(1 << 20, file), &schema)
+        .map_err(|e| out_err(format!("cannot write: {e}")))?;
+    let write_err = |e: arrow_schema::ArrowError| out_err(format!("cannot write: {e}"));
+    let has_dictionary = schema
+        .fields()
+        .iter()
+        .any(|f| matches!(f.data_type(), DataType::Dictionary(..)));
+    if has_dictionary {
+        let batch = reader.read_batch().map_err(read_err)?;
+        writer.write(&batch).map_err(write_err)?;
+    } else {
+        for batch in reader.batches().map_err(read_err)? {
+            writer.write(&batch.map_err(read_err)?).map_err(write_err)?;
+        }
+    }
+    writer.finish().map_err(write_err)?;
+    let file = writer
+        .into_inner()
+        .map_err(write_err)?
+        .into_inner()
+        .map_err(|e| out_err(format!("cannot write: {}", e.error())))?;
+    file.sync_all()
+        .map_err(|e| out_err(format!("cannot write: {e}")))?;
+    drop(file);
+    tmp.persist()
+        .map_err(|e| out_err(format!("cannot rename the temporary file into place: {e}")))
+}
+
+/// Whether `a` and `b` name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(ma), Ok(mb)) = (fs::metadata(a), fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if ma.dev() == mb.dev() && ma.ino() == mb.ino() {
+            return true;
+        }
+    }
+    let _ = (ma, mb);
+    matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// A temporary file next to its target, removed on drop unless persisted.
+struct TempFile {
+    path: PathBuf,
+    target: PathBuf,
+    file: Option<File>,
+    done: bool,
+}
+
+impl TempFile {
+    fn create(target: &Path) -> Result<TempFile, String> {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name = target
+            .file_name()
+            .ok_or_else(|| "not a file name".to_string())?
+            .to_string_lossy();
+        loop {
+            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(file) => {
+                    return Ok(TempFile {
+                        path,
+                        target: target.to_path_buf(),
+                        file: Some(file),
+                        done: false,
+                    })
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {}
+                Err(e) => {
+                    return Err(format!(
+                        "cannot create a temporary file in {}: {e}",
+                        dir.display()
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Renames the file over its target.
+    fn persist(&mut self) -> std::io::Result<()> {
+        if let Some(mut f) = self.file.take() {
+            f.flush()?;
+        }
+        fs::rename(&self.path, &self.target)?;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.done {
+            self.file = None;
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}

@@ -1,0 +1,477 @@
+//! `parq cat` and `parq convert` end to end. Expected values come from pyarrow, never from
+//! parq: `cat_convert/check.py` reads the same files with pyarrow and compares (see its
+//! docstring for the value formats), and `cat_convert/gen_types.py` writes a file with every
+//! Arrow type pyarrow stores (dictionary, time zones, decimals 32..256, views, ...) in row
+//! groups of 3 rows. The Python is `.venv/bin/python` at the workspace root (or
+//! `$PARQ_PYTHON`); without it these tests fail.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+fn testdata() -> PathBuf {
+    std::env::var("PARQ_TESTDATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata"))
+}
+
+fn data(name: &str) -> String {
+    let p = testdata().join("parquet-testing/data").join(name);
+    assert!(p.exists(), "missing test file {}", p.display());
+    p.to_str().unwrap().to_string()
+}
+
+fn python() -> PathBuf {
+    let p = std::env::var("PARQ_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"));
+    assert!(
+        p.exists(),
+        "{} is missing: these tests need pyarrow (set PARQ_PYTHON)",
+        p.display()
+    );
+    p
+}
+
+fn script(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/cat_convert")
+        .join(name);
+    p.to_str().unwrap().to_string()
+}
+
+/// A fresh directory for one test.
+fn tmp(test: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cat_convert")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The file of `gen_types.py`, written once per test run.
+fn generated() -> String {
+    static FILE: OnceLock<String> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let out = tmp("generated").join("types.parquet");
+        let st = Command::new(python())
+            .arg(script("gen_types.py"))
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(st.success(), "gen_types.py failed");
+        out.to_str().unwrap().to_string()
+    })
+    .clone()
+}
+
+fn parq(args: &[&str]) -> (i32, Vec<u8>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_parq"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// One output to check against pyarrow.
+#[derive(Clone, Default)]
+struct Job {
+    file: String,
+    columns: Option<Vec<&'static str>>,
+    row_groups: Option<Vec<usize>>,
+    limit: Option<usize>,
+}
+
+impl Job {
+    fn new(file: String) -> Self {
+        Job {
+            file,
+            ..Default::default()
+        }
+    }
+    fn columns(mut self, c: &[&'static str]) -> Self {
+        self.columns = Some(c.to_vec());
+        self
+    }
+    fn row_groups(mut self, r: &[usize]) -> Self {
+        self.row_groups = Some(r.to_vec());
+        self
+    }
+    fn limit(mut self, n: usize) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Runs `parq cat` (format csv/jsonl/table) or `parq convert` (format arrow) into a file
+    /// of `dir`, and returns the job for check.py as JSON.
+    fn run(&self, format: &str, dir: &Path, n: usize) -> String {
+        let out = dir.join(format!("out{n}.{format}"));
+        let out_s = out.to_str().unwrap().to_string();
+        let mut args: Vec<String> = if format == "arrow" {
+            vec!["convert".into(), self.file.clone(), out_s.clone()]
+        } else {
+            vec![
+                "cat".into(),
+                self.file.clone(),
+                "--format".into(),
+                format.into(),
+            ]
+        };
+        if let Some(c) = &self.columns {
+            args.push(format!("--columns={}", c.join(",")));
+        }
+        if let Some(r) = &self.row_groups {
+            let r: Vec<String> = r.iter().map(|r| r.to_string()).collect();
+            args.push(format!("--row-groups={}", r.join(",")));
+        }
+        if let Some(l) = self.limit {
+            args.push(format!("--limit={l}"));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, stdout, err) = parq(&args);
+        assert_eq!(code, 0, "parq {args:?}: {err}");
+        if format != "arrow" {
+            std::fs::write(&out, stdout).unwrap();
+        }
+        let mut j = format!(
+            r#"{{"file": "{}", "format": "{format}", "out": "{out_s}""#,
+            self.file
+        );
+        if let Some(c) = &self.columns {
+            let c: Vec<String> = c.iter().map(|c| format!("\"{c}\"")).collect();
+            j += &format!(r#", "columns": [{}]"#, c.join(", "));
+        }
+        if let Some(r) = &self.row_groups {
+            j += &format!(r#", "row_groups": {r:?}"#);
+        }
+        if let Some(l) = self.limit {
+            j += &format!(r#", "limit": {l}"#);
+        }
+        j + "}"
+    }
+}
+
+/// Runs every job in every format and has check.py compare with pyarrow.
+fn check(test: &str, jobs: &[Job], formats: &[&str]) {
+    let dir = tmp(test);
+    let mut specs = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        for (k, f) in formats.iter().enumerate() {
+            specs.push(job.run(f, &dir, i * formats.len() + k));
+        }
+    }
+    let out = Command::new(python())
+        .arg(script("check.py"))
+        .arg(format!("[{}]", specs.join(",\n")))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn convert_matches_pyarrow() {
+    let flat = [
+        "alltypes_plain.parquet",
+        "alltypes_plain.snappy.parquet",
+        "alltypes_dictionary.parquet",
+        "alltypes_tiny_pages.parquet",
+        "delta_binary_packed.parquet",
+        "delta_byte_array.parquet",
+        "delta_length_byte_array.parquet",
+        "delta_encoding_optional_column.parquet",
+        "delta_encoding_required_column.parquet",
+        "byte_stream_split.zstd.parquet",
+        "byte_stream_split_extended.gzip.parquet",
+        "int32_decimal.parquet",
+        "int64_decimal.parquet",
+        "byte_array_decimal.parquet",
+        "fixed_length_decimal.parquet",
+        "fixed_length_decimal_legacy.parquet",
+        "fixed_length_byte_array.parquet",
+        "float16_nonzeros_and_nans.parquet",
+        "floating_orders_nan_count.parquet",
+        "int96_from_spark.parquet",
+        "binary.parquet",
+        "rle_boolean_encoding.parquet",
+        "sort_columns.parquet",
+        "column_chunk_key_value_metadata.parquet",
+        "concatenated_gzip_members.parquet",
+        "hadoop_lz4_compressed.parquet",
+        "lz4_raw_compressed.parquet",
+        "page_v2_empty_compressed.parquet",
+        "datapage_v2_empty_datapage.snappy.parquet",
+        "dict-page-offset-zero.parquet",
+        "rle-dict-snappy-checksum.parquet",
+        "single_nan.parquet",
+        "unknown-logical-type.parquet",
+    ];
+    let mut jobs: Vec<Job> = flat.iter().map(|f| Job::new(data(f))).collect();
+    jobs.push(Job::new(data("datapage_v2.snappy.parquet")).columns(&["a", "b", "c", "d"]));
+    jobs.push(Job::new(data("nested_lists.snappy.parquet")).columns(&["b"]));
+    jobs.push(Job::new(data("nonnullable.impala.parquet")).columns(&["ID"]));
+    jobs.push(Job::new(generated()));
+    jobs.push(
+        Job::new(generated())
+            .columns(&["dict", "ts_ns_paris", "i8"])
+            .row_groups(&[2, 0]),
+    );
+    jobs.push(
+        Job::new(data("floating_orders_nan_count.parquet"))
+            .columns(&["double_ieee754", "float16_typedef"])
+            .row_groups(&[4, 1]),
+    );
+    check("convert", &jobs, &["arrow"]);
+}
+
+#[test]
+fn cat_csv_and_jsonl_match_pyarrow() {
+    let jobs = [
+        Job::new(generated()),
+        Job::new(data("alltypes_plain.parquet")),
+        Job::new(data("alltypes_tiny_pages.parquet")),
+        Job::new(data("int32_decimal.parquet")),
+        Job::new(data("fixed_length_decimal.parquet")),
+        Job::new(data("float16_nonzeros_and_nans.parquet")),
+        Job::new(data("floating_orders_nan_count.parquet")),
+        Job::new(data("byte_stream_split_extended.gzip.parquet")),
+        Job::new(data("int96_from_spark.parquet")),
+        Job::new(data("delta_byte_array.parquet")),
+        Job::new(data("datapage_v2.snappy.parquet")).columns(&["a", "b", "c", "d"]),
+    ];
+    check("csv_jsonl", &jobs, &["csv", "jsonl"]);
+}
+
+#[test]
+fn cat_table_matches_pyarrow() {
+    let jobs = [
+        Job::new(generated()),
+        Job::new(data("alltypes_plain.parquet")),
+        Job::new(data("int32_decimal.parquet")),
+        Job::new(data("float16_nonzeros_and_nans.parquet")),
+        Job::new(data("column_chunk_key_value_metadata.parquet")),
+    ];
+    check("table", &jobs, &["table"]);
+}
+
+#[test]
+fn limit_columns_and_row_groups() {
+    let f = data("floating_orders_nan_count.parquet"); // 5 row groups of 10 rows
+    let jobs = [
+        Job::new(f.clone()).limit(3),
+        Job::new(f.clone()).limit(0),
+        Job::new(f.clone()).limit(15),
+        Job::new(f.clone()).limit(1000),
+        Job::new(f.clone()).columns(&["float16_typedef", "double_ieee754"]),
+        Job::new(f.clone()).row_groups(&[4, 0]),
+        Job::new(f.clone())
+            .row_groups(&[3, 1])
+            .columns(&["float_typedef"])
+            .limit(12),
+        Job::new(generated())
+            .columns(&["s", "dict"])
+            .row_groups(&[1]),
+        Job::new(generated()).limit(4),
+    ];
+    check("limit", &jobs, &["csv", "jsonl", "table"]);
+}
+
+#[test]
+fn csv_quoting_and_nulls() {
+    // pyarrow: the `s` column holds "plain", "", None, 'a,"quoted"\nline', ...
+    let g = generated();
+    let (code, out, err) = parq(&[
+        "cat",
+        &g,
+        "--format",
+        "csv",
+        "--columns",
+        "s,i8",
+        "--limit",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "s,i8\nplain,1\n\"\",-2\n,\n\"a,\"\"quoted\"\"\nline\",127\n"
+    );
+}
+
+#[test]
+fn cat_to_a_closed_pipe_is_not_an_error() {
+    let f = data("alltypes_tiny_pages.parquet");
+    let cmd = format!(
+        "'{}' cat '{f}' --format csv | head -n 1 >/dev/null; echo \"${{PIPESTATUS[0]}}\"",
+        env!("CARGO_BIN_EXE_parq")
+    );
+    let out = Command::new("bash").arg("-c").arg(cmd).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs parq, expecting exit code 1, no output, a `parq: <file>: ` message containing `msg`.
+fn fails(args: &[&str], file: &str, msg: &str) {
+    let (code, out, err) = parq(args);
+    assert_eq!(code, 1, "parq {args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.is_empty(), "parq {args:?} printed output");
+    assert!(err.starts_with(&format!("parq: {file}: ")), "{err}");
+    assert!(err.contains(msg), "parq {args:?}: {err:?} lacks {msg:?}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn errors_are_clean() {
+    let dir = tmp("errors");
+    let plain = data("alltypes_plain.parquet");
+    let out = dir.join("out.arrow");
+    let out = out.to_str().unwrap();
+    for cmd in [vec!["cat", &plain], vec!["convert", &plain, out]] {
+        fails(
+            &[cmd.clone(), vec!["--columns", "id,nope"]].concat(),
+            &plain,
+            "no column `nope`",
+        );
+        let a = [cmd.clone(), vec!["--row-groups", "0,1"]].concat();
+        fails(&a, &plain, "row group 1 out of range");
+        let nested = data("nested_lists.snappy.parquet");
+        let mut a = cmd.clone();
+        a[1] = &nested;
+        fails(&a, &nested, "nested columns are not supported yet: a");
+        fails(
+            &[a.clone(), vec!["--columns", "b,a"]].concat(),
+            &nested,
+            "nested",
+        );
+        let missing = dir.join("missing.parquet");
+        let missing = missing.to_str().unwrap();
+        a[1] = missing;
+        fails(&a, missing, "cannot read");
+        let garbage = dir.join("garbage.parquet");
+        std::fs::write(&garbage, b"this is not a parquet file at all").unwrap();
+        let garbage = garbage.to_str().unwrap();
+        a[1] = garbage;
+        fails(&a, garbage, "not a Parquet file");
+        let truncated = dir.join("truncated.parquet");
+        let bytes = std::fs::read(&plain).unwrap();
+        std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+        let truncated = truncated.to_str().unwrap();
+        a[1] = truncated;
+        fails(&a, truncated, "");
+        let corrupt = data("datapage_v1-corrupt-checksum.parquet");
+        a[1] = &corrupt;
+        let (code, _, err) = parq(&a);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.starts_with(&format!("parq: {corrupt}: ")) && err.contains("CRC"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // No output file, and no temporary file, after any failed convert.
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.contains("arrow"))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn failed_convert_keeps_the_previous_output() {
+    let dir = tmp("keep");
+    let out = dir.join("out.arrow");
+    std::fs::write(&out, b"previous").unwrap();
+    let corrupt = data("datapage_v1-corrupt-checksum.parquet");
+    let (code, _, err) = parq(&["convert", &corrupt, out.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), b"previous");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "a temporary file was left"
+    );
+}
+
+#[test]
+fn convert_refuses_bad_outputs() {
+    let dir = tmp("outputs");
+    let input = dir.join("in.parquet");
+    std::fs::copy(data("alltypes_plain.parquet"), &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let input_s = input.to_str().unwrap();
+    // The input itself, by another spelling, or through a hard link.
+    let other = format!("{}/./in.parquet", dir.display());
+    fails(
+        &["convert", input_s, input_s],
+        input_s,
+        "refusing to overwrite the input",
+    );
+    fails(
+        &["convert", input_s, &other],
+        &other,
+        "refusing to overwrite the input",
+    );
+    let link = dir.join("link.parquet");
+    std::fs::hard_link(&input, &link).unwrap();
+    let link = link.to_str().unwrap();
+    fails(
+        &["convert", input_s, link],
+        link,
+        "refusing to overwrite the input",
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+    // A directory, a missing directory, an unwritable directory.
+    let d = dir.to_str().unwrap();
+    fails(&["convert", input_s, d], d, "is a directory");
+    let nodir = dir.join("no/such/dir/out.arrow");
+    let nodir = nodir.to_str().unwrap();
+    fails(
+        &["convert", input_s, nodir],
+        nodir,
+        "cannot create a temporary file",
+    );
+    let ro = dir.join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+        // Root ignores directory permissions: only check when the directory is read-only.
+        if std::fs::write(ro.join("probe"), b"").is_err() {
+            let out = ro.join("out.arrow");
+            let out = out.to_str().unwrap();
+            fails(
+                &["convert", input_s, out],
+                out,
+                "cannot create a temporary file",
+            );
+        }
+        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    // Success replaces an existing output and leaves no temporary file.
+    let out = dir.join("out.arrow");
+    std::fs::write(&out, b"old").unwrap();
+    let (code, _, err) = parq(&["convert", input_s, out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read(&out).unwrap().starts_with(b"ARROW1"));
+    let tmps: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(tmps.is_empty(), "{tmps:?}");
+}
