@@ -4,6 +4,8 @@
 //!   on Float / String tables of 100 to 100,000 columns x 20 row groups).
 //! - `parq-bench footer-study`: the wide-table study (footer size, decode time per column and
 //!   writer memory by statistics level).
+//! - `parq-bench decode`: column data decode (every encoding, codec and nullability) into
+//!   Arrow, parq vs `parquet` 60.1.0 / pyarrow.
 //!
 //! Flow: datasets (generated once, cached) -> workload (modes, selections) -> worker (one
 //! process per implementation and round) -> peers / parq_impl (one `Case` per implementation
@@ -11,6 +13,8 @@
 
 mod alloc;
 mod datasets;
+mod decode;
+mod decode_cases;
 mod footer;
 mod measure;
 mod parq_impl;
@@ -42,6 +46,8 @@ enum Command {
     Footer(footer::FooterArgs),
     /// Wide-table study: footer size, decode time per column and writer memory by statistics level.
     FooterStudy(study::StudyArgs),
+    /// Column data decode into Arrow, per encoding and codec, parq vs parquet 60.1 / pyarrow.
+    Decode(decode::DecodeArgs),
     /// Internal: measure one implementation on one file, print the samples as JSON.
     #[command(hide = true)]
     Worker(worker::WorkerArgs),
@@ -85,6 +91,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Footer(args) => footer::run(args, &root),
         Command::FooterStudy(args) => study::run(args, &root),
+        Command::Decode(args) => decode::run(args, &root),
         Command::Report(args) => report(args),
         Command::Worker(args) => worker::worker_main(args),
     };

@@ -1,0 +1,619 @@
+//! The `decode` command: column data decode, parq vs `parquet` 60.1.0 vs pyarrow.
+//!
+//! Each case (see [`crate::decode_cases`]) is generated and written once, in memory, by
+//! `parquet` 60.1.0. On those bytes, interleaved in this process with the [`measure`]
+//! harness:
+//!
+//! - parq: `ParquetReader::from_bytes(bytes).with_batch_size(rows).read_all()` (one batch per
+//!   row group: parq batches never span row groups);
+//! - `parquet` 60.1.0: `ParquetRecordBatchReaderBuilder::try_new(bytes)` with a batch size of
+//!   all rows, every batch collected;
+//! - pyarrow (`--peers pyarrow`), in a Python process right after:
+//!   `pq.read_table(pa.BufferReader(buf), use_threads=False)`.
+//!
+//! Every call starts from the file bytes, so the footer decode is part of every time. Before
+//! the clock, parq's arrays are compared with 60.1's and with the arrays that were written
+//! (an error if they differ), and each Rust implementation's peak heap growth during one
+//! decode is taken with the counting allocator; pyarrow reports its memory pool's peak.
+//! Row counts are checked on every timed call (pyarrow: row and null counts per sample run).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, ensure, Context, Result};
+use arrow_60::{Array, RecordBatch};
+use bytes::Bytes;
+use parquet_60::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use serde_json::json;
+
+use crate::alloc::peak_bytes_during;
+use crate::decode_cases::{all_cases, CaseSpec, Codec, Written, NULL_SHARE};
+use crate::footer::check_writable;
+use crate::measure::{measure, timed_simple, Case, MeasureArgs, MeasureConfig, Samples, Stats};
+use crate::measure::{WARMUP_ITERS, WARMUP_MAX, WARMUP_MIN};
+use crate::peers::{find_python, Python};
+use crate::report::{fmt_ms, fmt_speedup, machine_line, render_table};
+use crate::workload::{Facts, Mode, PARQ, PARQUET_60, PYARROW};
+
+/// Targets of the issue: parq at least this much faster than `parquet` 60.1.0 ...
+pub const TARGET_VS_60: f64 = 2.0;
+/// ... and than pyarrow, single-threaded.
+pub const TARGET_VS_PYARROW: f64 = 1.5;
+
+#[derive(clap::Args, Debug)]
+pub struct DecodeArgs {
+    /// Values per column in the per-encoding cases (and rows of the table case without
+    /// `--full`).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub values: usize,
+    /// Uncompressed, required columns only (plus seed-001 and the table).
+    #[arg(long, conflicts_with = "full")]
+    pub quick: bool,
+    /// The table case with 10 x `--values` rows (10 million by default).
+    #[arg(long)]
+    pub full: bool,
+    /// Page codecs to run (comma separated) [default: all; uncompressed with --quick].
+    #[arg(long, value_name = "CODEC", value_delimiter = ',', value_parser = ["uncompressed", "snappy", "zstd"])]
+    pub codecs: Vec<String>,
+    /// Nullability variants to run (comma separated) [default: both; required with --quick].
+    #[arg(long, value_name = "NULLS", value_delimiter = ',', value_parser = ["required", "nullable"])]
+    pub nulls: Vec<String>,
+    /// Only cases whose name contains one of these strings (comma separated).
+    #[arg(long, value_name = "TEXT", value_delimiter = ',')]
+    pub cases: Vec<String>,
+    #[command(flatten)]
+    pub measure: MeasureArgs,
+    /// Only these Rust implementations (comma separated; default: both).
+    #[arg(long, value_name = "IMPL", value_delimiter = ',', value_parser = [PARQ, PARQUET_60])]
+    pub impls: Vec<String>,
+    /// Extra peers measured out of process (comma separated): pyarrow.
+    #[arg(long, value_name = "PEER", value_delimiter = ',', value_parser = ["pyarrow"])]
+    pub peers: Vec<String>,
+    /// Python interpreter for pyarrow [default: $PARQ_PYTHON, <workspace>/.venv/bin/python, python3].
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
+    /// Directory for the files handed to pyarrow [default: <workspace>/target/parq-bench-data].
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Write every cell as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+impl DecodeArgs {
+    fn case_specs(&self) -> Result<Vec<CaseSpec>> {
+        ensure!(self.values > 0, "--values must be at least 1");
+        let codecs: Vec<Codec> = if !self.codecs.is_empty() {
+            Codec::ALL
+                .into_iter()
+                .filter(|c| self.codecs.iter().any(|s| s == c.name()))
+                .collect()
+        } else if self.quick {
+            vec![Codec::Uncompressed]
+        } else {
+            Codec::ALL.to_vec()
+        };
+        let nullability: Vec<bool> = if !self.nulls.is_empty() {
+            [false, true]
+                .into_iter()
+                .filter(|&n| {
+                    let name = if n { "nullable" } else { "required" };
+                    self.nulls.iter().any(|s| s == name)
+                })
+                .collect()
+        } else if self.quick {
+            vec![false]
+        } else {
+            vec![false, true]
+        };
+        let table_rows = if self.full {
+            self.values.saturating_mul(10)
+        } else {
+            self.values
+        };
+        let mut cases = all_cases(self.values, table_rows, &codecs, &nullability, self.quick);
+        if !self.cases.is_empty() {
+            cases.retain(|c| self.cases.iter().any(|pat| c.name.contains(pat.as_str())));
+        }
+        ensure!(!cases.is_empty(), "no case matches the selection");
+        Ok(cases)
+    }
+}
+
+/// One measured cell: a case and an implementation.
+#[derive(Clone, Debug)]
+pub struct DecodeCell {
+    pub case: String,
+    pub ty: String,
+    pub encoding: String,
+    pub codec: &'static str,
+    pub nullable: bool,
+    pub rows: usize,
+    pub values: usize,
+    pub row_groups: usize,
+    pub file_bytes: usize,
+    pub imp: &'static str,
+    pub stats: Stats,
+    /// Peak heap growth during one decode (pyarrow: its memory pool's peak).
+    pub heap_bytes: Option<usize>,
+}
+
+impl DecodeCell {
+    fn values_per_s(&self) -> f64 {
+        self.values as f64 / (self.stats.median_ns.max(1) as f64 / 1e9)
+    }
+}
+
+/// parq: every row of every column, one batch per row group.
+fn read_parq(bytes: &Bytes, rows: usize) -> Result<Vec<RecordBatch>> {
+    Ok(parq::read::ParquetReader::from_bytes(bytes.clone())?
+        .with_batch_size(rows)
+        .read_all()?)
+}
+
+/// `parquet` 60.1.0: every row of every column, in batches of all rows.
+fn read_60(bytes: &Bytes, rows: usize) -> Result<Vec<RecordBatch>> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(bytes.clone())?
+        .with_batch_size(rows.max(1))
+        .build()?;
+    Ok(reader.collect::<std::result::Result<Vec<_>, _>>()?)
+}
+
+/// What a decode reports back: rows decoded and columns (row groups are not compared, the
+/// implementations batch differently).
+fn facts(batches: &[RecordBatch]) -> Facts {
+    Facts {
+        num_rows: Some(batches.iter().map(|b| b.num_rows() as i64).sum()),
+        row_groups: 0,
+        column_chunks: batches.first().map_or(0, RecordBatch::num_columns),
+    }
+}
+
+/// Compares two decodes of the same file row by row, whatever their batching.
+fn compare(a: &[RecordBatch], b: &[RecordBatch], what: &str) -> Result<()> {
+    let rows = |x: &[RecordBatch]| x.iter().map(RecordBatch::num_rows).sum::<usize>();
+    let (total, total_b) = (rows(a), rows(b));
+    ensure!(total == total_b, "{what}: {total} rows against {total_b}");
+    let columns = a.first().map_or(0, RecordBatch::num_columns);
+    ensure!(
+        a.iter().chain(b).all(|x| x.num_columns() == columns),
+        "{what}: different column counts"
+    );
+    let (mut ai, mut ao, mut bi, mut bo, mut row) = (0, 0, 0, 0, 0);
+    while row < total {
+        while a[ai].num_rows() == ao {
+            ai += 1;
+            ao = 0;
+        }
+        while b[bi].num_rows() == bo {
+            bi += 1;
+            bo = 0;
+        }
+        let len = (a[ai].num_rows() - ao).min(b[bi].num_rows() - bo);
+        for c in 0..columns {
+            let x = a[ai].column(c).slice(ao, len);
+            let y = b[bi].column(c).slice(bo, len);
+            if x.as_ref() != y.as_ref() {
+                let first = (0..len)
+                    .find(|&i| x.slice(i, 1).as_ref() != y.slice(i, 1).as_ref())
+                    .map_or("?".to_string(), |i| (row + i).to_string());
+                bail!(
+                    "{what}: column {c} differs ({} vs {}), first at row {first}",
+                    x.data_type(),
+                    y.data_type()
+                );
+            }
+        }
+        ao += len;
+        bo += len;
+        row += len;
+    }
+    Ok(())
+}
+
+/// Times `pq.read_table(pa.BufferReader(buf), use_threads=False)` on the file at argv[1],
+/// with the harness's rules; prints the samples, the row and null counts and the memory
+/// pool's peak during the first read.
+const PYARROW_SCRIPT: &str = r#"
+import json, sys, time
+import pyarrow as pa, pyarrow.parquet as pq
+path, exact, min_iters, min_time_ns, warm_iters, warm_min_ns, warm_max_ns = sys.argv[1:8]
+exact, min_iters, min_time_ns = int(exact), int(min_iters), int(min_time_ns)
+warm_iters, warm_min_ns, warm_max_ns = int(warm_iters), int(warm_min_ns), int(warm_max_ns)
+with open(path, "rb") as f:
+    buf = pa.py_buffer(f.read())
+pool = pa.default_memory_pool()
+def once():
+    t = time.perf_counter_ns()
+    table = pq.read_table(pa.BufferReader(buf), use_threads=False)
+    return time.perf_counter_ns() - t, table
+base = pool.bytes_allocated()
+_, table = once()
+peak = pool.max_memory() - base
+del table
+if exact > 0:
+    warm_iters, warm_min_ns = 1, 0
+start, calls = time.perf_counter_ns(), 0
+while True:
+    once(); calls += 1
+    spent = time.perf_counter_ns() - start
+    if calls >= warm_iters and (spent >= warm_min_ns or spent >= warm_max_ns):
+        break
+samples, total, table = [], 0, None
+while (len(samples) < exact) if exact > 0 else (len(samples) < min_iters or total < min_time_ns):
+    table = None
+    ns, table = once()
+    samples.append(ns); total += ns
+print(json.dumps({"samples_ns": samples, "iterations": len(samples),
+    "num_rows": table.num_rows, "num_columns": table.num_columns,
+    "null_count": sum(c.null_count for c in table.columns), "peak_bytes": peak,
+    "pool": pool.backend_name}))
+"#;
+
+/// Runs the pyarrow cell of one case; returns its samples and pool peak.
+fn pyarrow_case(
+    py: &Python,
+    path: &Path,
+    spec: &CaseSpec,
+    written: &Written,
+    cfg: &MeasureConfig,
+) -> Result<(Samples, Option<usize>)> {
+    std::fs::write(path, &written.bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let out = Command::new(&py.path)
+        .arg("-c")
+        .arg(PYARROW_SCRIPT)
+        .arg(path)
+        .args(
+            [
+                cfg.exact_iters.unwrap_or(0) as u128,
+                cfg.min_iters as u128,
+                cfg.min_time.as_nanos(),
+                WARMUP_ITERS as u128,
+                WARMUP_MIN.as_nanos(),
+                WARMUP_MAX.as_nanos(),
+            ]
+            .map(|v| v.to_string()),
+        )
+        .output()
+        .with_context(|| format!("running {}", py.path.display()));
+    let _ = std::fs::remove_file(path);
+    let out = out?;
+    if !out.status.success() {
+        bail!(
+            "pyarrow failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).context("pyarrow output")?;
+    let num = |k: &str| {
+        v[k].as_u64()
+            .with_context(|| format!("pyarrow output lacks {k}"))
+    };
+    let (rows, columns, nulls) = (num("num_rows")?, num("num_columns")?, num("null_count")?);
+    ensure!(
+        rows as usize == spec.rows
+            && columns as usize == spec.columns.len()
+            && nulls as usize == written.null_count,
+        "pyarrow decoded {rows} rows x {columns} columns with {nulls} nulls, expected {} x {} \
+         with {}",
+        spec.rows,
+        spec.columns.len(),
+        written.null_count
+    );
+    let samples_ns = v["samples_ns"]
+        .as_array()
+        .and_then(|a| a.iter().map(|x| x.as_u64()).collect::<Option<Vec<u64>>>())
+        .context("pyarrow output lacks samples_ns")?;
+    Ok((
+        Samples {
+            samples_ns,
+            iterations: num("iterations")? as usize,
+        },
+        v["peak_bytes"].as_u64().map(|b| b as usize),
+    ))
+}
+
+/// Measures one case: checks the decodes, then the Rust implementations interleaved, then
+/// pyarrow.
+fn measure_case(
+    spec: &CaseSpec,
+    impls: &[&'static str],
+    python: Option<&Python>,
+    pyarrow_path: &Path,
+    cfg: &MeasureConfig,
+) -> Result<Vec<DecodeCell>> {
+    let written = decode_cases_write(spec)?;
+    let bytes = &written.bytes;
+    let rows = spec.rows;
+
+    // Correctness, once, outside the clock.
+    let parq_out = read_parq(bytes, rows).context("parq decode")?;
+    compare(
+        &parq_out,
+        std::slice::from_ref(&written.batch),
+        "parq vs the written data",
+    )?;
+    let out_60 = read_60(bytes, rows).context("parquet 60.1.0 decode")?;
+    compare(&parq_out, &out_60, "parq vs parquet 60.1.0")?;
+    drop((parq_out, out_60));
+
+    let expected = Facts {
+        num_rows: Some(rows as i64),
+        row_groups: 0,
+        column_chunks: spec.columns.len(),
+    };
+    let mut cases = Vec::new();
+    for &imp in impls {
+        // `Mode` names footer modes; `Metadata` stands in for "decode" here (only the
+        // harness's error messages show it).
+        let case = match imp {
+            PARQ => {
+                let (r, peak) = peak_bytes_during(|| read_parq(bytes, rows));
+                r?;
+                Case::new(PARQ, Mode::Metadata, expected, Some(peak), move |n| {
+                    timed_simple(n, || read_parq(bytes, rows), |b| facts(b))
+                })
+            }
+            PARQUET_60 => {
+                let (r, peak) = peak_bytes_during(|| read_60(bytes, rows));
+                r?;
+                Case::new(PARQUET_60, Mode::Metadata, expected, Some(peak), move |n| {
+                    timed_simple(n, || read_60(bytes, rows), |b| facts(b))
+                })
+            }
+            other => bail!("unknown implementation {other}"),
+        };
+        cases.push(case);
+    }
+    let samples = measure(&mut cases, cfg)?;
+    let cell = |imp: &'static str, stats: Stats, heap_bytes: Option<usize>| DecodeCell {
+        case: spec.name.clone(),
+        ty: spec.ty.clone(),
+        encoding: spec
+            .columns
+            .iter()
+            .map(|c| c.enc.name())
+            .collect::<Vec<_>>()
+            .join("+"),
+        codec: spec.codec.name(),
+        nullable: spec.nullable,
+        rows,
+        values: spec.values(),
+        row_groups: written.row_groups,
+        file_bytes: bytes.len(),
+        imp,
+        stats,
+        heap_bytes,
+    };
+    let mut cells: Vec<DecodeCell> = cases
+        .iter()
+        .zip(samples)
+        .map(|(case, s)| cell(case.imp, s.stats(), case.heap_bytes))
+        .collect();
+    drop(cases);
+    if let Some(py) = python {
+        let (samples, peak) = pyarrow_case(py, pyarrow_path, spec, &written, cfg)?;
+        cells.push(cell(PYARROW, samples.stats(), peak));
+    }
+    Ok(cells)
+}
+
+fn decode_cases_write(spec: &CaseSpec) -> Result<Written> {
+    crate::decode_cases::write_case(spec).with_context(|| format!("writing {}", spec.name))
+}
+
+pub fn run(args: &DecodeArgs, workspace_root: &Path) -> Result<()> {
+    let specs = args.case_specs()?;
+    check_writable(&args.json)?;
+    let python = if args.peers.iter().any(|p| p == PYARROW) {
+        find_python(args.python.as_deref(), workspace_root)
+    } else {
+        None
+    };
+    if let Some(py) = &python {
+        eprintln!("pyarrow {} via {}", py.pyarrow_version, py.path.display());
+    }
+    let data_dir = args
+        .data_dir
+        .clone()
+        .unwrap_or_else(|| workspace_root.join("target/parq-bench-data"));
+    if python.is_some() {
+        std::fs::create_dir_all(&data_dir)
+            .with_context(|| format!("cannot create {}", data_dir.display()))?;
+    }
+    let pyarrow_path = data_dir.join(format!("decode-{}.parquet", std::process::id()));
+    let impls: Vec<&'static str> = [PARQUET_60, PARQ]
+        .into_iter()
+        .filter(|i| args.impls.is_empty() || args.impls.iter().any(|a| a == i))
+        .collect();
+    let cfg = args.measure.config();
+
+    eprintln!("{} before measuring", machine_line());
+    let mut cells = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        eprintln!("[{}/{}] {}", i + 1, specs.len(), spec.name);
+        let measured = measure_case(spec, &impls, python.as_ref(), &pyarrow_path, &cfg)
+            .with_context(|| spec.name.clone())?;
+        for c in &measured {
+            eprintln!("    {:<16} {:>9} ms", c.imp, fmt_ms(c.stats.median_ns));
+        }
+        cells.extend(measured);
+    }
+    println!("{} after measuring", machine_line());
+    print!("{}", render_decode_tables(&cells));
+    if let Some(p) = &args.json {
+        write_json(&cells, p)?;
+        eprintln!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+fn find<'c>(cells: &'c [DecodeCell], case: &str, imp: &str) -> Option<&'c DecodeCell> {
+    cells.iter().find(|c| c.case == case && c.imp == imp)
+}
+
+/// The results table and the target summary.
+pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
+    let mut cases: Vec<&str> = Vec::new();
+    for c in cells {
+        if !cases.contains(&c.case.as_str()) {
+            cases.push(&c.case);
+        }
+    }
+    let mb = |b: usize| format!("{:.1}", b as f64 / 1e6);
+    let heap = |c: Option<&DecodeCell>| c.and_then(|c| c.heap_bytes).map_or("-".to_string(), &mb);
+    let headers: Vec<String> = [
+        "Case",
+        "values",
+        "file\nMB",
+        "60.1\nms",
+        "pyarrow\nms",
+        "parq\nms",
+        "parq\nMvalues/s",
+        "parq speedup\nvs 60.1",
+        "parq speedup\nvs pyarrow",
+        "parq peak\nheap MB",
+        "60.1 peak\nheap MB",
+        "pyarrow pool\npeak MB",
+    ]
+    .map(String::from)
+    .to_vec();
+    let ms = |c: Option<&DecodeCell>| c.map_or("-".to_string(), |c| fmt_ms(c.stats.median_ns));
+    let speedup = |peer: Option<&DecodeCell>, parq: Option<&DecodeCell>| match (peer, parq) {
+        (Some(p), Some(q)) => Some(p.stats.median_ns as f64 / q.stats.median_ns.max(1) as f64),
+        _ => None,
+    };
+    let mut rows = Vec::new();
+    let mut misses_60 = Vec::new();
+    let mut misses_py = Vec::new();
+    let (mut n_60, mut n_py) = (0, 0);
+    for &case in &cases {
+        let parq = find(cells, case, PARQ);
+        let p60 = find(cells, case, PARQUET_60);
+        let py = find(cells, case, PYARROW);
+        let any = parq.or(p60).or(py).expect("a cell of this case");
+        let s60 = speedup(p60, parq);
+        let spy = speedup(py, parq);
+        if let Some(s) = s60 {
+            n_60 += 1;
+            if s < TARGET_VS_60 {
+                misses_60.push((case.to_string(), s));
+            }
+        }
+        if let Some(s) = spy {
+            n_py += 1;
+            if s < TARGET_VS_PYARROW {
+                misses_py.push((case.to_string(), s));
+            }
+        }
+        rows.push(vec![
+            case.to_string(),
+            any.values.to_string(),
+            mb(any.file_bytes),
+            ms(p60),
+            ms(py),
+            ms(parq),
+            parq.map_or("-".into(), |c| format!("{:.0}", c.values_per_s() / 1e6)),
+            s60.map_or("-".into(), fmt_speedup),
+            spy.map_or("-".into(), fmt_speedup),
+            heap(parq),
+            heap(p60),
+            heap(py),
+        ]);
+    }
+    let mut out = String::from(
+        "Decode time, median ms per call (file bytes in memory -> Arrow arrays, footer included)\n",
+    );
+    out.push_str(&render_table(&headers, &rows));
+    // Cases below the target: how many, and by name those where parq is slower outright.
+    let summary =
+        |out: &mut String, peer: &str, target: f64, n: usize, misses: &[(String, f64)]| {
+            if n == 0 {
+                return;
+            }
+            let losses: Vec<&(String, f64)> = misses.iter().filter(|(_, s)| *s < 1.0).collect();
+            out.push_str(&format!(
+                "target parq >= {target}x faster than {peer}: met in {} of {n} cases; \
+             below it in {} ({} of them slower than {peer})\n",
+                n - misses.len(),
+                misses.len(),
+                losses.len()
+            ));
+            for (case, s) in losses {
+                out.push_str(&format!("  slower: {case} ({})\n", fmt_speedup(*s)));
+            }
+        };
+    summary(&mut out, "parquet 60.1.0", TARGET_VS_60, n_60, &misses_60);
+    summary(
+        &mut out,
+        "pyarrow (1 thread)",
+        TARGET_VS_PYARROW,
+        n_py,
+        &misses_py,
+    );
+    out
+}
+
+/// Writes the cells in the `footer --json` shape, plus the decode case's details.
+pub fn write_json(cells: &[DecodeCell], path: &Path) -> Result<()> {
+    let values: Vec<serde_json::Value> = cells
+        .iter()
+        .map(|c| {
+            json!({
+                "dataset": c.case,
+                "type": c.ty,
+                "impl": c.imp,
+                "mode": "decode",
+                "median_ns": c.stats.median_ns,
+                "min_ns": c.stats.min_ns,
+                "iterations": c.stats.iterations,
+                "heap_bytes": c.heap_bytes,
+                "encoding": c.encoding,
+                "codec": c.codec,
+                "null_share": if c.nullable { NULL_SHARE } else { 0.0 },
+                "rows": c.rows,
+                "values": c.values,
+                "row_groups": c.row_groups,
+                "file_bytes": c.file_bytes,
+                "values_per_s": c.values_per_s(),
+            })
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&values)?;
+    std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode_cases::{write_case, Kind};
+
+    #[test]
+    fn parq_matches_parquet_60_and_compare_catches_differences() {
+        let specs = all_cases(500, 500, &[Codec::Snappy], &[true], false);
+        let spec = specs
+            .iter()
+            .find(|s| s.columns[0].kind == Kind::String)
+            .unwrap();
+        let w = write_case(spec).unwrap();
+        let parq = read_parq(&w.bytes, spec.rows).unwrap();
+        let p60 = read_60(&w.bytes, spec.rows).unwrap();
+        compare(&parq, &p60, "x").unwrap();
+        compare(&parq, std::slice::from_ref(&w.batch), "x").unwrap();
+        // Same rows, split differently: still equal.
+        let split = [w.batch.slice(0, 123), w.batch.slice(123, spec.rows - 123)];
+        compare(&split, &p60, "x").unwrap();
+        // Different data: an error naming the first row.
+        let other = all_cases(500, 500, &[Codec::Snappy], &[false], false);
+        let other = write_case(
+            other
+                .iter()
+                .find(|s| s.columns[0].kind == Kind::String)
+                .unwrap(),
+        )
+        .unwrap();
+        let err = compare(&parq, std::slice::from_ref(&other.batch), "x").unwrap_err();
+        assert!(err.to_string().contains("first at row"), "{err}");
+    }
+}
