@@ -26,6 +26,9 @@ use arrow_array::ArrayRef;
 use arrow_schema::DataType;
 
 use super::convert;
+use super::spread::{
+    levels_to_bits, spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets,
+};
 use crate::compression::Decompressor;
 use crate::encoding::byte_stream_split::ByteStreamSplitDecoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedDecoder;
@@ -33,7 +36,7 @@ use crate::encoding::delta_byte_array::DeltaByteArrayDecoder;
 use crate::encoding::delta_length_byte_array::DeltaLengthByteArrayDecoder;
 use crate::encoding::dictionary::DictionaryDecoder;
 use crate::encoding::plain::{self, BooleanDecoder, FixedWidth, Int96};
-use crate::encoding::rle::{copy_bits, set_bits, RleDecoder};
+use crate::encoding::rle::{copy_bits, RleDecoder};
 use crate::encoding::OffsetSize;
 use crate::format::metadata::{ColumnChunk, Encoding, PhysicalType};
 use crate::page::{DataSections, Levels, Page, PageMeta, PageReader, PageReaderOptions};
@@ -278,18 +281,17 @@ impl ColumnDecoder {
             self.validity.resize(end, 0);
         }
         let max = max as u16;
-        let mut valid = 0;
-        for (i, &l) in self.levels.iter().enumerate() {
-            if l > max {
-                return Err(Error::new(ErrorKind::Inconsistent(format!(
-                    "definition level {l} > the column's maximum {max}"
-                ))));
-            }
-            let v = l == max;
-            set_bits(&mut self.validity, self.len + i, 1, v);
-            valid += v as usize;
+        if let Some(&l) = self.levels.iter().find(|&&l| l > max) {
+            return Err(Error::new(ErrorKind::Inconsistent(format!(
+                "definition level {l} > the column's maximum {max}"
+            ))));
         }
-        Ok(valid)
+        Ok(levels_to_bits(
+            &self.levels,
+            max,
+            &mut self.validity,
+            self.len,
+        ))
     }
 
     /// The Arrow array of everything decoded so far; the decoder is empty afterwards (and
@@ -393,11 +395,6 @@ fn no_dictionary() -> Error {
         encoding: "RLE_DICTIONARY",
         message: "a dictionary-encoded data page without a dictionary page".to_string(),
     })
-}
-
-#[inline]
-fn bit(bits: &[u8], i: usize) -> bool {
-    bits[i / 8] >> (i % 8) & 1 != 0
 }
 
 /// The values of a column, by physical type.
@@ -616,53 +613,6 @@ impl Storage {
     }
 }
 
-/// Spreads `dense` values at `values[start..]` over `start..start + total` by validity.
-fn spread_fixed<T: Copy + Default>(
-    values: &mut Vec<T>,
-    start: usize,
-    dense: usize,
-    total: usize,
-    validity: &[u8],
-) {
-    values.resize(start + total, T::default());
-    let mut src = start + dense;
-    for i in (start..start + total).rev() {
-        if src == i + 1 {
-            // Every slot before is valid and already in place.
-            break;
-        }
-        if bit(validity, i) {
-            src -= 1;
-            values[i] = values[src];
-        } else {
-            values[i] = T::default();
-        }
-    }
-}
-
-/// Spreads the end offsets of `dense` values (`offsets[start + 1..]`) over slots
-/// `start..start + total`: a null slot gets an empty range.
-fn spread_offsets<O: Copy + Default>(
-    offsets: &mut Vec<O>,
-    start: usize,
-    dense: usize,
-    total: usize,
-    validity: &[u8],
-) {
-    offsets.resize(start + 1 + total, O::default());
-    let mut src = start + dense;
-    for i in (start..start + total).rev() {
-        let dst = i + 1;
-        if src == dst {
-            break;
-        }
-        offsets[dst] = offsets[src];
-        if bit(validity, i) {
-            src -= 1;
-        }
-    }
-}
-
 /// Booleans: an LSB-first bitmap.
 #[derive(Debug, Default)]
 pub(crate) struct BoolValues {
@@ -697,23 +647,10 @@ impl BoolValues {
 
     fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
         // The dense bits are in `scratch` too: rewrite the page's slots from it.
-        let end = (start + total).div_ceil(8);
-        if self.bits.len() < end {
-            self.bits.resize(end, 0);
-        }
         if dense == 0 {
             self.scratch.clear();
         }
-        let mut j = 0;
-        for i in 0..total {
-            let v = if bit(validity, start + i) {
-                j += 1;
-                bit(&self.scratch, j - 1)
-            } else {
-                false
-            };
-            set_bits(&mut self.bits, start + i, 1, v);
-        }
+        spread_bits(&mut self.bits, &self.scratch, start, total, validity);
         self.len = start + total;
     }
 }
@@ -851,20 +788,7 @@ impl FixedBytes {
     }
 
     fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
-        let w = self.width;
-        self.values.resize((start + total) * w, 0);
-        let mut src = start + dense;
-        for i in (start..start + total).rev() {
-            if src == i + 1 {
-                break;
-            }
-            if bit(validity, i) {
-                src -= 1;
-                self.values.copy_within(src * w..src * w + w, i * w);
-            } else {
-                self.values[i * w..i * w + w].fill(0);
-            }
-        }
+        spread_fixed_bytes(&mut self.values, self.width, start, dense, total, validity);
     }
 }
 
@@ -944,6 +868,7 @@ impl<O: OffsetSize> Bytes<O> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::rle::set_bits;
 
     #[test]
     fn spread_fixed_places_values() {

@@ -27,6 +27,7 @@
 pub mod column;
 pub mod convert;
 pub mod reader;
+mod spread;
 
 pub use column::{ColumnDecoder, ColumnOptions, ColumnSpec};
 pub use reader::{ColumnSelection, ParquetReader, ReadOptions, RecordBatches, StringType};
