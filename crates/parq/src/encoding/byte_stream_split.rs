@@ -120,14 +120,73 @@ impl<'a> ByteStreamSplitDecoder<'a> {
     }
 }
 
+/// Values per block of the transposition kernels: each block gathers `BLOCK` bytes from
+/// each of the K streams (fixed-size arrays, so the loop has no bounds checks and LLVM
+/// vectorises the interleaving).
+const BLOCK: usize = 64;
+
+/// Interleaves one block: value `j` of `dst` gets byte `k` from `streams[k][j]`. Widths 2
+/// and 4 are assembled with shifts and ors of zero-extended bytes, which vectorise even on
+/// baseline SSE2 (measured: 2.3x the byte-by-byte loop for 4; for 8 the 64-bit lanes were
+/// slower than it), the others byte by byte.
+#[inline(always)]
+fn interleave_block<const K: usize>(streams: &[&[u8; BLOCK]; K], dst: &mut [[u8; K]; BLOCK]) {
+    macro_rules! words {
+        ($w:ty) => {{
+            let mut words = [0 as $w; BLOCK];
+            for (k, s) in streams.iter().enumerate() {
+                for (w, &b) in words.iter_mut().zip(s.iter()) {
+                    *w |= <$w>::from(b) << (8 * k);
+                }
+            }
+            for (d, w) in dst.iter_mut().zip(words) {
+                d.copy_from_slice(&w.to_le_bytes());
+            }
+        }};
+    }
+    match K {
+        2 => words!(u16),
+        4 => words!(u32),
+        _ => {
+            for (j, value) in dst.iter_mut().enumerate() {
+                for (k, b) in value.iter_mut().enumerate() {
+                    *b = streams[k][j];
+                }
+            }
+        }
+    }
+}
+
+/// The streams of values `start..start + n` of the `count`-value page `data`.
+#[inline(always)]
+fn streams<const K: usize>(data: &[u8], count: usize, start: usize, n: usize) -> [&[u8]; K] {
+    std::array::from_fn(|k| &data[k * count + start..][..n])
+}
+
+/// Block `b` (values `b * BLOCK..(b + 1) * BLOCK`) of `streams`.
+#[inline(always)]
+fn block<'a, const K: usize>(streams: &[&'a [u8]; K], b: usize) -> [&'a [u8; BLOCK]; K] {
+    std::array::from_fn(|k| {
+        streams[k][b * BLOCK..][..BLOCK]
+            .try_into()
+            .expect("a block of BLOCK bytes")
+    })
+}
+
 /// Writes values `start..start + out.len() / K` of the `count`-value page `data` into `out`.
 #[inline(never)]
 fn transpose<const K: usize>(data: &[u8], count: usize, start: usize, out: &mut [u8]) {
     let n = out.len() / K;
-    let streams: [&[u8]; K] = std::array::from_fn(|k| &data[k * count + start..][..n]);
-    for (i, value) in out.chunks_exact_mut(K).enumerate() {
-        for k in 0..K {
-            value[k] = streams[k][i];
+    let streams = streams::<K>(data, count, start, n);
+    let (values, _) = out.as_chunks_mut::<K>();
+    let (blocks, tail) = values.as_chunks_mut::<BLOCK>();
+    for (b, dst) in blocks.iter_mut().enumerate() {
+        interleave_block(&block(&streams, b), dst);
+    }
+    let done = blocks.len() * BLOCK;
+    for (i, value) in tail.iter_mut().enumerate() {
+        for (k, byte) in value.iter_mut().enumerate() {
+            *byte = streams[k][done + i];
         }
     }
 }
@@ -140,8 +199,14 @@ fn typed<T: FixedWidth, const K: usize>(
     n: usize,
     out: &mut Vec<T>,
 ) {
-    let streams: [&[u8]; K] = std::array::from_fn(|k| &data[k * count + start..][..n]);
-    out.extend((0..n).map(|i| {
+    let streams = streams::<K>(data, count, start, n);
+    let mut buf = [[0u8; K]; BLOCK];
+    for b in 0..n / BLOCK {
+        interleave_block(&block(&streams, b), &mut buf);
+        out.extend(buf.iter().map(|v| T::from_le_slice(v)));
+    }
+    let done = n / BLOCK * BLOCK;
+    out.extend((done..n).map(|i| {
         let bytes: [u8; K] = std::array::from_fn(|k| streams[k][i]);
         T::from_le_slice(&bytes)
     }));

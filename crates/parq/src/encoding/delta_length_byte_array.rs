@@ -3,7 +3,7 @@
 //!
 //! The decoder decodes the page's lengths once (into a buffer that can be reused across pages,
 //! see [`DeltaLengthByteArrayDecoder::with_buffer`]) and checks them against the bytes that
-//! follow; each batch is then reserved exactly from its lengths and copied.
+//! follow; each batch is then reserved exactly from its lengths and its bytes copied at once.
 
 use super::delta_binary_packed::DeltaBinaryPackedDecoder;
 use super::{error, reserve_byte_array, OffsetSize};
@@ -97,14 +97,17 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
         let lengths = self.take(n)?;
         let bytes: usize = lengths.iter().map(|&l| l as usize).sum();
         reserve_byte_array(NAME, offsets, values, n, bytes)?;
-        let mut pos = self.byte_pos;
-        for &l in lengths {
-            let end = pos + l as usize;
-            values.extend_from_slice(&self.bytes[pos..end]);
-            offsets.push(O::from_usize(values.len()));
-            pos = end;
-        }
-        self.byte_pos = pos;
+        // The values' bytes are contiguous: one copy, then the offsets as a running sum of
+        // the lengths (none negative; their total was checked against the page's bytes in
+        // `with_buffer` and against the offset type by `reserve_byte_array`).
+        let end = self.byte_pos + bytes;
+        let mut offset = values.len();
+        values.extend_from_slice(&self.bytes[self.byte_pos..end]);
+        offsets.extend(lengths.iter().map(|&l| {
+            offset += l as usize;
+            O::from_usize(offset)
+        }));
+        self.byte_pos = end;
         self.index += n;
         Ok(())
     }

@@ -2,7 +2,7 @@
 //!
 //! Buffers are handed over without a copy where the layout matches (INT32 -> Int32, Date32,
 //! Time32, UInt32 as a reinterpretation; INT64 -> Int64, UInt64, Timestamp, Time64,
-//! Duration, Date64; FLOAT, DOUBLE; BYTE_ARRAY -> Binary, Utf8 after UTF-8 validation;
+//! Duration, Date64; FLOAT, DOUBLE; BYTE_ARRAY -> Binary, Utf8 after UTF-8 validation (SIMD, once over the value bytes);
 //! FIXED_LEN_BYTE_ARRAY -> FixedSizeBinary); the other conversions make one pass:
 //!
 //! - INT32 -> Int8/Int16/UInt8/UInt16: truncation, as Arrow C++ casts the annotated values;
@@ -23,7 +23,7 @@ use arrow_array::builder::make_view;
 use arrow_array::types::*;
 use arrow_array::{
     ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, BooleanArray, DictionaryArray,
-    FixedSizeBinaryArray, LargeBinaryArray, LargeStringArray, PrimitiveArray, StringArray,
+    FixedSizeBinaryArray, GenericStringArray, LargeBinaryArray, OffsetSizeTrait, PrimitiveArray,
     StringViewArray,
 };
 use arrow_buffer::ScalarBuffer;
@@ -317,6 +317,55 @@ fn utf8_error<O: Copy + TryInto<usize>>(offsets: &[O], values: &[u8], e: String)
     }
 }
 
+/// Whether `StringArray::try_new` (or its `LargeStringArray` form) would accept `offsets`,
+/// `values` and `nulls`: the last offset within `values`, the bytes between the first and last
+/// offset UTF-8 (checked with SIMD by `simdutf8`, once over the whole span), every offset on a
+/// char boundary of that span, and `nulls` as long as the array. `OffsetBuffer::new` already
+/// checked that the offsets are non-negative and increasing. The same conditions make views
+/// built by `make_view` from consecutive offsets valid `StringViewArray` views.
+fn utf8_ok<O: OffsetSizeTrait>(
+    offsets: &OffsetBuffer<O>,
+    values: &[u8],
+    nulls: Option<&NullBuffer>,
+) -> bool {
+    if nulls.is_some_and(|n| n.len() != offsets.len() - 1) {
+        return false;
+    }
+    let first = offsets.first().as_usize();
+    let last = offsets.last().as_usize();
+    let Some(Ok(span)) = values.get(first..last).map(simdutf8::basic::from_utf8) else {
+        return false;
+    };
+    // `fold` rather than `all`: no early exit, so the loop stays branch-free.
+    offsets.iter().fold(true, |ok, o| {
+        ok & span.is_char_boundary(o.as_usize() - first)
+    })
+}
+
+/// A `Utf8`/`LargeUtf8` array, or the error naming the first invalid slot.
+fn string_array<O: OffsetSizeTrait + TryInto<usize>>(
+    offsets: OffsetBuffer<O>,
+    values: Buffer,
+    nulls: Option<NullBuffer>,
+) -> Res {
+    if utf8_ok(&offsets, values.as_slice(), nulls.as_ref()) {
+        // SAFETY: `utf8_ok` checked everything `GenericStringArray::try_new` checks (offsets
+        // increasing and non-negative by `OffsetBuffer::new`, the last within `values`, the
+        // spanned bytes UTF-8 with every offset on a char boundary, the null buffer's
+        // length), so `try_new` would not error, which is `new_unchecked`'s contract.
+        let a = unsafe { GenericStringArray::<O>::new_unchecked(offsets, values, nulls) };
+        return Ok(Arc::new(a));
+    }
+    match GenericStringArray::<O>::try_new(offsets.clone(), values.clone(), nulls) {
+        Ok(a) => Ok(Arc::new(a)),
+        Err(e) => Err(utf8_error(
+            offsets.as_ref(),
+            values.as_slice(),
+            e.to_string(),
+        )),
+    }
+}
+
 pub(crate) fn from_bytes(
     offsets: Vec<i32>,
     values: Vec<u8>,
@@ -328,11 +377,7 @@ pub(crate) fn from_bytes(
         DataType::Utf8 => {
             // Offsets are built increasing from 0 by the decoders.
             let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
-            let buf = Buffer::from_vec(values);
-            match StringArray::try_new(o.clone(), buf.clone(), nulls) {
-                Ok(a) => Ok(Arc::new(a)),
-                Err(e) => Err(utf8_error(o.as_ref(), buf.as_slice(), e.to_string())),
-            }
+            string_array(o, Buffer::from_vec(values), nulls)
         }
         DataType::Binary => {
             let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
@@ -349,9 +394,21 @@ pub(crate) fn from_bytes(
             let views = ScalarBuffer::from(views);
             let buf = Buffer::from_vec(values);
             if *t == DataType::Utf8View {
+                let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
+                if utf8_ok(&o, buf.as_slice(), nulls.as_ref()) {
+                    // SAFETY: the views were made by `make_view` from the slices between
+                    // consecutive offsets (in bounds: slicing `values` above would have
+                    // panicked otherwise), pointing into buffer 0 at their start offset;
+                    // `utf8_ok` checked that those slices are UTF-8 (the span is, and every
+                    // offset is on a char boundary of it) and the null buffer's length, so
+                    // `StringViewArray::try_new` would not error.
+                    let a =
+                        unsafe { StringViewArray::new_unchecked(views, vec![buf].into(), nulls) };
+                    return Ok(Arc::new(a));
+                }
                 match StringViewArray::try_new(views, vec![buf.clone()], nulls) {
                     Ok(a) => Ok(Arc::new(a)),
-                    Err(e) => Err(utf8_error(&offsets, buf.as_slice(), e.to_string())),
+                    Err(e) => Err(utf8_error(o.as_ref(), buf.as_slice(), e.to_string())),
                 }
             } else {
                 let a = BinaryViewArray::try_new(views, vec![buf], nulls)
@@ -386,11 +443,7 @@ pub(crate) fn from_large_bytes(
     match t {
         DataType::LargeUtf8 => {
             let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
-            let buf = Buffer::from_vec(values);
-            match LargeStringArray::try_new(o.clone(), buf.clone(), nulls) {
-                Ok(a) => Ok(Arc::new(a)),
-                Err(e) => Err(utf8_error(o.as_ref(), buf.as_slice(), e.to_string())),
-            }
+            string_array(o, Buffer::from_vec(values), nulls)
         }
         DataType::LargeBinary => {
             let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
