@@ -345,20 +345,18 @@ fn measure_case(
     };
     let mut cases = Vec::new();
     for &imp in impls {
-        // `Mode` names footer modes; `Metadata` stands in for "decode" here (only the
-        // harness's error messages show it).
         let case = match imp {
             PARQ => {
                 let (r, peak) = peak_bytes_during(|| read_parq(bytes, rows));
                 r?;
-                Case::new(PARQ, Mode::Metadata, expected, Some(peak), move |n| {
+                Case::new(PARQ, Mode::Decode, expected, Some(peak), move |n| {
                     timed_simple(n, || read_parq(bytes, rows), |b| facts(b))
                 })
             }
             PARQUET_60 => {
                 let (r, peak) = peak_bytes_during(|| read_60(bytes, rows));
                 r?;
-                Case::new(PARQUET_60, Mode::Metadata, expected, Some(peak), move |n| {
+                Case::new(PARQUET_60, Mode::Decode, expected, Some(peak), move |n| {
                     timed_simple(n, || read_60(bytes, rows), |b| facts(b))
                 })
             }

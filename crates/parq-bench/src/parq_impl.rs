@@ -1,7 +1,7 @@
 //! parq's cells: every call into parq's footer API (`parq::format::footer`) lives here, so
 //! only this module changes when that API moves.
 
-use anyhow::{ensure, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use parq::format::footer::{
     decode_metadata, decode_page_index, metadata_slice, DecodeOptions, LazyFooter, PageIndex,
 };
@@ -126,6 +126,7 @@ pub fn cases<'a>(file: &'a LoadedFile, modes: &[Mode]) -> Result<Vec<Case<'a>>> 
                     )
                 })
             }
+            Mode::Decode => bail!("`decode` is not a footer mode (see `parq-bench decode`)"),
             Mode::PageIndex | Mode::PageIndex10 => {
                 let md = full()?;
                 let selected = (mode == Mode::PageIndex10).then(|| columns.clone());

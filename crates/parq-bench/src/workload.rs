@@ -33,6 +33,8 @@ pub enum Mode {
     PageIndex,
     /// ColumnIndex + OffsetIndex of 10 columns in every row group.
     PageIndex10,
+    /// A whole column read into Arrow (`parq-bench decode`; not a footer mode).
+    Decode,
 }
 
 impl Mode {
@@ -63,6 +65,7 @@ impl Mode {
             Mode::Lazy10Chunks => "lazy-10",
             Mode::PageIndex => "index",
             Mode::PageIndex10 => "index-10",
+            Mode::Decode => "decode",
         }
     }
 
@@ -77,6 +80,7 @@ impl Mode {
             Mode::Lazy10Chunks => "lazy-10-chunks",
             Mode::PageIndex => "page-index",
             Mode::PageIndex10 => "page-index-10",
+            Mode::Decode => "decode",
         }
     }
 }
