@@ -475,13 +475,8 @@ fn decode_location(r: &mut Reader<'_>) -> Result<PageLocation> {
 
 /// Appends a `list<i64>` to `out`; returns where it starts and how many values it has.
 fn read_i64s(r: &mut Reader<'_>, out: &mut Vec<i64>) -> Result<(usize, usize)> {
-    let n = r.read_list_len()?;
     let start = out.len();
-    out.reserve(n);
-    for _ in 0..n {
-        out.push(r.read_i64()?);
-    }
-    Ok((start, n))
+    r.read_i64_list_into(out).map(|n| (start, n))
 }
 
 /// Checks that a structure read from `range.start` on ended within `range`.

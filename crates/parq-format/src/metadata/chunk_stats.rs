@@ -74,11 +74,8 @@ pub struct GeospatialStatistics {
 }
 
 fn read_i64_list(r: &mut Reader<'_>) -> Result<Vec<i64>> {
-    let n = r.read_list_len()?;
-    let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(r.read_i64()?);
-    }
+    let mut v = Vec::new();
+    r.read_i64_list_into(&mut v)?;
     Ok(v)
 }
 

@@ -26,13 +26,11 @@ fn read_bool_list(r: &mut Reader<'_>) -> Result<Vec<bool>> {
     Ok(bytes.iter().map(|&b| b == wire::BOOL_TRUE).collect())
 }
 
-/// Reads a `list<i64>`; `name` labels element errors.
+/// Reads a `list<i64>`; `name` labels errors.
 fn read_i64_list(r: &mut Reader<'_>, name: &'static str) -> Result<Vec<i64>> {
-    let (_, n) = r.read_list_header()?;
-    let mut v = Vec::with_capacity(n);
-    for i in 0..n {
-        v.push(r.read_i64().map_err(|e| e.in_element(name, i as u32))?);
-    }
+    let mut v = Vec::new();
+    r.read_i64_list_into(&mut v)
+        .map_err(|e| e.in_struct(name))?;
     Ok(v)
 }
 

@@ -329,6 +329,18 @@ impl<'a> Reader<'a> {
         self.read_list_header().map(|(_, n)| n)
     }
 
+    /// Reads a `list<i64>` and appends its values to `out`; returns how many there were.
+    /// (The count is checked against the remaining bytes before `out` grows.)
+    #[inline]
+    pub fn read_i64_list_into(&mut self, out: &mut Vec<i64>) -> Result<usize> {
+        let n = self.read_list_len()?;
+        out.reserve(n);
+        for _ in 0..n {
+            out.push(self.read_i64()?);
+        }
+        Ok(n)
+    }
+
     /// Reads a boolean list element (one byte: 1 is true, anything else false as in Thrift's
     /// reference implementation).
     #[inline]
