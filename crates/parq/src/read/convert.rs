@@ -252,41 +252,34 @@ fn decimal<'a>(
         message: format!("a decimal value is wider than Arrow {t}"),
         slot: Some(slot),
     };
+    /// Sign-extends every big-endian value to `N` bytes and reads it with `from_be`.
+    fn widen<'a, T: ArrowPrimitiveType, const N: usize>(
+        items: impl Iterator<Item = &'a [u8]>,
+        len: usize,
+        from_be: fn([u8; N]) -> T::Native,
+        too_wide: impl Fn(usize) -> ConvertError,
+    ) -> Result<Vec<T::Native>, ConvertError> {
+        let mut out = Vec::with_capacity(len);
+        for (i, b) in items.enumerate() {
+            out.push(from_be(be_extend::<N>(b).ok_or_else(|| too_wide(i))?));
+        }
+        Ok(out)
+    }
     match t {
         DataType::Decimal256(..) => {
-            let mut out = Vec::with_capacity(len);
-            for (i, b) in items.enumerate() {
-                out.push(i256::from_be_bytes(
-                    be_extend::<32>(b).ok_or_else(|| too_wide(i))?,
-                ));
-            }
+            let out = widen::<Decimal256Type, 32>(items, len, i256::from_be_bytes, too_wide)?;
             Ok(prim::<Decimal256Type>(out, nulls, t))
         }
         DataType::Decimal128(..) => {
-            let mut out = Vec::with_capacity(len);
-            for (i, b) in items.enumerate() {
-                out.push(i128::from_be_bytes(
-                    be_extend::<16>(b).ok_or_else(|| too_wide(i))?,
-                ));
-            }
+            let out = widen::<Decimal128Type, 16>(items, len, i128::from_be_bytes, too_wide)?;
             Ok(prim::<Decimal128Type>(out, nulls, t))
         }
         DataType::Decimal64(..) => {
-            let mut out = Vec::with_capacity(len);
-            for (i, b) in items.enumerate() {
-                out.push(i64::from_be_bytes(
-                    be_extend::<8>(b).ok_or_else(|| too_wide(i))?,
-                ));
-            }
+            let out = widen::<Decimal64Type, 8>(items, len, i64::from_be_bytes, too_wide)?;
             Ok(prim::<Decimal64Type>(out, nulls, t))
         }
         DataType::Decimal32(..) => {
-            let mut out = Vec::with_capacity(len);
-            for (i, b) in items.enumerate() {
-                out.push(i32::from_be_bytes(
-                    be_extend::<4>(b).ok_or_else(|| too_wide(i))?,
-                ));
-            }
+            let out = widen::<Decimal32Type, 4>(items, len, i32::from_be_bytes, too_wide)?;
             Ok(prim::<Decimal32Type>(out, nulls, t))
         }
         _ => Err(cannot("decimal", t)),
