@@ -2,16 +2,10 @@
 //! columns, 1 iteration) and checks the JSON it writes: a cell per case for parq and
 //! `parquet` 60.1.0 in the `footer --json` shape. Nothing here looks at timings.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let dir =
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::tmp_dir;
+use std::process::Command;
 
 #[test]
 fn tiny_decode_run_writes_json_for_parq_and_parquet_60() {

@@ -2,16 +2,10 @@
 //! data dir) and checks the JSON it writes has cells for parq and both `parquet` versions.
 //! Nothing here looks at timings.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let dir =
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::tmp_dir;
+use std::process::Command;
 
 #[test]
 fn tiny_footer_run_writes_json_for_every_rust_impl() {
