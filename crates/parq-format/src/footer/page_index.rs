@@ -10,7 +10,8 @@ use std::ops::Range;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::metadata::{
-    BoundaryOrder, ByteRange, ColumnChunk, FileMetaData, PageLocation, PhysicalType, UnknownFields,
+    missing, BoundaryOrder, ByteRange, ColumnChunk, FileMetaData, PageLocation, PhysicalType,
+    UnknownFields,
 };
 use crate::thrift::{wire, Reader};
 
@@ -360,7 +361,7 @@ impl PageIndex {
             (seen_order, "boundary_order"),
         ];
         if let Some((_, field)) = missing.iter().find(|(seen, _)| !seen) {
-            return Err(Error::missing(NAME, field).with_offset(r.offset()));
+            return Err(missing(r, NAME, field));
         }
         let pages = span.pages as usize;
         // Every per-page list must cover the same pages, so the shared arrays stay aligned.
@@ -421,7 +422,7 @@ impl PageIndex {
         })?;
         r.leave();
         if !seen {
-            return Err(Error::missing(NAME, "page_locations").with_offset(r.offset()));
+            return Err(missing(r, NAME, "page_locations"));
         }
         Ok(span)
     }
@@ -456,7 +457,7 @@ fn decode_location(r: &mut Reader<'_>) -> Result<PageLocation> {
             2 => "compressed_page_size",
             _ => "first_row_index",
         };
-        return Err(Error::missing(NAME, field).with_offset(r.offset()));
+        return Err(missing(r, NAME, field));
     }
     if loc.offset < 0 || loc.compressed_page_size < 0 || loc.first_row_index < 0 {
         return Err(Error::at(
