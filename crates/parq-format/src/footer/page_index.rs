@@ -354,13 +354,13 @@ impl PageIndex {
             _ => r.skip_field(ty),
         })?;
         r.leave();
-        let missing = [
+        let required = [
             (seen_null_pages, "null_pages"),
             (seen_min, "min_values"),
             (seen_max, "max_values"),
             (seen_order, "boundary_order"),
         ];
-        if let Some((_, field)) = missing.iter().find(|(seen, _)| !seen) {
+        if let Some((_, field)) = required.iter().find(|(seen, _)| !seen) {
             return Err(missing(r, NAME, field));
         }
         let pages = span.pages as usize;
