@@ -9,6 +9,8 @@
 //! - [`reader`]: [`ParquetReader`], the file-level API (columns by index or path, row
 //!   groups, batch size, string representation), yielding [`RecordBatches`].
 //! - [`column`]: [`ColumnDecoder`], the column chunks of one flat leaf into one array.
+//! - `values` / `bytes`: the decoded values of a column by physical type (dictionary,
+//!   dense decoding per encoding, spreading over null slots by `spread`).
 //! - [`convert`]: physical values into the leaf's Arrow type.
 //!
 //! Supported today: every flat leaf (required or optional, max repetition level 0) of every
@@ -24,10 +26,12 @@
 //! needed (the whole file is in memory), page-index based row selection, and keeping the
 //! Parquet dictionary for Arrow Dictionary columns (they are re-encoded by hashing).
 
+mod bytes;
 pub mod column;
 pub mod convert;
 pub mod reader;
 mod spread;
+mod values;
 
 pub use column::{ColumnDecoder, ColumnOptions, ColumnSpec};
 pub use reader::{ColumnSelection, ParquetReader, ReadOptions, RecordBatches, StringType};

@@ -1,0 +1,433 @@
+//! The decoded values of one column, by physical type ([`Storage`]): dictionary pages are
+//! loaded into typed values, data pages decoded densely at the end of the value buffer, and
+//! the page's values spread over its slots by [`super::spread`]. Byte arrays are in
+//! [`super::bytes`].
+
+use std::sync::Arc;
+
+use arrow_array::ArrayRef;
+use arrow_schema::DataType;
+
+use super::bytes::Bytes;
+use super::column::{ColumnSpec, ConvertError};
+use super::convert;
+use super::spread::{spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
+use crate::encoding::byte_stream_split::ByteStreamSplitDecoder;
+use crate::encoding::delta_binary_packed::DeltaBinaryPackedDecoder;
+use crate::encoding::delta_byte_array::DeltaByteArrayDecoder;
+use crate::encoding::dictionary::DictionaryDecoder;
+use crate::encoding::plain::{self, BooleanDecoder, FixedWidth, Int96};
+use crate::encoding::rle::{copy_bits, RleDecoder};
+use crate::format::metadata::{Encoding, PhysicalType};
+use crate::{Error, ErrorKind, Result};
+
+/// The values of a column, by physical type.
+#[derive(Debug)]
+pub(crate) enum Storage {
+    Null,
+    Bool(BoolValues),
+    I32(Prim<i32>),
+    I64(Prim<i64>),
+    I96(Prim<Int96>),
+    F32(Prim<f32>),
+    F64(Prim<f64>),
+    Fixed(FixedBytes),
+    Bytes(Bytes<i32>),
+    LargeBytes(Bytes<i64>),
+}
+
+impl Storage {
+    pub(super) fn for_spec(spec: &ColumnSpec) -> Result<Storage> {
+        use DataType as D;
+        use PhysicalType as P;
+        let t = &spec.data_type;
+        if *t == D::Null {
+            return Ok(Storage::Null);
+        }
+        let ok = match spec.physical {
+            P::Boolean => matches!(t, D::Boolean).then(|| Storage::Bool(BoolValues::default())),
+            P::Int32 => matches!(
+                t,
+                D::Int8
+                    | D::Int16
+                    | D::Int32
+                    | D::UInt8
+                    | D::UInt16
+                    | D::UInt32
+                    | D::Date32
+                    | D::Time32(_)
+                    | D::Decimal32(..)
+                    | D::Decimal64(..)
+                    | D::Decimal128(..)
+                    | D::Decimal256(..)
+            )
+            .then(|| Storage::I32(Prim::default())),
+            P::Int64 => matches!(
+                t,
+                D::Int64
+                    | D::UInt64
+                    | D::Timestamp(..)
+                    | D::Time64(_)
+                    | D::Duration(_)
+                    | D::Date64
+                    | D::Decimal64(..)
+                    | D::Decimal128(..)
+                    | D::Decimal256(..)
+            )
+            .then(|| Storage::I64(Prim::default())),
+            P::Int96 => matches!(t, D::Timestamp(..)).then(|| Storage::I96(Prim::default())),
+            P::Float => matches!(t, D::Float32).then(|| Storage::F32(Prim::default())),
+            P::Double => matches!(t, D::Float64).then(|| Storage::F64(Prim::default())),
+            P::FixedLenByteArray => {
+                let w = spec.type_length;
+                let fits = match t {
+                    D::FixedSizeBinary(n) => usize::try_from(*n) == Ok(w),
+                    D::Float16 => w == 2,
+                    D::Decimal32(..) | D::Decimal64(..) | D::Decimal128(..) | D::Decimal256(..) => {
+                        true
+                    }
+                    _ => false,
+                };
+                if w == 0 {
+                    return Err(Error::new(ErrorKind::InvalidColumnData {
+                        column: spec.path.clone(),
+                        message: "FIXED_LEN_BYTE_ARRAY of type_length 0".to_string(),
+                    }));
+                }
+                fits.then(|| Storage::Fixed(FixedBytes::new(w)))
+            }
+            P::ByteArray => match t {
+                D::LargeUtf8 | D::LargeBinary => Some(Storage::LargeBytes(Bytes::default())),
+                D::Utf8
+                | D::Binary
+                | D::Utf8View
+                | D::BinaryView
+                | D::Decimal32(..)
+                | D::Decimal64(..)
+                | D::Decimal128(..)
+                | D::Decimal256(..) => Some(Storage::Bytes(Bytes::default())),
+                D::Dictionary(_, v)
+                    if matches!(
+                        v.as_ref(),
+                        D::Utf8 | D::Binary | D::LargeUtf8 | D::LargeBinary | D::Utf8View
+                    ) =>
+                {
+                    Some(Storage::Bytes(Bytes::default()))
+                }
+                _ => None,
+            },
+            P::Unknown(_) => None,
+        };
+        ok.ok_or_else(|| {
+            Error::new(ErrorKind::InvalidColumnData {
+                column: spec.path.clone(),
+                message: format!(
+                    "a {} column cannot be read as Arrow {t}",
+                    spec.physical.spec_name()
+                ),
+            })
+        })
+    }
+
+    pub(super) fn reserve(&mut self, values: usize, bytes: usize) {
+        match self {
+            Storage::Null => {}
+            Storage::Bool(b) => b.bits.reserve(values.div_ceil(8)),
+            Storage::I32(p) => p.values.reserve(values),
+            Storage::I64(p) => p.values.reserve(values),
+            Storage::I96(p) => p.values.reserve(values),
+            Storage::F32(p) => p.values.reserve(values),
+            Storage::F64(p) => p.values.reserve(values),
+            Storage::Fixed(f) => f.values.reserve(values.saturating_mul(f.width)),
+            Storage::Bytes(b) => b.reserve(values, bytes),
+            Storage::LargeBytes(b) => b.reserve(values, bytes),
+        }
+    }
+
+    pub(super) fn clear_dictionary(&mut self) {
+        match self {
+            Storage::Null | Storage::Bool(_) => {}
+            Storage::I32(p) => p.has_dict = false,
+            Storage::I64(p) => p.has_dict = false,
+            Storage::I96(p) => p.has_dict = false,
+            Storage::F32(p) => p.has_dict = false,
+            Storage::F64(p) => p.has_dict = false,
+            Storage::Fixed(f) => f.has_dict = false,
+            Storage::Bytes(b) => b.has_dict = false,
+            Storage::LargeBytes(b) => b.has_dict = false,
+        }
+    }
+
+    pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
+        match self {
+            Storage::Null => Ok(()),
+            Storage::Bool(_) => Err(unsupported_encoding(
+                Encoding::PlainDictionary,
+                "BOOLEAN columns",
+            )),
+            Storage::I32(p) => p.load_dictionary(data, n),
+            Storage::I64(p) => p.load_dictionary(data, n),
+            Storage::I96(p) => p.load_dictionary(data, n),
+            Storage::F32(p) => p.load_dictionary(data, n),
+            Storage::F64(p) => p.load_dictionary(data, n),
+            Storage::Fixed(f) => f.load_dictionary(data, n),
+            Storage::Bytes(b) => b.load_dictionary(data, n),
+            Storage::LargeBytes(b) => b.load_dictionary(data, n),
+        }
+    }
+
+    /// Appends `n` (> 0) dense values of a data page.
+    pub(super) fn decode(
+        &mut self,
+        encoding: Encoding,
+        data: &[u8],
+        n: usize,
+        spec: &ColumnSpec,
+    ) -> Result<()> {
+        match self {
+            Storage::Null => Ok(()),
+            Storage::Bool(b) => b.decode(encoding, data, n),
+            Storage::I32(p) => p.decode(encoding, data, n, spec),
+            Storage::I64(p) => p.decode(encoding, data, n, spec),
+            Storage::I96(p) => p.decode(encoding, data, n, spec),
+            Storage::F32(p) => p.decode(encoding, data, n, spec),
+            Storage::F64(p) => p.decode(encoding, data, n, spec),
+            Storage::Fixed(f) => f.decode(encoding, data, n),
+            Storage::Bytes(b) => b.decode(encoding, data, n),
+            Storage::LargeBytes(b) => b.decode(encoding, data, n),
+        }
+    }
+
+    /// Spreads the `dense` values decoded last (from slot `start`) over slots
+    /// `start..start + total` following the validity bits.
+    pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
+        match self {
+            Storage::Null => {}
+            Storage::Bool(b) => b.spread(start, dense, total, validity),
+            Storage::I32(p) => spread_fixed(&mut p.values, start, dense, total, validity),
+            Storage::I64(p) => spread_fixed(&mut p.values, start, dense, total, validity),
+            Storage::I96(p) => spread_fixed(&mut p.values, start, dense, total, validity),
+            Storage::F32(p) => spread_fixed(&mut p.values, start, dense, total, validity),
+            Storage::F64(p) => spread_fixed(&mut p.values, start, dense, total, validity),
+            Storage::Fixed(f) => f.spread(start, dense, total, validity),
+            Storage::Bytes(b) => spread_offsets(&mut b.offsets, start, dense, total, validity),
+            Storage::LargeBytes(b) => spread_offsets(&mut b.offsets, start, dense, total, validity),
+        }
+    }
+
+    pub(super) fn finish(
+        self,
+        len: usize,
+        nulls: Option<arrow_buffer::NullBuffer>,
+        spec: &ColumnSpec,
+    ) -> std::result::Result<ArrayRef, ConvertError> {
+        let t = &spec.data_type;
+        match self {
+            Storage::Null => Ok(Arc::new(arrow_array::NullArray::new(len))),
+            Storage::Bool(b) => Ok(convert::boolean(b.bits, len, nulls)),
+            Storage::I32(p) => convert::from_i32(p.values, nulls, t),
+            Storage::I64(p) => convert::from_i64(p.values, nulls, t),
+            Storage::I96(p) => convert::from_int96(&p.values, nulls, t),
+            Storage::F32(p) => convert::from_f32(p.values, nulls, t),
+            Storage::F64(p) => convert::from_f64(p.values, nulls, t),
+            Storage::Fixed(f) => convert::from_fixed(f.values, f.width, len, nulls, t),
+            Storage::Bytes(b) => convert::from_bytes(b.offsets, b.values, nulls, t),
+            Storage::LargeBytes(b) => convert::from_large_bytes(b.offsets, b.values, nulls, t),
+        }
+    }
+}
+
+/// Booleans: an LSB-first bitmap.
+#[derive(Debug, Default)]
+pub(crate) struct BoolValues {
+    bits: Vec<u8>,
+    /// Bits in `bits`.
+    len: usize,
+    /// The dense values of one page.
+    scratch: Vec<u8>,
+}
+
+impl BoolValues {
+    pub(super) fn decode(&mut self, encoding: Encoding, data: &[u8], n: usize) -> Result<()> {
+        self.scratch.clear();
+        match encoding {
+            Encoding::Plain => {
+                BooleanDecoder::new(data).decode_bitmap(n, &mut self.scratch, 0)?;
+            }
+            Encoding::Rle => {
+                let (mut d, _) = RleDecoder::with_length_prefix(data, 1)?;
+                d.decode_bitmap(n, &mut self.scratch, 0)?;
+            }
+            other => return Err(unsupported_encoding(other, "BOOLEAN columns")),
+        }
+        let end = (self.len + n).div_ceil(8);
+        if self.bits.len() < end {
+            self.bits.resize(end, 0);
+        }
+        copy_bits(&self.scratch, n, &mut self.bits, self.len);
+        self.len += n;
+        Ok(())
+    }
+
+    pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
+        // The dense bits are in `scratch` too: rewrite the page's slots from it.
+        if dense == 0 {
+            self.scratch.clear();
+        }
+        spread_bits(&mut self.bits, &self.scratch, start, total, validity);
+        self.len = start + total;
+    }
+}
+
+/// A physical type stored as a vector of fixed-width values.
+pub(crate) trait PrimValue: FixedWidth + std::fmt::Debug {
+    /// DELTA_BINARY_PACKED, for INT32 and INT64.
+    fn delta(_data: &[u8], _n: usize, _out: &mut Vec<Self>) -> Option<Result<()>> {
+        None
+    }
+}
+
+impl PrimValue for i32 {
+    fn delta(data: &[u8], n: usize, out: &mut Vec<Self>) -> Option<Result<()>> {
+        Some(DeltaBinaryPackedDecoder::new(data).and_then(|mut d| d.decode(n, out)))
+    }
+}
+impl PrimValue for i64 {
+    fn delta(data: &[u8], n: usize, out: &mut Vec<Self>) -> Option<Result<()>> {
+        Some(DeltaBinaryPackedDecoder::new(data).and_then(|mut d| d.decode(n, out)))
+    }
+}
+impl PrimValue for f32 {}
+impl PrimValue for f64 {}
+impl PrimValue for Int96 {}
+
+/// Fixed-width physical values and their dictionary.
+#[derive(Debug, Default)]
+pub(crate) struct Prim<T> {
+    values: Vec<T>,
+    dict: Vec<T>,
+    has_dict: bool,
+}
+
+impl<T: PrimValue> Prim<T> {
+    pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
+        self.dict.clear();
+        plain::decode_fixed(data, n, &mut self.dict)?;
+        self.has_dict = true;
+        Ok(())
+    }
+
+    pub(super) fn decode(
+        &mut self,
+        encoding: Encoding,
+        data: &[u8],
+        n: usize,
+        spec: &ColumnSpec,
+    ) -> Result<()> {
+        match encoding {
+            Encoding::Plain => plain::decode_fixed(data, n, &mut self.values).map(|_| ()),
+            Encoding::PlainDictionary | Encoding::RleDictionary => {
+                if !self.has_dict {
+                    return Err(no_dictionary());
+                }
+                DictionaryDecoder::new(data)?.gather(n, &self.dict, &mut self.values)
+            }
+            Encoding::DeltaBinaryPacked => match T::delta(data, n, &mut self.values) {
+                Some(r) => r,
+                None => Err(unsupported_encoding(encoding, spec.physical.spec_name())),
+            },
+            Encoding::ByteStreamSplit => {
+                let mut d = ByteStreamSplitDecoder::new(data, T::WIDTH)?;
+                d.decode(n, &mut self.values)
+            }
+            other => Err(unsupported_encoding(other, spec.physical.spec_name())),
+        }
+    }
+}
+
+/// FIXED_LEN_BYTE_ARRAY values back to back.
+#[derive(Debug)]
+pub(crate) struct FixedBytes {
+    width: usize,
+    values: Vec<u8>,
+    dict: Vec<u8>,
+    has_dict: bool,
+    indices: Vec<u32>,
+}
+
+impl FixedBytes {
+    fn new(width: usize) -> Self {
+        FixedBytes {
+            width,
+            values: Vec::new(),
+            dict: Vec::new(),
+            has_dict: false,
+            indices: Vec::new(),
+        }
+    }
+
+    pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
+        self.dict.clear();
+        plain::decode_fixed_len_byte_array(data, self.width, n, &mut self.dict)?;
+        self.has_dict = true;
+        Ok(())
+    }
+
+    pub(super) fn decode(&mut self, encoding: Encoding, data: &[u8], n: usize) -> Result<()> {
+        let w = self.width;
+        match encoding {
+            Encoding::Plain => {
+                plain::decode_fixed_len_byte_array(data, w, n, &mut self.values).map(|_| ())
+            }
+            Encoding::PlainDictionary | Encoding::RleDictionary => {
+                if !self.has_dict {
+                    return Err(no_dictionary());
+                }
+                let mut d = RleDecoder::for_dictionary_indices(data)?;
+                self.indices.clear();
+                self.indices.resize(n, 0);
+                d.decode_exact(&mut self.indices)?;
+                let entries = self.dict.len() / w;
+                if let Some(&bad) = self.indices.iter().find(|&&i| i as usize >= entries) {
+                    return Err(Error::new(ErrorKind::Encoding {
+                        encoding: "RLE_DICTIONARY",
+                        message: format!("index {bad} out of the dictionary of {entries} entries"),
+                    }));
+                }
+                self.values.reserve(n * w);
+                for &i in &self.indices {
+                    let s = i as usize * w;
+                    self.values.extend_from_slice(&self.dict[s..s + w]);
+                }
+                Ok(())
+            }
+            Encoding::DeltaByteArray => {
+                DeltaByteArrayDecoder::new(data)?.decode_fixed(n, w, &mut self.values)
+            }
+            Encoding::ByteStreamSplit => {
+                ByteStreamSplitDecoder::new(data, w)?.decode_bytes(n, &mut self.values)
+            }
+            other => Err(unsupported_encoding(other, "FIXED_LEN_BYTE_ARRAY columns")),
+        }
+    }
+
+    pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
+        spread_fixed_bytes(&mut self.values, self.width, start, dense, total, validity);
+    }
+}
+
+#[cold]
+pub(super) fn unsupported_encoding(encoding: Encoding, what: &str) -> Error {
+    Error::new(ErrorKind::Encoding {
+        encoding: encoding.spec_name(),
+        message: format!("{encoding} is not supported for {what}"),
+    })
+}
+
+#[cold]
+pub(super) fn no_dictionary() -> Error {
+    Error::new(ErrorKind::Encoding {
+        encoding: "RLE_DICTIONARY",
+        message: "a dictionary-encoded data page without a dictionary page".to_string(),
+    })
+}
