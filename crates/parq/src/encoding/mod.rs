@@ -11,6 +11,7 @@
 //! - [`dictionary`]: fused index decoding and gather from a dictionary.
 //! - [`delta_binary_packed`], [`delta_length_byte_array`], [`delta_byte_array`].
 //! - [`byte_stream_split`].
+//! - `bitmap`: appending to LSB-first bitmaps (validity, booleans).
 //! - [`bitpack`]: the LSB-first bit-unpacking kernels shared by the hybrid and delta encodings.
 //!
 //! Every count read from the data is checked against the bytes that remain before anything is
@@ -20,6 +21,7 @@
 use crate::{Error, ErrorKind, Result};
 
 pub mod bit_packed;
+pub(crate) mod bitmap;
 pub mod bitpack;
 pub mod byte_stream_split;
 pub mod delta_binary_packed;

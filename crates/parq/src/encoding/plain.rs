@@ -9,7 +9,8 @@
 //! Every function decodes from the start of a slice and returns the bytes it consumed, so a
 //! page reader decoding in batches advances its slice by that much.
 
-use super::rle::{copy_bits, set_bits};
+use super::bitmap::BitAppender;
+use super::rle::popcount;
 use super::{error, reserve_byte_array, OffsetSize};
 use crate::Result;
 
@@ -186,7 +187,8 @@ impl<'a> BooleanDecoder<'a> {
     }
 
     /// Decodes the next `n` booleans into bits `bit_offset..bit_offset + n` of the LSB-first
-    /// bitmap `bitmap` (grown with zeros as needed); returns the number of `true` values.
+    /// bitmap `bitmap` (bits before `bit_offset` are kept; the bitmap ends at the last bit
+    /// decoded, rounded up to a byte); returns the number of `true` values.
     pub fn decode_bitmap(
         &mut self,
         n: usize,
@@ -194,30 +196,26 @@ impl<'a> BooleanDecoder<'a> {
         bit_offset: usize,
     ) -> Result<usize> {
         self.check(n)?;
-        let end = bit_offset.div_ceil(8).max((bit_offset + n).div_ceil(8));
-        if bitmap.len() < end {
-            bitmap.resize(end, 0);
-        }
+        let mut out = BitAppender::at(bitmap, bit_offset, n);
         let mut ones = 0;
         let mut done = 0;
         // Leading bits up to a source byte boundary one at a time, then whole source bytes.
         while done < n && !(self.bit + done).is_multiple_of(8) {
             let b = self.bit + done;
-            let v = self.data[b / 8] >> (b % 8) & 1 != 0;
-            set_bits(bitmap, bit_offset + done, 1, v);
+            let v = self.data[b / 8] >> (b % 8) & 1;
+            out.push(u64::from(v), 1);
             ones += v as usize;
             done += 1;
         }
         let rest = n - done;
         let src = &self.data[(self.bit + done) / 8..];
-        let src = &src[..rest.div_ceil(8)];
-        copy_bits(src, rest, bitmap, bit_offset + done);
-        ones += src[..rest / 8]
-            .iter()
-            .map(|b| b.count_ones() as usize)
-            .sum::<usize>();
-        if !rest.is_multiple_of(8) {
-            ones += (src[rest / 8] & ((1u8 << (rest % 8)) - 1)).count_ones() as usize;
+        let (whole, tail) = src[..rest.div_ceil(8)].split_at(rest / 8);
+        out.push_bytes(whole);
+        ones += popcount(whole);
+        if let Some(&last) = tail.first() {
+            let last = last & ((1u8 << (rest % 8)) - 1);
+            out.push(u64::from(last), (rest % 8) as u32);
+            ones += last.count_ones() as usize;
         }
         self.bit += n;
         Ok(ones)

@@ -17,6 +17,7 @@
 //! A last bit-packed run whose bytes stop early (some writers omit the padding) is accepted:
 //! only the values it actually holds can be decoded.
 
+use super::bitmap::BitAppender;
 use super::bitpack::{unpack_unchecked, Unpacked};
 use super::{error, read_uleb128};
 use crate::Result;
@@ -150,7 +151,8 @@ impl<'a> RleDecoder<'a> {
     }
 
     /// Decodes the next `n` values of a 1-bit stream into bits `bit_offset..bit_offset + n`
-    /// of the LSB-first bitmap `bitmap` (grown with zeros as needed; other bits are kept).
+    /// of the LSB-first bitmap `bitmap` (bits before `bit_offset` are kept; the bitmap ends
+    /// at the last bit decoded, rounded up to a byte).
     /// Returns the number of set bits (non-null values, or `true` booleans). It is an error
     /// if the bit width is not 1 or the data holds fewer than `n` values.
     pub fn decode_bitmap(
@@ -165,18 +167,66 @@ impl<'a> RleDecoder<'a> {
                 format!("bitmap decoding needs bit width 1, not {}", self.bit_width),
             ));
         }
-        let end = bit_offset.div_ceil(8).max((bit_offset + n).div_ceil(8));
-        if bitmap.len() < end {
-            bitmap.resize(end, 0);
-        }
+        let mut bits = BitAppender::at(bitmap, bit_offset, n);
         let mut sink = BitmapSink {
-            bytes: bitmap,
-            bit: bit_offset,
+            bits: &mut bits,
             ones: 0,
         };
-        let got = self.run(n, &mut sink)?;
+        // What a previous call left (a partial group, the rest of a run) goes the general way;
+        // then runs are read here, each one a word fill or a byte copy, and a run that goes
+        // past `n` is left in the decoder's state for the general way (and the next call).
+        let pending = (self.group_len - self.group_pos)
+            + self.rle_left
+            + self.packed_left
+            + self.partial_bytes * 8;
+        let mut done = self.run(n.min(pending), &mut sink)?;
+        while done < n {
+            let Some(&first) = self.data.get(self.pos) else {
+                break;
+            };
+            let header = if first < 0x80 {
+                self.pos += 1;
+                u64::from(first)
+            } else {
+                read_uleb128(self.data, &mut self.pos, NAME)?
+            };
+            let want = n - done;
+            if header & 1 == 1 {
+                // Width 1: a group of 8 values is one byte, already in bitmap order.
+                let remaining = self.data.len() - self.pos;
+                let groups = usize::try_from(header >> 1).unwrap_or(usize::MAX);
+                let bytes = groups.min(remaining);
+                let take = bytes.min(want / 8);
+                let src = &self.data[self.pos..self.pos + take];
+                sink.ones += popcount(src);
+                sink.bits.push_bytes(src);
+                self.pos += take;
+                done += take * 8;
+                if take < bytes {
+                    self.packed_left = (bytes - take) * 8;
+                    break;
+                }
+            } else {
+                let Some(&value) = self.data.get(self.pos) else {
+                    return Err(error(NAME, "run value of 1 byte truncated".to_string()));
+                };
+                self.pos += 1;
+                let count = usize::try_from(header >> 1).unwrap_or(usize::MAX);
+                let take = count.min(want);
+                sink.fill(u32::from(value), take)?;
+                done += take;
+                if take < count {
+                    self.rle_value = u32::from(value);
+                    self.rle_left = count - take;
+                    break;
+                }
+            }
+        }
+        if done < n {
+            done += self.run(n - done, &mut sink)?;
+        }
         let ones = sink.ones;
-        self.check_count(got, n)?;
+        self.check_count(done, n)?;
         Ok(ones)
     }
 
@@ -328,17 +378,15 @@ impl Sink for SkipSink {
     }
 }
 
-struct BitmapSink<'o> {
-    bytes: &'o mut Vec<u8>,
-    bit: usize,
+struct BitmapSink<'a, 'o> {
+    bits: &'a mut BitAppender<'o>,
     ones: usize,
 }
 
-impl Sink for BitmapSink<'_> {
+impl Sink for BitmapSink<'_, '_> {
     #[inline]
     fn fill(&mut self, value: u32, n: usize) -> Result<()> {
-        set_bits(self.bytes, self.bit, n, value != 0);
-        self.bit += n;
+        self.bits.push_run(value != 0, n);
         if value != 0 {
             self.ones += n;
         }
@@ -348,67 +396,33 @@ impl Sink for BitmapSink<'_> {
     fn unpack(&mut self, src: &[u8], _bit_width: u32, n: usize) -> Result<()> {
         // Width 1, LSB first: the packed bytes already are bitmap bytes.
         let src = &src[..n / 8];
-        self.ones += src.iter().map(|b| b.count_ones() as usize).sum::<usize>();
-        copy_bits(src, n, self.bytes, self.bit);
-        self.bit += n;
+        self.ones += popcount(src);
+        self.bits.push_bytes(src);
         Ok(())
     }
     #[inline]
     fn values(&mut self, values: &[u32]) -> Result<()> {
         for &v in values {
-            set_bits(self.bytes, self.bit, 1, v != 0);
-            self.bit += 1;
+            self.bits.push(u64::from(v != 0), 1);
             self.ones += (v != 0) as usize;
         }
         Ok(())
     }
 }
 
-/// Sets (or clears) bits `start..start + n` of the LSB-first bitmap `bytes`.
-pub(crate) fn set_bits(bytes: &mut [u8], start: usize, n: usize, value: bool) {
-    if n == 0 {
-        return;
+/// The number of set bits in `bytes`.
+#[inline]
+pub(crate) fn popcount(bytes: &[u8]) -> usize {
+    let mut words = bytes.chunks_exact(8);
+    let mut n = 0;
+    for w in &mut words {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        n += u64::from_le_bytes(b).count_ones() as usize;
     }
-    let end = start + n;
-    let (first, last) = (start / 8, (end - 1) / 8);
-    let head = 0xffu8 << (start % 8);
-    let tail = 0xffu8 >> (7 - (end - 1) % 8);
-    let apply = |b: &mut u8, mask: u8| {
-        if value {
-            *b |= mask
-        } else {
-            *b &= !mask
-        }
-    };
-    if first == last {
-        apply(&mut bytes[first], head & tail);
-        return;
-    }
-    apply(&mut bytes[first], head);
-    bytes[first + 1..last].fill(if value { 0xff } else { 0 });
-    apply(&mut bytes[last], tail);
-}
-
-/// Copies the first `n` bits of the LSB-first bitmap `src` to bits `dst_start..dst_start + n`
-/// of `dst`, keeping `dst`'s other bits.
-pub(crate) fn copy_bits(src: &[u8], n: usize, dst: &mut [u8], dst_start: usize) {
-    if n == 0 {
-        return;
-    }
-    let full = n / 8;
-    let shift = dst_start % 8;
-    let d0 = dst_start / 8;
-    if shift == 0 {
-        dst[d0..d0 + full].copy_from_slice(&src[..full]);
-    } else {
-        set_bits(dst, dst_start, full * 8, false);
-        for (i, &b) in src[..full].iter().enumerate() {
-            dst[d0 + i] |= b << shift;
-            dst[d0 + i + 1] |= b >> (8 - shift);
-        }
-    }
-    for i in full * 8..n {
-        let bit = src[i / 8] >> (i % 8) & 1 != 0;
-        set_bits(dst, dst_start + i, 1, bit);
-    }
+    n + words
+        .remainder()
+        .iter()
+        .map(|b| b.count_ones() as usize)
+        .sum::<usize>()
 }

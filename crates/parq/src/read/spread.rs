@@ -3,8 +3,8 @@
 //!
 //! The validity bits of the page (slots `start..start + total`) are read 64 at a time; per
 //! word, its popcount says how many dense values it takes. An all-ones word is one block
-//! copy, an all-zeros word one fill; a mixed word copies its (at most 63) dense values to a
-//! small buffer and writes the word's slots front to back without branches. Words are taken
+//! copy, an all-zeros word one fill; a mixed word writes its slots without branches, back to
+//! front, in place. Words are taken
 //! from the last to the first, so that a word's dense values (which sit at or before its
 //! slots) are read before anything below them is overwritten; once every slot before a word
 //! is valid, the rest is already in place and the walk stops.
@@ -118,7 +118,6 @@ pub(super) fn spread_fixed<T: Copy + Default>(
     values.resize(start + total, T::default());
     let v = &mut values[start..];
     let mut src = dense;
-    let mut buf = [T::default(); 64];
     for (base, m) in words_rev(total) {
         if src == base + m {
             // Every slot up to here is valid: already in place.
@@ -132,15 +131,28 @@ pub(super) fn spread_fixed<T: Copy + Default>(
         } else if p == 0 {
             v[base..base + m].fill(T::default());
         } else {
-            buf[..p].copy_from_slice(&v[q..src]);
-            let out = &mut v[base..base + m];
-            let mut k = 0;
-            for (b, o) in out.iter_mut().enumerate() {
-                let bit = (w >> b) & 1;
-                // k <= b < 64: the mask only spares the bounds check.
-                let x = buf[k & 63];
-                *o = if bit != 0 { x } else { T::default() };
-                k += bit as usize;
+            // Back to front: before slot `base + b` is written, `s` counts the valid slots
+            // below it, so the value it takes is `v[s]` with `s <= base + b` -- never a slot
+            // written already, and never a value still to be read (those are below `s`).
+            // Every slot is written (a null slot with a copy of some value, without a
+            // branch), then the null slots are cleared.
+            let out = &mut v[..base + m];
+            let ptr = out.as_mut_ptr();
+            let mut s = src;
+            // The word's top slot bit at bit 63, taken off one slot at a time.
+            let mut word = w << (64 - m);
+            for b in (0..m).rev() {
+                s -= (word >> 63) as usize;
+                word <<= 1;
+                // SAFETY: `out` has `base + m` elements and `b < m`, so `base + b` is in
+                // bounds; `s` = `q` + the set bits of `w` below `b` <= `q + b` <= `base + b`
+                // (`q`, the valid slots before the word, is at most `base`), so `s` is too.
+                unsafe { *ptr.add(base + b) = *ptr.add(s) };
+            }
+            let mut nulls = !w & mask(m);
+            while nulls != 0 {
+                out[base + nulls.trailing_zeros() as usize] = T::default();
+                nulls &= nulls - 1;
             }
         }
         src = q;

@@ -12,12 +12,13 @@ use super::bytes::Bytes;
 use super::column::{ColumnSpec, ConvertError};
 use super::convert;
 use super::spread::{spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
+use crate::encoding::bitmap::copy_bits;
 use crate::encoding::byte_stream_split::ByteStreamSplitDecoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedDecoder;
 use crate::encoding::delta_byte_array::DeltaByteArrayDecoder;
 use crate::encoding::dictionary::DictionaryDecoder;
 use crate::encoding::plain::{self, BooleanDecoder, FixedWidth, Int96};
-use crate::encoding::rle::{copy_bits, RleDecoder};
+use crate::encoding::rle::RleDecoder;
 use crate::format::metadata::{Encoding, PhysicalType};
 use crate::{Error, ErrorKind, Result};
 
