@@ -116,7 +116,17 @@ pub(super) fn spread_fixed<T: Copy + Default>(
     validity: &[u8],
 ) {
     values.resize(start + total, T::default());
-    let v = &mut values[start..];
+    spread_slice(&mut values[start..], start, dense, total, validity);
+}
+
+/// [`spread_fixed`] on `v`, the slots from `start` on (`total` of them, already there).
+fn spread_slice<T: Copy + Default>(
+    v: &mut [T],
+    start: usize,
+    dense: usize,
+    total: usize,
+    validity: &[u8],
+) {
     let mut src = dense;
     for (base, m) in words_rev(total) {
         if src == base + m {
@@ -214,6 +224,16 @@ pub(super) fn spread_fixed_bytes(
     let w = width;
     values.resize((start + total) * w, 0);
     let v = &mut values[start * w..];
+    // Common widths as fixed-size values: the branchless kernel of `spread_fixed`.
+    macro_rules! as_values {
+        ($($n:literal)*) => {
+            match w {
+                $($n => return spread_slice(v.as_chunks_mut::<$n>().0, start, dense, total, validity),)*
+                _ => {}
+            }
+        };
+    }
+    as_values!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 32);
     let mut src = dense;
     for (base, m) in words_rev(total) {
         if src == base + m {
@@ -477,7 +497,7 @@ mod tests {
 
     #[test]
     fn spread_fixed_bytes_matches_scalar() {
-        for width in [1usize, 3, 16] {
+        for width in [1usize, 3, 16, 20] {
             cases(|start, page, bitmap, rng| {
                 let dense = page.iter().filter(|&&v| v).count();
                 let mut values: Vec<u8> = (0..(start + dense) * width)
