@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use arrow_array::{Array, RecordBatch};
 use arrow_ipc::reader::FileReader;
 use bytes::Bytes;
-use parq::read::{ParquetReader, ReadOptions, StringType};
+use parq::read::{DictionaryColumns, ParquetReader, ReadOptions, StringType};
 use parq::ErrorKind;
 
 fn data_dir() -> PathBuf {
@@ -596,6 +596,66 @@ fn utf8_view_matches_utf8() {
             }
         }
     }
+}
+
+/// Dictionary-encoded string / binary columns read as Arrow dictionaries (from the Parquet
+/// dictionary pages, also across row groups and PLAIN fallback pages) equal pyarrow's
+/// `read_dictionary` reading of the same file.
+#[test]
+fn dictionary_columns_match_pyarrow_read_dictionary() {
+    let dir = tmp_dir("dictionary");
+    let script = r#"
+import sys, random, pyarrow as pa, pyarrow.parquet as pq
+rng = random.Random(5)
+out = sys.argv[1]
+n = 20000
+words = ["w%d-%s" % (i, "x" * (i % 13)) for i in range(3000)]
+s = pa.array([None if rng.random() < 0.1 else rng.choice(words) for _ in range(n)])
+b = pa.array([None if rng.random() < 0.3 else rng.choice(words).encode() for _ in range(n)], pa.binary())
+r = pa.array([rng.choice(words[:5]) for _ in range(n)])
+t = pa.table({"s": s, "b": b, "r": r})
+# A small dictionary page limit: chunks fall back to PLAIN part way; several row groups.
+pq.write_table(t, out + "/d.parquet", row_group_size=7000, dictionary_pagesize_limit=8192,
+               data_page_size=4096, store_schema=False)
+rt = pq.read_table(out + "/d.parquet", read_dictionary=["s", "b", "r"]).combine_chunks()
+with pa.ipc.new_file(out + "/d.arrow", rt.schema) as w:
+    for batch in rt.to_batches():
+        w.write_batch(batch)
+"#;
+    run_python(script, &[dir.to_str().expect("dir")]);
+    let want = read_ipc(&dir.join("d.arrow"));
+    for mode in [
+        DictionaryColumns::Named(vec!["s".into(), "b".into(), "r".into()]),
+        DictionaryColumns::Encoded,
+    ] {
+        let reader = ParquetReader::open(dir.join("d.parquet"))
+            .expect("open")
+            .with_dictionary(mode.clone());
+        let got = reader.read_batch().expect("read");
+        for (i, f) in got.schema().fields().iter().enumerate() {
+            assert!(
+                matches!(f.data_type(), arrow_schema::DataType::Dictionary(..)),
+                "{mode:?}: {} is {}",
+                f.name(),
+                f.data_type()
+            );
+            assert_eq!(got.column(i).null_count(), want[0].column(i).null_count());
+        }
+        assert_same("dictionary columns", &got, &want);
+        // Batches of another size hold the same values.
+        let batches = reader.with_batch_size(999).read_all().expect("batches");
+        let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+        assert_eq!(rows, 20000);
+    }
+    // Without the option the columns are plain strings, equal in value.
+    let plain = ParquetReader::open(dir.join("d.parquet"))
+        .expect("open")
+        .read_batch()
+        .expect("read");
+    assert_eq!(
+        plain.schema().field(0).data_type(),
+        &arrow_schema::DataType::Utf8
+    );
 }
 
 #[test]

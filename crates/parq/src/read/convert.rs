@@ -13,8 +13,9 @@
 //!   two's complement (an empty value is 0; a value wider than the Arrow type is an error
 //!   unless its extra leading bytes are sign extension);
 //! - BYTE_ARRAY -> LargeUtf8/LargeBinary (64-bit offsets, decoded so from the start),
-//!   Utf8View/BinaryView (views into the one decoded value buffer), Dictionary (the values
-//!   are dictionary-encoded again by hashing: see [`dictionary`]).
+//!   Utf8View/BinaryView (views into the one decoded value buffer), Dictionary of
+//!   Utf8View/BinaryView (dictionary-encoded again by hashing: see [`dictionary`]; other
+//!   dictionaries keep the Parquet one, in `super::dict`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -22,12 +23,11 @@ use std::sync::Arc;
 use arrow_array::builder::make_view;
 use arrow_array::types::*;
 use arrow_array::{
-    ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, BooleanArray, DictionaryArray,
-    FixedSizeBinaryArray, GenericStringArray, LargeBinaryArray, OffsetSizeTrait, PrimitiveArray,
-    StringViewArray,
+    ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, BooleanArray, FixedSizeBinaryArray,
+    GenericStringArray, LargeBinaryArray, OffsetSizeTrait, PrimitiveArray, StringViewArray,
 };
 use arrow_buffer::ScalarBuffer;
-use arrow_buffer::{i256, ArrowNativeType, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer};
+use arrow_buffer::{i256, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, TimeUnit};
 
 use super::column::ConvertError;
@@ -449,8 +449,8 @@ pub(crate) fn from_large_bytes(
 }
 
 /// Dictionary-encodes decoded byte-array values by hashing: the dictionary holds the
-/// distinct non-null values in order of first appearance. (A first step: keeping the
-/// Parquet dictionary's indices would skip the hashing; the result is logically equal.)
+/// distinct non-null values in order of first appearance. Used for the dictionary value
+/// types `super::dict` does not build from the Parquet dictionary (views).
 fn dictionary(
     offsets: &[i32],
     values: &[u8],
@@ -459,7 +459,7 @@ fn dictionary(
     value: &DataType,
 ) -> Res {
     let len = offsets.len() - 1;
-    let mut map: HashMap<&[u8], usize> = HashMap::new();
+    let mut map: HashMap<&[u8], i32> = HashMap::new();
     let mut dict_offsets = vec![0i32];
     let mut dict_values = Vec::new();
     let mut keys = Vec::with_capacity(len);
@@ -469,7 +469,9 @@ fn dictionary(
             continue;
         }
         let v = &values[w[0] as usize..w[1] as usize];
-        let next = map.len();
+        let next = i32::try_from(map.len()).map_err(|_| {
+            ConvertError::new("more than 2^31 - 1 distinct dictionary values".to_string())
+        })?;
         let k = *map.entry(v).or_insert_with(|| {
             dict_values.extend_from_slice(v);
             dict_offsets.push(dict_values.len() as i32);
@@ -478,36 +480,5 @@ fn dictionary(
         keys.push(k);
     }
     let dict = from_bytes(dict_offsets, dict_values, None, value)?;
-    fn build<K: ArrowDictionaryKeyType>(
-        keys: Vec<usize>,
-        nulls: Option<NullBuffer>,
-        dict: ArrayRef,
-    ) -> Res {
-        let mut native = Vec::with_capacity(keys.len());
-        for k in keys {
-            native.push(K::Native::from_usize(k).ok_or_else(|| {
-                ConvertError::new(format!(
-                    "{k} distinct values overflow the dictionary key type {}",
-                    K::DATA_TYPE
-                ))
-            })?);
-        }
-        let keys = PrimitiveArray::<K>::new(ScalarBuffer::from(native), nulls);
-        let a = DictionaryArray::<K>::try_new(keys, dict)
-            .map_err(|e| ConvertError::new(e.to_string()))?;
-        Ok(Arc::new(a))
-    }
-    match key {
-        DataType::Int8 => build::<Int8Type>(keys, nulls, dict),
-        DataType::Int16 => build::<Int16Type>(keys, nulls, dict),
-        DataType::Int32 => build::<Int32Type>(keys, nulls, dict),
-        DataType::Int64 => build::<Int64Type>(keys, nulls, dict),
-        DataType::UInt8 => build::<UInt8Type>(keys, nulls, dict),
-        DataType::UInt16 => build::<UInt16Type>(keys, nulls, dict),
-        DataType::UInt32 => build::<UInt32Type>(keys, nulls, dict),
-        DataType::UInt64 => build::<UInt64Type>(keys, nulls, dict),
-        _ => Err(ConvertError::new(format!(
-            "invalid dictionary key type {key}"
-        ))),
-    }
+    super::dict::dictionary_array(keys, nulls, key, dict)
 }

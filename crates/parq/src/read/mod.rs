@@ -10,7 +10,8 @@
 //!   groups, batch size, string representation), yielding [`RecordBatches`].
 //! - [`column`]: [`ColumnDecoder`], the column chunks of one flat leaf into one array.
 //! - `values` / `bytes`: the decoded values of a column by physical type (dictionary,
-//!   dense decoding per encoding, spreading over null slots by `spread`).
+//!   dense decoding per encoding, spreading over null slots by `spread`); `dict`: byte
+//!   arrays kept dictionary-encoded as Arrow `Dictionary` arrays.
 //! - [`convert`]: physical values into the leaf's Arrow type.
 //!
 //! Supported today: every flat leaf (required or optional, max repetition level 0) of every
@@ -23,15 +24,17 @@
 //!
 //! Not yet: nested columns (structs, lists, maps: an [`crate::ErrorKind::Unsupported`]
 //! error naming the column), batches that span row groups, reading only the byte ranges
-//! needed (the whole file is in memory), page-index based row selection, and keeping the
-//! Parquet dictionary for Arrow Dictionary columns (they are re-encoded by hashing).
+//! needed (the whole file is in memory), and page-index based row selection.
 
 mod bytes;
 pub mod column;
 pub mod convert;
+mod dict;
 pub mod reader;
 mod spread;
 mod values;
 
 pub use column::{ColumnDecoder, ColumnOptions, ColumnSpec};
-pub use reader::{ColumnSelection, ParquetReader, ReadOptions, RecordBatches, StringType};
+pub use reader::{
+    ColumnSelection, DictionaryColumns, ParquetReader, ReadOptions, RecordBatches, StringType,
+};

@@ -29,7 +29,7 @@ use bytes::Bytes;
 
 use super::column::{ColumnDecoder, ColumnOptions, ColumnSpec};
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
-use crate::format::metadata::{FileMetaData, PhysicalType};
+use crate::format::metadata::{Encoding, FileMetaData, PhysicalType};
 use crate::page::needs_legacy_dictionary_padding;
 use crate::schema::{arrow_schema, ArrowSchemaOptions, FieldNode};
 use crate::{Error, ErrorKind, Result};
@@ -72,6 +72,20 @@ pub enum StringType {
     Utf8View,
 }
 
+/// Which string and binary columns are read as Arrow `Dictionary(Int32, _)` arrays, built
+/// from the Parquet dictionary pages without gathering or hashing a value (like pyarrow's
+/// `read_dictionary`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum DictionaryColumns {
+    /// Only those the file's `ARROW:schema` says are dictionaries. Default.
+    #[default]
+    FromSchema,
+    /// Also every string / binary column whose chosen chunks all have a dictionary page.
+    Encoded,
+    /// Also these string / binary columns (by name).
+    Named(Vec<String>),
+}
+
 /// Options of a [`ParquetReader`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadOptions {
@@ -79,6 +93,8 @@ pub struct ReadOptions {
     pub batch_size: usize,
     /// How string columns are read.
     pub strings: StringType,
+    /// Which string / binary columns are read as Arrow dictionaries.
+    pub dictionary: DictionaryColumns,
     /// Verify page CRCs when pages have them. Default true (pyarrow's default is false:
     /// a page with a wrong CRC is an error here, not in pyarrow).
     pub verify_crc: bool,
@@ -91,6 +107,7 @@ impl Default for ReadOptions {
         ReadOptions {
             batch_size: 65536,
             strings: StringType::Utf8,
+            dictionary: DictionaryColumns::FromSchema,
             verify_crc: true,
             schema: ArrowSchemaOptions::default(),
         }
@@ -149,6 +166,12 @@ impl ParquetReader {
     /// Sets how string columns are read.
     pub fn with_strings(mut self, strings: StringType) -> Self {
         self.options.strings = strings;
+        self
+    }
+
+    /// Sets which string / binary columns are read as Arrow dictionaries.
+    pub fn with_dictionary(mut self, dictionary: DictionaryColumns) -> Self {
+        self.options.dictionary = dictionary;
         self
     }
 
@@ -285,6 +308,17 @@ impl ParquetReader {
             .and_then(|l| usize::try_from(l).ok())
             .unwrap_or(0);
         let mut field = node.field.clone();
+        let byte_array = matches!(
+            field.data_type(),
+            DataType::Utf8 | DataType::Binary | DataType::LargeUtf8 | DataType::LargeBinary
+        ) && physical == PhysicalType::ByteArray;
+        if byte_array && self.wants_dictionary(name, leaf)? {
+            let t = DataType::Dictionary(
+                Box::new(DataType::Int32),
+                Box::new(field.data_type().clone()),
+            );
+            field = field.with_data_type(t);
+        }
         if self.options.strings == StringType::Utf8View && *field.data_type() == DataType::Utf8 {
             field = field.with_data_type(DataType::Utf8View);
         }
@@ -298,6 +332,24 @@ impl ParquetReader {
             data_type: field.data_type().clone(),
         };
         Ok(Planned { field, spec })
+    }
+
+    /// Whether the byte-array column `name` (leaf `leaf`) is read as a dictionary by option.
+    fn wants_dictionary(&self, name: &str, leaf: usize) -> Result<bool> {
+        Ok(match &self.options.dictionary {
+            DictionaryColumns::FromSchema => false,
+            DictionaryColumns::Named(names) => names.iter().any(|n| n == name),
+            DictionaryColumns::Encoded => {
+                let groups = self.meta.row_groups();
+                self.chosen_row_groups()?.iter().all(|&rg| {
+                    groups[rg].columns().get(leaf).is_some_and(|c| {
+                        c.dictionary_page_offset().is_some()
+                            || c.encodings().contains(Encoding::PlainDictionary)
+                            || c.encodings().contains(Encoding::RleDictionary)
+                    })
+                })
+            }
+        })
     }
 
     fn column_options(&self) -> ColumnOptions {

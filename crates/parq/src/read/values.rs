@@ -11,6 +11,7 @@ use arrow_schema::DataType;
 use super::bytes::Bytes;
 use super::column::{ColumnSpec, ConvertError};
 use super::convert;
+use super::dict::{dictionary_array, DictBytes};
 use super::spread::{spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
 use crate::encoding::bitmap::copy_bits;
 use crate::encoding::byte_stream_split::ByteStreamSplitDecoder;
@@ -35,6 +36,10 @@ pub(crate) enum Storage {
     Fixed(FixedBytes),
     Bytes(Bytes<i32>),
     LargeBytes(Bytes<i64>),
+    /// `Dictionary(_, Utf8 | Binary)` from the Parquet dictionary.
+    Dict(DictBytes<i32>),
+    /// `Dictionary(_, LargeUtf8 | LargeBinary)` likewise.
+    LargeDict(DictBytes<i64>),
 }
 
 impl Storage {
@@ -107,14 +112,12 @@ impl Storage {
                 | D::Decimal64(..)
                 | D::Decimal128(..)
                 | D::Decimal256(..) => Some(Storage::Bytes(Bytes::default())),
-                D::Dictionary(_, v)
-                    if matches!(
-                        v.as_ref(),
-                        D::Utf8 | D::Binary | D::LargeUtf8 | D::LargeBinary | D::Utf8View
-                    ) =>
-                {
-                    Some(Storage::Bytes(Bytes::default()))
-                }
+                D::Dictionary(k, v) if k.is_dictionary_key_type() => match v.as_ref() {
+                    D::Utf8 | D::Binary => Some(Storage::Dict(DictBytes::default())),
+                    D::LargeUtf8 | D::LargeBinary => Some(Storage::LargeDict(DictBytes::default())),
+                    D::Utf8View | D::BinaryView => Some(Storage::Bytes(Bytes::default())),
+                    _ => None,
+                },
                 _ => None,
             },
             P::Unknown(_) => None,
@@ -142,6 +145,8 @@ impl Storage {
             Storage::Fixed(f) => f.values.reserve(values.saturating_mul(f.width)),
             Storage::Bytes(b) => b.reserve(values, bytes),
             Storage::LargeBytes(b) => b.reserve(values, bytes),
+            Storage::Dict(d) => d.reserve(values),
+            Storage::LargeDict(d) => d.reserve(values),
         }
     }
 
@@ -156,6 +161,8 @@ impl Storage {
             Storage::Fixed(f) => f.has_dict = false,
             Storage::Bytes(b) => b.has_dict = false,
             Storage::LargeBytes(b) => b.has_dict = false,
+            Storage::Dict(d) => d.clear_dictionary(),
+            Storage::LargeDict(d) => d.clear_dictionary(),
         }
     }
 
@@ -174,6 +181,8 @@ impl Storage {
             Storage::Fixed(f) => f.load_dictionary(data, n),
             Storage::Bytes(b) => b.load_dictionary(data, n),
             Storage::LargeBytes(b) => b.load_dictionary(data, n),
+            Storage::Dict(d) => d.load_dictionary(data, n),
+            Storage::LargeDict(d) => d.load_dictionary(data, n),
         }
     }
 
@@ -196,6 +205,8 @@ impl Storage {
             Storage::Fixed(f) => f.decode(encoding, data, n),
             Storage::Bytes(b) => b.decode(encoding, data, n),
             Storage::LargeBytes(b) => b.decode(encoding, data, n),
+            Storage::Dict(d) => d.decode(encoding, data, n),
+            Storage::LargeDict(d) => d.decode(encoding, data, n),
         }
     }
 
@@ -213,6 +224,8 @@ impl Storage {
             Storage::Fixed(f) => f.spread(start, dense, total, validity),
             Storage::Bytes(b) => spread_offsets(&mut b.offsets, start, dense, total, validity),
             Storage::LargeBytes(b) => spread_offsets(&mut b.offsets, start, dense, total, validity),
+            Storage::Dict(d) => d.spread(start, dense, total, validity),
+            Storage::LargeDict(d) => d.spread(start, dense, total, validity),
         }
     }
 
@@ -234,6 +247,18 @@ impl Storage {
             Storage::Fixed(f) => convert::from_fixed(f.values, f.width, len, nulls, t),
             Storage::Bytes(b) => convert::from_bytes(b.offsets, b.values, nulls, t),
             Storage::LargeBytes(b) => convert::from_large_bytes(b.offsets, b.values, nulls, t),
+            Storage::Dict(d) => {
+                let (keys, offsets, values) = d.into_parts();
+                let (key, value) = dictionary_parts(t)?;
+                let dict = convert::from_bytes(offsets, values, None, value)?;
+                dictionary_array(keys, nulls, key, dict)
+            }
+            Storage::LargeDict(d) => {
+                let (keys, offsets, values) = d.into_parts();
+                let (key, value) = dictionary_parts(t)?;
+                let dict = convert::from_large_bytes(offsets, values, None, value)?;
+                dictionary_array(keys, nulls, key, dict)
+            }
         }
     }
 }
@@ -431,4 +456,12 @@ pub(super) fn no_dictionary() -> Error {
         encoding: "RLE_DICTIONARY",
         message: "a dictionary-encoded data page without a dictionary page".to_string(),
     })
+}
+
+/// The key and value types of a `Dictionary` type.
+fn dictionary_parts(t: &DataType) -> std::result::Result<(&DataType, &DataType), ConvertError> {
+    match t {
+        DataType::Dictionary(k, v) => Ok((k, v)),
+        _ => Err(ConvertError::new(format!("{t} is not a dictionary type"))),
+    }
 }
