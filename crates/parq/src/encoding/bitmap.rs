@@ -8,11 +8,14 @@
 
 /// Appends bits to an LSB-first bitmap held in a `Vec<u8>`, from a given bit position on.
 ///
-/// Bits are gathered in a 64-bit accumulator and written out 8 bytes at a time; the last,
-/// partial word is written when the appender is dropped. The vector ends exactly at the last
-/// bit appended (rounded up to a byte): bits after the starting position are replaced.
+/// Bits are gathered in a 64-bit accumulator and written out 8 bytes at a time into the
+/// vector, which is sized up front for the bits announced (and grown if more come); the
+/// last, partial word is written and the vector cut to the last bit appended (rounded up to
+/// a byte) when the appender is dropped: bits after the starting position are replaced.
 pub(crate) struct BitAppender<'o> {
     out: &'o mut Vec<u8>,
+    /// Bytes of `out` holding appended (or kept) bits; the accumulator goes after them.
+    pos: usize,
     /// Pending bits (the low `nbits` are valid, the rest zero).
     acc: u64,
     /// `< 64` between calls.
@@ -21,20 +24,45 @@ pub(crate) struct BitAppender<'o> {
 
 impl<'o> BitAppender<'o> {
     /// An appender writing from bit `bit` of `out` on (bits before it are kept; `out` is
-    /// grown with zeros if it is shorter), with room reserved for `n` more bits.
+    /// grown with zeros if it is shorter), with room for `n` more bits.
     pub(crate) fn at(out: &'o mut Vec<u8>, bit: usize, n: usize) -> Self {
         let byte = bit / 8;
         let nbits = (bit % 8) as u32;
-        if out.len() <= byte {
-            out.resize(byte + 1, 0);
-        }
         let acc = match out.get(byte) {
             Some(&b) if nbits > 0 => u64::from(b) & ((1u64 << nbits) - 1),
             _ => 0,
         };
         out.truncate(byte);
-        out.reserve((bit + n).div_ceil(8) - byte + 8);
-        BitAppender { out, acc, nbits }
+        out.resize(byte + n.div_ceil(8) + 16, 0);
+        BitAppender {
+            out,
+            pos: byte,
+            acc,
+            nbits,
+        }
+    }
+
+    /// Room for `bytes` more bytes at `pos`.
+    #[inline(always)]
+    fn room(&mut self, bytes: usize) {
+        if self.pos + bytes > self.out.len() {
+            self.grow(bytes);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, bytes: usize) {
+        let len = (self.pos + bytes).max(self.out.len() * 2);
+        self.out.resize(len, 0);
+    }
+
+    /// Writes the full accumulator word.
+    #[inline(always)]
+    fn flush(&mut self) {
+        self.room(8);
+        self.out[self.pos..self.pos + 8].copy_from_slice(&self.acc.to_le_bytes());
+        self.pos += 8;
     }
 
     /// Appends the low `k` bits of `bits` (`1 <= k <= 64`; `bits` has no bit at or above `k`).
@@ -45,7 +73,7 @@ impl<'o> BitAppender<'o> {
         self.acc |= bits << self.nbits;
         let total = self.nbits + k;
         if total >= 64 {
-            self.out.extend_from_slice(&self.acc.to_le_bytes());
+            self.flush();
             self.acc = if self.nbits == 0 {
                 0
             } else {
@@ -60,8 +88,16 @@ impl<'o> BitAppender<'o> {
     /// Appends every bit of `src` (whole bytes, LSB first).
     #[inline]
     pub(crate) fn push_bytes(&mut self, src: &[u8]) {
+        if src.len() <= 8 {
+            if !src.is_empty() {
+                self.push(le_word(src), src.len() as u32 * 8);
+            }
+            return;
+        }
         if self.nbits == 0 {
-            self.out.extend_from_slice(src);
+            self.room(src.len());
+            self.out[self.pos..self.pos + src.len()].copy_from_slice(src);
+            self.pos += src.len();
             return;
         }
         let mut words = src.chunks_exact(8);
@@ -70,8 +106,9 @@ impl<'o> BitAppender<'o> {
             b.copy_from_slice(w);
             self.push(u64::from_le_bytes(b), 64);
         }
-        for &b in words.remainder() {
-            self.push(u64::from(b), 8);
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            self.push(le_word(rest), rest.len() as u32 * 8);
         }
     }
 
@@ -79,17 +116,22 @@ impl<'o> BitAppender<'o> {
     #[inline]
     pub(crate) fn push_run(&mut self, value: bool, mut n: usize) {
         let word = if value { u64::MAX } else { 0 };
-        if self.nbits > 0 && n > 0 {
-            let k = n.min(64 - self.nbits as usize);
+        if n <= 64 {
+            if n > 0 {
+                self.push(word & low_bits(n), n as u32);
+            }
+            return;
+        }
+        if self.nbits > 0 {
+            let k = 64 - self.nbits as usize;
             self.push(word & low_bits(k), k as u32);
             n -= k;
         }
-        if self.nbits == 0 && n >= 64 {
-            let bytes = n / 64 * 8;
-            let len = self.out.len();
-            self.out.resize(len + bytes, word as u8);
-            n %= 64;
-        }
+        let bytes = n / 64 * 8;
+        self.room(bytes);
+        self.out[self.pos..self.pos + bytes].fill(word as u8);
+        self.pos += bytes;
+        n %= 64;
         if n > 0 {
             self.push(word & low_bits(n), n as u32);
         }
@@ -99,9 +141,20 @@ impl<'o> BitAppender<'o> {
 impl Drop for BitAppender<'_> {
     fn drop(&mut self) {
         let bytes = (self.nbits as usize).div_ceil(8);
-        self.out
-            .extend_from_slice(&self.acc.to_le_bytes()[..bytes.min(8)]);
+        self.room(8);
+        self.out[self.pos..self.pos + 8].copy_from_slice(&self.acc.to_le_bytes());
+        self.out.truncate(self.pos + bytes);
     }
+}
+
+/// Up to 8 bytes as a little-endian word (without a call to `memcpy`).
+#[inline(always)]
+fn le_word(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .take(8)
+        .enumerate()
+        .fold(0, |w, (i, &b)| w | u64::from(b) << (8 * i))
 }
 
 /// The low `n` bits set (`n <= 64`).
