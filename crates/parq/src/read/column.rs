@@ -158,25 +158,8 @@ impl ColumnDecoder {
             pages = pages.with_decompressor(d).with_buffer(b);
         }
         self.chunks.push((self.len, row_group));
-        // Pre-size from the metadata; num_values is checked against the pages by the reader.
-        let values = usize::try_from(chunk.num_values()).unwrap_or(0);
-        let byte_hint = chunk
-            .size_statistics(footer_buf)
-            .and_then(|s| s.ok())
-            .and_then(|s| s.unencoded_byte_array_data_bytes)
-            .and_then(|b| usize::try_from(b).ok());
-        // Hints come from the file: bound what is reserved up front by the chunk's size.
-        let bound = usize::try_from(chunk.total_uncompressed_size())
-            .unwrap_or(0)
-            .saturating_mul(8)
-            .max(1 << 16);
-        self.storage
-            .reserve(values.min(bound), byte_hint.unwrap_or(0).min(bound));
-        if self.spec.max_def_level > 0 {
-            let want = (self.len + values.min(bound)).div_ceil(8);
-            self.validity
-                .reserve(want.saturating_sub(self.validity.len()));
-        }
+        let (values, bytes) = chunk_hint(chunk, footer_buf);
+        self.reserve(values, bytes);
         self.storage.clear_dictionary();
         let mut result = Ok(());
         loop {
@@ -199,6 +182,32 @@ impl ColumnDecoder {
         }
         self.reuse = Some(pages.into_parts());
         result
+    }
+
+    /// Reserves room for the chunks `chunks` (the ones about to be decoded into this
+    /// array), so that their values land in buffers sized once, from the metadata.
+    pub fn reserve_chunks<'c>(
+        &mut self,
+        chunks: impl IntoIterator<Item = &'c ColumnChunk>,
+        footer_buf: &[u8],
+    ) {
+        let (mut values, mut bytes) = (0usize, 0usize);
+        for c in chunks {
+            let (v, b) = chunk_hint(c, footer_buf);
+            values = values.saturating_add(v);
+            bytes = bytes.saturating_add(b);
+        }
+        self.reserve(values, bytes);
+    }
+
+    /// Room for `values` more slots holding `bytes` more value bytes (byte arrays).
+    fn reserve(&mut self, values: usize, bytes: usize) {
+        self.storage.reserve(values, bytes);
+        if self.spec.max_def_level > 0 {
+            let want = (self.len + values).div_ceil(8);
+            self.validity
+                .reserve(want.saturating_sub(self.validity.len()));
+        }
     }
 
     fn decode_page(&mut self, page: Page<'_>) -> Result<()> {
@@ -316,6 +325,29 @@ impl ColumnDecoder {
         };
         storage.finish(len, nulls, &self.spec).map_err(column)
     }
+}
+
+/// What the metadata says a chunk holds: (slots, value bytes of byte arrays), for
+/// pre-sizing. `num_values` is checked against the pages as they are read; the byte count is
+/// the chunk's `size_statistics.unencoded_byte_array_data_bytes`, or for a chunk without
+/// dictionary encoding (whose values are all in its pages) its uncompressed size. As they
+/// come from the file, both are bounded by a multiple of the chunk's uncompressed size.
+fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8]) -> (usize, usize) {
+    let size = usize::try_from(chunk.total_uncompressed_size()).unwrap_or(0);
+    let bound = size.saturating_mul(8).max(1 << 16);
+    let values = usize::try_from(chunk.num_values()).unwrap_or(0);
+    let encodings = chunk.encodings();
+    let dictionary = chunk.dictionary_page_offset().is_some()
+        || encodings.contains(Encoding::PlainDictionary)
+        || encodings.contains(Encoding::RleDictionary);
+    let bytes = chunk
+        .size_statistics(footer_buf)
+        .and_then(|s| s.ok())
+        .and_then(|s| s.unencoded_byte_array_data_bytes)
+        .and_then(|b| usize::try_from(b).ok())
+        .or((!dictionary).then_some(size))
+        .unwrap_or(0);
+    (values.min(bound), bytes.min(bound))
 }
 
 /// The entry of `list` (sorted by first slot) whose range holds `slot`.

@@ -398,6 +398,14 @@ impl ParquetReader {
         let mut arrays = Vec::with_capacity(planned.len());
         for p in planned {
             let mut decoder = ColumnDecoder::new(p.spec, options)?;
+            let leaf = decoder.spec().leaf;
+            let groups = self.meta.row_groups();
+            decoder.reserve_chunks(
+                row_groups
+                    .iter()
+                    .filter_map(|&rg| groups.get(rg).and_then(|g| g.columns().get(leaf))),
+                self.meta.buf(),
+            );
             for &rg in &row_groups {
                 let before = decoder.len();
                 self.decode_chunk(&mut decoder, rg)?;
