@@ -39,6 +39,11 @@ use crate::workload::{Facts, Mode, PARQ, PARQUET_60, PYARROW};
 pub const TARGET_VS_60: f64 = 1.5;
 /// ... and than pyarrow, single-threaded.
 pub const TARGET_VS_PYARROW: f64 = 1.5;
+/// PLAIN fixed-width required cases: parq within this factor of the memcpy baseline.
+pub const TARGET_VS_MEMCPY: f64 = 1.5;
+/// The memcpy baseline's row in the cells: copying as many bytes as the decoded output
+/// holds, from one warm buffer to another (the physical limit of any decoder).
+pub const MEMCPY: &str = "memcpy";
 
 #[derive(clap::Args, Debug)]
 pub struct DecodeArgs {
@@ -136,11 +141,17 @@ pub struct DecodeCell {
     pub stats: Stats,
     /// Peak heap growth during one decode (pyarrow: its memory pool's peak).
     pub heap_bytes: Option<usize>,
+    /// Bytes of the decoded Arrow arrays (their buffers), as parq produces them.
+    pub output_bytes: usize,
 }
 
 impl DecodeCell {
     fn values_per_s(&self) -> f64 {
         self.values as f64 / (self.stats.median_ns.max(1) as f64 / 1e9)
+    }
+
+    fn output_gb_per_s(&self) -> f64 {
+        self.output_bytes as f64 / self.stats.median_ns.max(1) as f64
     }
 }
 
@@ -336,7 +347,11 @@ fn measure_case(
     )?;
     let out_60 = read_60(bytes, rows).context("parquet 60.1.0 decode")?;
     compare(&parq_out, &out_60, "parq vs parquet 60.1.0")?;
+    let output_bytes = output_bytes(&parq_out);
     drop((parq_out, out_60));
+    // The memcpy baseline: warm source and destination buffers of the output's size.
+    let src = vec![0x5au8; output_bytes];
+    let mut dst = vec![0u8; output_bytes];
 
     let expected = Facts {
         num_rows: Some(rows as i64),
@@ -364,6 +379,16 @@ fn measure_case(
         };
         cases.push(case);
     }
+    cases.push(Case::new(MEMCPY, Mode::Decode, expected, None, |n| {
+        timed_simple(
+            n,
+            || {
+                dst.copy_from_slice(std::hint::black_box(&src));
+                Ok(std::hint::black_box(dst.len()))
+            },
+            |_| expected,
+        )
+    }));
     let samples = measure(&mut cases, cfg)?;
     let cell = |imp: &'static str, stats: Stats, heap_bytes: Option<usize>| DecodeCell {
         case: spec.name.clone(),
@@ -383,6 +408,7 @@ fn measure_case(
         imp,
         stats,
         heap_bytes,
+        output_bytes,
     };
     let mut cells: Vec<DecodeCell> = cases
         .iter()
@@ -395,6 +421,20 @@ fn measure_case(
         cells.push(cell(PYARROW, samples.stats(), peak));
     }
     Ok(cells)
+}
+
+/// Bytes held by the buffers of the decoded arrays (values, offsets, validity).
+fn output_bytes(batches: &[RecordBatch]) -> usize {
+    fn data_bytes(d: &arrow_data_60::ArrayData) -> usize {
+        d.buffers().iter().map(|b| b.len()).sum::<usize>()
+            + d.nulls().map_or(0, |n| n.buffer().len())
+            + d.child_data().iter().map(data_bytes).sum::<usize>()
+    }
+    batches
+        .iter()
+        .flat_map(|b| b.columns())
+        .map(|c| data_bytes(&c.to_data()))
+        .sum()
 }
 
 fn decode_cases_write(spec: &CaseSpec) -> Result<Written> {
@@ -469,6 +509,9 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
         "pyarrow\nms",
         "parq\nms",
         "parq\nMvalues/s",
+        "parq out\nGB/s",
+        "memcpy\nms",
+        "parq /\nmemcpy",
         "parq speedup\nvs 60.1",
         "parq speedup\nvs pyarrow",
         "parq peak\nheap MB",
@@ -485,12 +528,28 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
     let mut rows = Vec::new();
     let mut misses_60 = Vec::new();
     let mut misses_py = Vec::new();
-    let (mut n_60, mut n_py) = (0, 0);
+    let mut misses_mem = Vec::new();
+    let (mut n_60, mut n_py, mut n_mem) = (0, 0, 0);
     for &case in &cases {
         let parq = find(cells, case, PARQ);
         let p60 = find(cells, case, PARQUET_60);
         let py = find(cells, case, PYARROW);
-        let any = parq.or(p60).or(py).expect("a cell of this case");
+        let mem = find(cells, case, MEMCPY);
+        let any = parq.or(p60).or(py).or(mem).expect("a cell of this case");
+        // parq time / memcpy time (>= 1; the target applies to PLAIN fixed-width required).
+        let vs_mem = speedup(parq, mem);
+        if let Some(r) = vs_mem {
+            let plain_fixed = case.contains(" PLAIN required")
+                && ["int32", "int64", "float", "double", "flba16"]
+                    .iter()
+                    .any(|t| case.starts_with(t));
+            if plain_fixed {
+                n_mem += 1;
+                if r > TARGET_VS_MEMCPY {
+                    misses_mem.push((case.to_string(), r));
+                }
+            }
+        }
         let s60 = speedup(p60, parq);
         let spy = speedup(py, parq);
         if let Some(s) = s60 {
@@ -513,6 +572,9 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
             ms(py),
             ms(parq),
             parq.map_or("-".into(), |c| format!("{:.0}", c.values_per_s() / 1e6)),
+            parq.map_or("-".into(), |c| format!("{:.1}", c.output_gb_per_s())),
+            ms(mem),
+            vs_mem.map_or("-".into(), |r| format!("{r:.2}")),
             s60.map_or("-".into(), fmt_speedup),
             spy.map_or("-".into(), fmt_speedup),
             heap(parq),
@@ -530,16 +592,16 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
             if n == 0 {
                 return;
             }
-            let losses: Vec<&(String, f64)> = misses.iter().filter(|(_, s)| *s < 1.0).collect();
+            let losses = misses.iter().filter(|(_, s)| *s < 1.0).count();
             out.push_str(&format!(
                 "target parq >= {target}x faster than {peer}: met in {} of {n} cases; \
-             below it in {} ({} of them slower than {peer})\n",
+             below it in {} ({losses} of them slower than {peer})\n",
                 n - misses.len(),
                 misses.len(),
-                losses.len()
             ));
-            for (case, s) in losses {
-                out.push_str(&format!("  slower: {case} ({})\n", fmt_speedup(*s)));
+            for (case, s) in misses {
+                let what = if *s < 1.0 { "slower" } else { "below" };
+                out.push_str(&format!("  {what}: {case} ({})\n", fmt_speedup(*s)));
             }
         };
     summary(&mut out, "parquet 60.1.0", TARGET_VS_60, n_60, &misses_60);
@@ -550,6 +612,16 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
         n_py,
         &misses_py,
     );
+    if n_mem > 0 {
+        out.push_str(&format!(
+            "target PLAIN fixed-width required within {TARGET_VS_MEMCPY}x of the memcpy baseline: \
+             met in {} of {n_mem} cases\n",
+            n_mem - misses_mem.len()
+        ));
+        for (case, r) in &misses_mem {
+            out.push_str(&format!("  above: {case} ({r:.2}x memcpy)\n"));
+        }
+    }
     out
 }
 
