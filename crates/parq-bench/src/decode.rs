@@ -647,6 +647,7 @@ pub fn write_json(cells: &[DecodeCell], path: &Path) -> Result<()> {
                 "row_groups": c.row_groups,
                 "file_bytes": c.file_bytes,
                 "values_per_s": c.values_per_s(),
+                "output_bytes": c.output_bytes,
             })
         })
         .collect();
