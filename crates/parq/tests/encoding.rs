@@ -511,6 +511,256 @@ fn oracle_byte_stream_split_every_width() {
     }
 }
 
+/// The edge cases of the in-place / padded bit-unpacking paths: every group of a slice either
+/// has enough bytes after it to be read in place or is copied into a padded buffer first, and
+/// bytes after the packed data must never leak into the values.
+#[test]
+fn oracle_bit_unpacking_in_place_and_padded_groups() {
+    let mut rng = Rng(0xB175);
+    for w in 0..=64u32 {
+        for groups in [1usize, 2, 3, 5, 17, 40] {
+            let n = groups * 8;
+            let vals: Vec<u64> = (0..n).map(|_| rng.bits(w)).collect();
+            let packed = pack_lsb(&vals, w);
+            for extra in [0usize, 1, 7, 8, 15, 16, 40, 100] {
+                let mut src = packed.clone();
+                src.extend((0..extra).map(|_| rng.next() as u8 | 0x81));
+                let mut out = vec![0u64; n];
+                assert_eq!(bitpack::unpack(&src, w, &mut out).unwrap(), packed.len());
+                assert_eq!(out, vals, "width {w}, {groups} groups, {extra} extra bytes");
+                // A partial last group followed by garbage.
+                for cut in [1usize, 5, 7] {
+                    let m = n - 8 + cut;
+                    let mut out = vec![0u64; m];
+                    bitpack::unpack(&src, w, &mut out).unwrap();
+                    assert_eq!(out, vals[..m], "width {w}, {m} values, {extra} extra");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn oracle_delta_binary_packed_edge_cases() {
+    let mut rng = Rng(0xDE17A);
+    let decode_i64 = |enc: &[u8], batches: &mut dyn FnMut(usize) -> usize| {
+        let mut d = DeltaBinaryPackedDecoder::new(enc).unwrap();
+        let mut got: Vec<i64> = Vec::new();
+        while d.remaining() > 0 {
+            let k = batches(d.remaining()).min(d.remaining());
+            d.decode(k, &mut got).unwrap();
+        }
+        got
+    };
+    // Every width, with mixed miniblock widths (some 0) in the same block, values past one
+    // output window (4096) in one call and counts that end mid-group and mid-miniblock.
+    for w in 0..=64u32 {
+        for n in [1usize, 2, 9, 33, 129, 1000, 9001] {
+            let mut vals = vec![rng.next() as i64];
+            for i in 1..n {
+                let last = *vals.last().unwrap();
+                // Runs of equal deltas make width-0 miniblocks.
+                let d = if (i / 32) % 3 == 0 {
+                    5
+                } else {
+                    rng.bits(w) as i64
+                };
+                vals.push(last.wrapping_add(d));
+            }
+            for (block, mbs) in [(128, 4), (256, 32), (1024, 2)] {
+                let enc = delta_encode(&vals, block, mbs, 64);
+                assert_eq!(decode_i64(&enc, &mut |r| r), vals, "w {w} n {n} one call");
+                let mut r2 = Rng(n as u64 + 1);
+                let got = decode_i64(&enc, &mut |_| 1 + r2.below(20) as usize);
+                assert_eq!(got, vals, "w {w} n {n} batches");
+            }
+            if w <= 32 {
+                // INT32: 32-bit wrapping deltas of full-range values.
+                let v32: Vec<i64> = vals
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| {
+                        if w == 32 && i % 2 == 1 {
+                            i32::MIN as i64
+                        } else {
+                            v as i32 as i64
+                        }
+                    })
+                    .collect();
+                let enc = delta_encode(&v32, 128, 4, 32);
+                let mut got: Vec<i32> = vec![7];
+                let mut d = DeltaBinaryPackedDecoder::new(&enc).unwrap();
+                while d.remaining() > 0 {
+                    let k = (1 + rng.below(3000) as usize).min(d.remaining());
+                    d.decode(k, &mut got).unwrap();
+                }
+                assert_eq!(got[0], 7);
+                assert!(got[1..].iter().zip(&v32).all(|(&a, &b)| i64::from(a) == b));
+            }
+        }
+    }
+    // Empty: no values, no blocks.
+    let enc = delta_encode(&[], 128, 4, 64);
+    let mut got: Vec<i64> = Vec::new();
+    DeltaBinaryPackedDecoder::new(&enc)
+        .unwrap()
+        .decode_all(&mut got)
+        .unwrap();
+    assert!(got.is_empty());
+    // Truncated at every byte: an error (output untouched, decoder exhausted), never a panic.
+    let vals: Vec<i64> = (0..700).map(|i| i * i * 37 % 1001).collect();
+    let enc = delta_encode(&vals, 128, 4, 64);
+    for cut in 0..enc.len() {
+        let Ok(mut d) = DeltaBinaryPackedDecoder::new(&enc[..cut]) else {
+            continue;
+        };
+        let mut out: Vec<i64> = vec![1, 2];
+        let mut failed = false;
+        while d.remaining() > 0 {
+            if d.decode(d.remaining().min(100), &mut out).is_err() {
+                failed = true;
+                break;
+            }
+        }
+        if failed {
+            assert!(d.decode(1, &mut out).is_err());
+        }
+        // The last miniblock's padding is optional; anything decoded must be right.
+        assert_eq!(out[..2], [1, 2]);
+        assert_eq!(out[2..], vals[..out.len() - 2], "cut {cut}");
+    }
+}
+
+#[test]
+fn oracle_byte_stream_split_typed_kernels() {
+    fn split(plain: &[u8], width: usize) -> Vec<u8> {
+        let n = plain.len() / width;
+        let mut enc = vec![0u8; plain.len()];
+        for i in 0..n {
+            for k in 0..width {
+                enc[k * n + i] = plain[i * width + k];
+            }
+        }
+        enc
+    }
+    fn check<T: parq::encoding::plain::FixedWidth + PartialEq + std::fmt::Debug>(
+        rng: &mut Rng,
+        n: usize,
+    ) {
+        let w = T::WIDTH;
+        // Top bytes below 0x40: no NaN floats, whose inequality would fail the comparison.
+        let plain: Vec<u8> = (0..n * w)
+            .map(|i| rng.next() as u8 & if i % w == w - 1 { 0x3F } else { 0xFF })
+            .collect();
+        let want: Vec<T> = plain.chunks_exact(w).map(T::from_le_slice).collect();
+        let enc = split(&plain, w);
+        let mut got: Vec<T> = Vec::new();
+        byte_stream_split::decode(&enc, &mut got).unwrap();
+        assert_eq!(got, want, "width {w}, n {n}");
+        // In batches that start and stop inside the 64-value blocks.
+        let mut d = ByteStreamSplitDecoder::new(&enc, w).unwrap();
+        let mut got: Vec<T> = Vec::new();
+        while d.remaining() > 0 {
+            let k = (1 + rng.below(150) as usize).min(d.remaining());
+            d.decode(k, &mut got).unwrap();
+        }
+        assert_eq!(got, want, "width {w}, n {n}, batches");
+        let mut bytes = vec![9u8];
+        byte_stream_split::decode_bytes(&enc, w, &mut bytes).unwrap();
+        assert_eq!(bytes[0], 9);
+        assert_eq!(bytes[1..], plain);
+    }
+    let mut rng = Rng(0x855);
+    for n in [0usize, 1, 7, 63, 64, 65, 127, 128, 129, 1000, 4097] {
+        check::<u16>(&mut rng, n);
+        check::<f32>(&mut rng, n);
+        check::<i32>(&mut rng, n);
+        check::<f64>(&mut rng, n);
+        check::<i64>(&mut rng, n);
+        for width in [12usize, 16] {
+            let plain: Vec<u8> = (0..n * width).map(|_| rng.next() as u8).collect();
+            let mut out = Vec::new();
+            byte_stream_split::decode_bytes(&split(&plain, width), width, &mut out).unwrap();
+            assert_eq!(out, plain, "width {width}, n {n}");
+        }
+    }
+}
+
+/// The byte-array gather: values shorter and longer than the fixed-size copy, entries at the
+/// very end of the dictionary's bytes (no slack to over-read), empty values, RLE runs and
+/// bit-packed runs, in odd batches, for both offset types.
+#[test]
+fn oracle_dictionary_byte_array_gather() {
+    fn run<O: parq::encoding::OffsetSize + PartialEq + std::fmt::Debug>(rng: &mut Rng) {
+        for w in [1u32, 3, 7, 10] {
+            let entries = 1usize << w;
+            let dict: Vec<Vec<u8>> = (0..entries)
+                .map(|i| {
+                    let len = match i % 5 {
+                        0 => 0,
+                        1 => 31 + rng.below(4) as usize,
+                        2 => 33 + rng.below(100) as usize,
+                        _ => rng.below(24) as usize,
+                    };
+                    (0..len).map(|_| rng.next() as u8).collect()
+                })
+                .collect();
+            let mut dict_offsets = vec![O::from_usize(0)];
+            let mut dict_values = Vec::new();
+            for v in &dict {
+                dict_values.extend_from_slice(v);
+                dict_offsets.push(O::from_usize(dict_values.len()));
+            }
+            let (bytes, idx) = random_hybrid(rng, w, 40);
+            let mut d = DictionaryDecoder::with_bit_width(&bytes, w).unwrap();
+            let (mut offsets, mut values) = (Vec::<O>::new(), Vec::new());
+            let mut left = idx.len();
+            while left > 0 {
+                let n = (1 + rng.below(700) as usize).min(left);
+                d.gather_byte_array(n, &dict_offsets, &dict_values, &mut offsets, &mut values)
+                    .unwrap();
+                left -= n;
+            }
+            let mut want_values = Vec::new();
+            let mut want_offsets = vec![O::from_usize(0)];
+            for &i in &idx {
+                want_values.extend_from_slice(&dict[i as usize]);
+                want_offsets.push(O::from_usize(want_values.len()));
+            }
+            assert_eq!(values, want_values, "width {w}");
+            assert_eq!(offsets, want_offsets, "width {w}");
+        }
+    }
+    let mut rng = Rng(0x61);
+    run::<i32>(&mut rng);
+    run::<i64>(&mut rng);
+    // Invalid dictionary offsets (decreasing, negative, past the bytes) and an index past an
+    // empty dictionary: errors in bit-packed and RLE runs, no panics.
+    let packed = [3u8, 0b1000_1000, 0b1100_0110, 0b1111_1010]; // 0..=7, 3 bits, packed
+    for (bad, entry) in [
+        (vec![0i32, 5, 2, 6, 6, 6, 6, 6, 6], 1u8),
+        (vec![0, 1, -4, 6, 6, 6, 6, 6, 6], 2),
+        (vec![0, 1, 2, 3, 4, 5, 6, 7, 99], 7),
+    ] {
+        let mut d = DictionaryDecoder::with_bit_width(&packed, 3).unwrap();
+        let (mut o, mut v) = (Vec::<i32>::new(), Vec::new());
+        let e = d.gather_byte_array(8, &bad, b"abcdefg", &mut o, &mut v);
+        assert!(kind(&e.unwrap_err()).1.contains("invalid offsets"));
+        let run = [8 << 1, entry];
+        let mut d = DictionaryDecoder::with_bit_width(&run, 3).unwrap();
+        let e = d.gather_byte_array(8, &bad, b"abcdefg", &mut o, &mut v);
+        assert!(kind(&e.unwrap_err()).1.contains("invalid offsets"));
+    }
+    for dict_offsets in [vec![], vec![0i32]] {
+        let mut d = DictionaryDecoder::with_bit_width(&packed, 3).unwrap();
+        let (mut o, mut v) = (Vec::<i32>::new(), Vec::new());
+        let e = d.gather_byte_array(8, &dict_offsets, b"", &mut o, &mut v);
+        assert!(kind(&e.unwrap_err())
+            .1
+            .contains("out of the dictionary of 0"));
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Hostile input: clean errors, no panics.
 

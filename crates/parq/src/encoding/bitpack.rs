@@ -3,7 +3,17 @@
 //!
 //! Values are unpacked in groups of 8 (8 values of width `w` fill exactly `w` bytes) by a kernel
 //! monomorphized per bit width: the bit offsets are constants, so there is no per-value
-//! branching. The width dispatch happens once per call, not per group.
+//! branching, and each value is one unaligned 8-byte load (16 bytes above 56 bits), a shift and
+//! a mask. The width dispatch happens once per call, not per group.
+//!
+//! A group's loads reach up to [`read_len`] bytes past its start, a little more than its `w`
+//! bytes. Groups with that many bytes left in the source are read in place; only the last one
+//! or two of a slice are first copied into a zero-padded stack buffer. Callers that can pass
+//! the rest of their data (not just the packed bytes) get every group but the page's last ones
+//! read in place.
+//!
+//! [`unpack_with`] hands every unpacked group to a closure while it is still in registers, so
+//! DELTA_BINARY_PACKED fuses its prefix sum and the dictionary gather could fuse a lookup.
 
 use super::error;
 use crate::Result;
@@ -29,64 +39,120 @@ macro_rules! unpacked {
 }
 unpacked!(u8 => 8, u16 => 16, u32 => 32, u64 => 64, i32 => 32, i64 => 64);
 
-/// Unpacks one group of 8 values of `W` bits from `src` (at least `W` bytes) into `out[..8]`.
+/// The bytes the loads of one group of 8 values of `w` bits span from the group's start: the
+/// last value's byte offset plus its load window (8 bytes, 16 above 56 bits).
 #[inline(always)]
-fn unpack8<T: Unpacked, const W: usize>(src: &[u8], out: &mut [T]) {
-    let out = &mut out[..8];
-    // The group is exactly W bytes; pad it so that every 8- or 16-byte window read is in
-    // bounds. With W constant, the copy and every offset below are constants.
-    let mut buf = [0u8; 80];
-    buf[..W].copy_from_slice(&src[..W]);
-    let mask: u64 = if W >= 64 { u64::MAX } else { (1u64 << W) - 1 };
-    for (i, o) in out.iter_mut().enumerate() {
-        let bit = i * W;
-        let byte = bit / 8;
-        let shift = bit % 8;
-        let v = if W <= 56 {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(&buf[byte..byte + 8]);
-            (u64::from_le_bytes(w) >> shift) & mask
-        } else {
-            let mut w = [0u8; 16];
-            w.copy_from_slice(&buf[byte..byte + 16]);
-            ((u128::from_le_bytes(w) >> shift) as u64) & mask
-        };
-        *o = T::from_u64(v);
+const fn read_len(w: usize) -> usize {
+    let window = if w <= 56 { 8 } else { 16 };
+    7 * w / 8 + window
+}
+
+/// The largest [`read_len`] (width 64): the size of the padding buffer.
+const MAX_READ: usize = 7 * 64 / 8 + 16;
+
+/// `N` bytes of `g` from `at`; zeros past its end (unreachable for the constant offsets the
+/// kernels use, where this compiles to one unaligned load).
+#[inline(always)]
+fn load<const N: usize>(g: &[u8], at: usize) -> [u8; N] {
+    match g.get(at..).and_then(|s| s.first_chunk::<N>()) {
+        Some(b) => *b,
+        None => [0; N],
     }
 }
 
+/// Unpacks one group of 8 values of `W` bits from `g` (exactly `read_len(W)` bytes, the
+/// group's `W` bytes first).
+#[inline(always)]
+fn unpack8<T: Unpacked, const W: usize>(g: &[u8]) -> [T; 8] {
+    let mask: u64 = if W >= 64 { u64::MAX } else { (1u64 << W) - 1 };
+    // With `W` constant every offset is a constant below `g.len()` (also a constant), so
+    // the loads have no bounds checks.
+    std::array::from_fn(|i| {
+        let bit = i * W;
+        let (byte, shift) = (bit / 8, bit % 8);
+        let v = if W <= 56 {
+            (u64::from_le_bytes(load(g, byte)) >> shift) & mask
+        } else {
+            ((u128::from_le_bytes(load(g, byte)) >> shift) as u64) & mask
+        };
+        T::from_u64(v)
+    })
+}
+
 /// Unpacks `out.len()` values (a multiple of 8) from `src` (at least `out.len() / 8 * W`
-/// bytes).
-#[inline(never)]
-fn unpack_groups<T: Unpacked, const W: usize>(src: &[u8], out: &mut [T]) {
+/// bytes; more lets more groups be read in place), calling `f` on each group.
+#[inline(always)]
+fn unpack_groups<T: Unpacked, F: FnMut(&mut [T; 8]), const W: usize>(
+    src: &[u8],
+    out: &mut [T],
+    mut f: F,
+) {
+    let (groups, _) = out.as_chunks_mut::<8>();
     if W == 0 {
-        out.fill(T::default());
+        for g in groups {
+            let mut v = [T::default(); 8];
+            f(&mut v);
+            *g = v;
+        }
         return;
     }
-    for (chunk, group) in out.chunks_exact_mut(8).zip(src.chunks(W.max(1))) {
-        unpack8::<T, W>(group, chunk);
+    let need = read_len(W);
+    // Groups `0..in_place` have `need` bytes from their start within `src`.
+    let in_place = match src.len().checked_sub(need) {
+        Some(slack) => (slack / W + 1).min(groups.len()),
+        None => 0,
+    };
+    let (head, tail) = groups.split_at_mut(in_place);
+    for (i, g) in head.iter_mut().enumerate() {
+        let start = i * W;
+        let mut v = unpack8::<T, W>(&src[start..start + need]);
+        f(&mut v);
+        *g = v;
+    }
+    for (i, g) in tail.iter_mut().enumerate() {
+        let start = (in_place + i) * W;
+        let mut pad = [0u8; MAX_READ];
+        let rest = src.get(start..).unwrap_or_default();
+        let bytes = &rest[..rest.len().min(W)];
+        pad[..bytes.len()].copy_from_slice(bytes);
+        let mut v = unpack8::<T, W>(&pad[..need]);
+        f(&mut v);
+        *g = v;
     }
 }
 
 macro_rules! dispatch {
-    ($w:expr, $src:expr, $out:expr; $($n:literal)*) => {
+    ($w:expr, $src:expr, $out:expr, $f:expr; $($n:literal)*) => {
         match $w {
-            $($n => unpack_groups::<T, $n>($src, $out),)*
+            $($n => unpack_groups::<T, F, $n>($src, $out, $f),)*
             _ => {}
         }
     };
+}
+
+/// Unpacks whole groups and calls `f` on each (in order) right after unpacking it:
+/// `out.len()` must be a multiple of 8, `bit_width <= T::BITS` and
+/// `src.len() >= out.len() / 8 * bit_width` (callers check these; a shorter `src` reads as
+/// zero bits, a width above `T::BITS` leaves `out` untouched).
+#[inline]
+pub(crate) fn unpack_with<T: Unpacked, F: FnMut(&mut [T; 8])>(
+    src: &[u8],
+    bit_width: u32,
+    out: &mut [T],
+    f: F,
+) {
+    debug_assert!(out.len().is_multiple_of(8) && bit_width <= T::BITS);
+    dispatch!(bit_width, src, out, f;
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
+        33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61
+        62 63 64);
 }
 
 /// Unpacks whole groups: `out.len()` must be a multiple of 8, `bit_width <= T::BITS` and
 /// `src.len() >= out.len() / 8 * bit_width` (callers check these).
 #[inline]
 pub(crate) fn unpack_unchecked<T: Unpacked>(src: &[u8], bit_width: u32, out: &mut [T]) {
-    debug_assert!(out.len().is_multiple_of(8) && bit_width <= T::BITS);
-    debug_assert!(src.len() >= out.len() / 8 * bit_width as usize || bit_width == 0);
-    dispatch!(bit_width, src, out;
-        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
-        33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61
-        62 63 64);
+    unpack_with(src, bit_width, out, |_| {});
 }
 
 /// Unpacks `out.len()` values of `bit_width` bits, packed LSB first, from the start of `src`
@@ -114,13 +180,12 @@ pub fn unpack<T: Unpacked>(src: &[u8], bit_width: u32, out: &mut [T]) -> Result<
     }
     let whole = out.len() / 8 * 8;
     let (head, tail) = out.split_at_mut(whole);
+    // The source beyond `needed` belongs to the caller, but reading it only supplies bits of
+    // values past `out`, which are dropped: pass it all so more groups are read in place.
     unpack_unchecked(src, bit_width, head);
     if !tail.is_empty() {
-        let mut pad = [0u8; 64];
-        let rest = &src[whole / 8 * w..needed];
-        pad[..rest.len()].copy_from_slice(rest);
         let mut group = [T::default(); 8];
-        unpack_unchecked(&pad, bit_width, &mut group);
+        unpack_unchecked(&src[whole / 8 * w..needed], bit_width, &mut group);
         tail.copy_from_slice(&group[..tail.len()]);
     }
     Ok(needed)

@@ -8,11 +8,14 @@
 //!
 //! Each miniblock holds `block size / miniblocks` deltas (minus the block's min delta),
 //! bit-packed LSB first with its own width (0..=64). They are unpacked a group of 8 at a time
-//! straight into the output and prefix-summed in place with wrapping arithmetic (32-bit for
-//! INT32, 64-bit for INT64), as the spec requires. Widths of miniblocks past the last value
-//! are ignored; the last miniblock may stop after the groups that hold values.
+//! straight into the output, and each group is prefix-summed while still in registers
+//! ([`unpack_with`]), with wrapping arithmetic (32-bit for INT32, 64-bit for INT64), as the
+//! spec requires. The output grows a window of values at a time, so a header claiming many
+//! values (width-0 miniblocks cost no bytes) does not allocate ahead of decoding. Widths of
+//! miniblocks past the last value are ignored; the last miniblock may stop after the groups
+//! that hold values.
 
-use super::bitpack::{unpack_unchecked, Unpacked};
+use super::bitpack::{unpack_with, Unpacked};
 use super::{error, read_uleb128, read_zigzag};
 use crate::Result;
 
@@ -20,6 +23,10 @@ const NAME: &str = "DELTA_BINARY_PACKED";
 
 /// The most values reserved ahead of decoding.
 const RESERVE_LIMIT: usize = 1 << 16;
+
+/// Values decoded per step: the output is grown (zero-filled) by this many, then decoded
+/// into in place while those bytes are still in cache.
+const WINDOW: usize = 1 << 12;
 
 /// An integer type DELTA_BINARY_PACKED decodes to: `i32` (INT32) or `i64` (INT64).
 pub trait DeltaInt: Unpacked + std::fmt::Debug {
@@ -88,7 +95,8 @@ pub struct DeltaBinaryPackedDecoder<'a> {
     /// End of the current miniblock (padding included, capped at the data's end).
     miniblock_end: usize,
     bit_width: u32,
-    group: [u64; 8],
+    /// The values (final, not deltas) of a group decoded by a call that wanted fewer.
+    group: [i64; 8],
     group_pos: usize,
     group_len: usize,
 }
@@ -179,7 +187,8 @@ impl<'a> DeltaBinaryPackedDecoder<'a> {
         Ok(self.consumed())
     }
 
-    /// Appends the next `n` values to `out`; an error if fewer remain.
+    /// Appends the next `n` values to `out`; an error if fewer remain. On an error `out` is
+    /// left as it was and the decoder yields no more values.
     pub fn decode<T: DeltaInt>(&mut self, n: usize, out: &mut Vec<T>) -> Result<()> {
         if n > self.remaining {
             return Err(error(
@@ -188,44 +197,71 @@ impl<'a> DeltaBinaryPackedDecoder<'a> {
             ));
         }
         // `n` may come from the data (a page's count of width-0 deltas costs no bytes), so
-        // reserve a bounded amount up front and let the vector grow with the values decoded.
+        // reserve a bounded amount up front and grow the output a window at a time, as the
+        // values are decoded.
         out.reserve(n.min(RESERVE_LIMIT));
+        let len = out.len();
         let mut want = n;
-        if want > 0 && self.first_pending {
-            out.push(T::from_i64(self.last));
-            self.first_pending = false;
-            want -= 1;
-        }
-        let mut last = T::from_i64(self.last);
-        let mut min_delta = T::from_i64(self.min_delta);
         while want > 0 {
+            let step = want.min(WINDOW);
+            let start = out.len();
+            out.resize(start + step, T::default());
+            if let Err(e) = self.fill(&mut out[start..]) {
+                out.truncate(len);
+                self.remaining = 0;
+                return Err(e);
+            }
+            want -= step;
+        }
+        self.remaining -= n;
+        Ok(())
+    }
+
+    /// Decodes the next `out.len()` values (the caller checked that they remain) into `out`.
+    fn fill<T: DeltaInt>(&mut self, out: &mut [T]) -> Result<()> {
+        let mut last = T::from_i64(self.last);
+        let mut i = 0;
+        if self.first_pending {
+            if let Some(o) = out.first_mut() {
+                *o = last;
+                self.first_pending = false;
+                i = 1;
+            }
+        }
+        while i < out.len() {
+            let want = out.len() - i;
             if self.group_pos < self.group_len {
+                // The rest of a group decoded by a previous call (its values are final).
                 let k = want.min(self.group_len - self.group_pos);
-                for &d in &self.group[self.group_pos..self.group_pos + k] {
-                    last = last.wrapping_add(min_delta).wrapping_add(T::from_u64(d));
-                    out.push(last);
+                let group = &self.group[self.group_pos..self.group_pos + k];
+                for (o, &v) in out[i..i + k].iter_mut().zip(group) {
+                    *o = T::from_i64(v);
                 }
                 self.group_pos += k;
-                want -= k;
+                i += k;
             } else if self.miniblock_left > 0 {
+                let min_delta = T::from_i64(self.min_delta);
+                let prefix_sum = |g: &mut [T; 8]| {
+                    for v in g {
+                        last = last.wrapping_add(v.wrapping_add(min_delta));
+                        *v = last;
+                    }
+                };
+                // Everything after the miniblock's start: the kernels read whole groups in
+                // place when the bytes after them (padding, next miniblocks) allow it.
+                let src = &self.data[self.pos..];
                 let w = self.bit_width as usize;
                 let k = (want / 8 * 8).min(self.miniblock_left);
                 if k > 0 {
-                    let start = out.len();
-                    out.resize(start + k, T::default());
-                    let bytes = k / 8 * w;
-                    let tail = &mut out[start..];
-                    unpack_unchecked(&self.data[self.pos..self.pos + bytes], self.bit_width, tail);
-                    for v in tail {
-                        last = last.wrapping_add(min_delta).wrapping_add(*v);
-                        *v = last;
-                    }
-                    self.pos += bytes;
+                    unpack_with(src, self.bit_width, &mut out[i..i + k], prefix_sum);
+                    self.pos += k / 8 * w;
                     self.miniblock_left -= k;
-                    want -= k;
+                    i += k;
                 } else {
-                    let src = &self.data[self.pos..self.pos + w];
-                    unpack_unchecked(src, self.bit_width, &mut self.group);
+                    // Fewer than 8 values wanted: decode a whole group, keep the rest.
+                    let mut group = [T::default(); 8];
+                    unpack_with(src, self.bit_width, &mut group, prefix_sum);
+                    self.group = group.map(T::to_i64);
                     self.pos += w;
                     self.miniblock_left -= 8;
                     self.group_pos = 0;
@@ -233,11 +269,9 @@ impl<'a> DeltaBinaryPackedDecoder<'a> {
                 }
             } else {
                 self.next_miniblock::<T>()?;
-                min_delta = T::from_i64(self.min_delta);
             }
         }
         self.last = last.to_i64();
-        self.remaining -= n;
         Ok(())
     }
 

@@ -131,8 +131,7 @@ impl<T: Copy> Sink for GatherSink<'_, '_, T> {
         let mut done = 0;
         while done < n {
             let k = (n - done).min(CHUNK);
-            let from = done / 8 * w;
-            unpack_unchecked(&src[from..from + k / 8 * w], bit_width, &mut idx[..k]);
+            unpack_unchecked(&src[done / 8 * w..], bit_width, &mut idx[..k]);
             self.push_all(&idx[..k])?;
             done += k;
         }
@@ -151,6 +150,11 @@ struct ByteArraySink<'d, 'o, O> {
     values: &'o mut Vec<u8>,
 }
 
+/// Slack the byte-array gather keeps after the output's end, so that short values can be
+/// copied as one fixed-size [`SHORT`]-byte block (over-copying into bytes the next value or
+/// the final truncation overwrites).
+const SHORT: usize = 32;
+
 impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
     /// The byte range of dictionary entry `index` in `dict_values`.
     #[inline]
@@ -164,36 +168,91 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
         let end = self.dict_offsets[i + 1].to_usize();
         match (start, end) {
             (Some(s), Some(e)) if s <= e && e <= self.dict_values.len() => Ok((s, e)),
-            _ => Err(error(
-                NAME,
-                format!("dictionary entry {i} has invalid offsets"),
-            )),
+            _ => Err(bad_entry(i)),
         }
     }
 
+    /// Checks that `bytes` more value bytes fit the offset type.
     #[inline]
-    fn push(&mut self, index: u32, times: usize) -> Result<()> {
-        let (s, e) = self.entry(index)?;
-        let total = (e - s)
-            .checked_mul(times)
-            .and_then(|b| b.checked_add(self.values.len()));
-        match total {
-            Some(t) if t <= O::MAX => {}
-            _ => return Err(error(NAME, "value bytes overflow the offset type".into())),
+    fn check_size(&self, bytes: Option<usize>) -> Result<()> {
+        match bytes.and_then(|b| b.checked_add(self.values.len())) {
+            Some(t) if t <= O::MAX => Ok(()),
+            _ => Err(error(NAME, "value bytes overflow the offset type".into())),
         }
-        self.values.reserve((e - s) * times);
+    }
+
+    /// Appends `times` copies of entry `index` (an RLE run).
+    fn push_run(&mut self, index: u32, times: usize) -> Result<()> {
+        let (s, e) = self.entry(index)?;
+        self.check_size((e - s).checked_mul(times))?;
+        let value = &self.dict_values[s..e];
+        self.values.reserve(value.len() * times);
         self.offsets.reserve(times);
         for _ in 0..times {
-            self.values.extend_from_slice(&self.dict_values[s..e]);
+            self.values.extend_from_slice(value);
             self.offsets.push(O::from_usize(self.values.len()));
         }
         Ok(())
     }
+
+    /// Appends the entries of `idx` (at most [`CHUNK`]): validates the indices (their max)
+    /// and the entries' offsets, sizes the output exactly, then copies each value as one
+    /// [`SHORT`]-byte block when it is that short and the dictionary has the bytes after it.
+    fn push_all(&mut self, idx: &[u32]) -> Result<()> {
+        let entries = self.dict_offsets.len().saturating_sub(1);
+        let max = idx.iter().copied().max().unwrap_or(0);
+        if idx.len() > CHUNK || max as usize >= entries {
+            return Err(bad_index(u64::from(max), entries));
+        }
+        let (dict_offsets, dict_values) = (self.dict_offsets, self.dict_values);
+        // Pass 1: each value's start and length in `dict_values`, and their total.
+        let mut spans = [(0usize, 0usize); CHUNK];
+        let (mut total, mut bad) = (0usize, false);
+        for (span, &i) in spans.iter_mut().zip(idx) {
+            let i = i as usize;
+            // `i + 1 <= entries < dict_offsets.len()`; negative offsets become usize::MAX.
+            let s = dict_offsets[i].to_usize().unwrap_or(usize::MAX);
+            let e = dict_offsets[i + 1].to_usize().unwrap_or(usize::MAX);
+            bad |= s > e || e > dict_values.len();
+            let len = e.wrapping_sub(s);
+            total = total.saturating_add(len);
+            *span = (s, len);
+        }
+        if bad {
+            let i = idx.iter().find(|&&i| self.entry(i).is_err()).copied();
+            return Err(bad_entry(i.unwrap_or(0) as usize));
+        }
+        self.check_size(Some(total))?;
+        // Pass 2: copy into the output, grown by the exact total plus slack.
+        let base = self.values.len();
+        self.values.resize(base + total + SHORT, 0);
+        let dst = &mut self.values[base..];
+        let mut pos = 0;
+        self.offsets
+            .extend(spans[..idx.len()].iter().map(|&(s, len)| {
+                // Every span is in bounds (checked above) and `pos + len <= total`, so the
+                // block copy stays within `dst` (`total + SHORT` bytes).
+                match dict_values.get(s..s + SHORT) {
+                    Some(src) if len <= SHORT => dst[pos..pos + SHORT].copy_from_slice(src),
+                    _ => dst[pos..pos + len].copy_from_slice(&dict_values[s..s + len]),
+                }
+                pos += len;
+                O::from_usize(base + pos)
+            }));
+        self.values.truncate(base + total);
+        Ok(())
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn bad_entry(i: usize) -> crate::Error {
+    error(NAME, format!("dictionary entry {i} has invalid offsets"))
 }
 
 impl<O: OffsetSize> Sink for ByteArraySink<'_, '_, O> {
     fn fill(&mut self, value: u32, n: usize) -> Result<()> {
-        self.push(value, n)
+        self.push_run(value, n)
     }
     fn unpack(&mut self, src: &[u8], bit_width: u32, n: usize) -> Result<()> {
         let mut idx = [0u32; CHUNK];
@@ -201,18 +260,15 @@ impl<O: OffsetSize> Sink for ByteArraySink<'_, '_, O> {
         let mut done = 0;
         while done < n {
             let k = (n - done).min(CHUNK);
-            let from = done / 8 * w;
-            unpack_unchecked(&src[from..from + k / 8 * w], bit_width, &mut idx[..k]);
-            for &i in &idx[..k] {
-                self.push(i, 1)?;
-            }
+            unpack_unchecked(&src[done / 8 * w..], bit_width, &mut idx[..k]);
+            self.push_all(&idx[..k])?;
             done += k;
         }
         Ok(())
     }
     fn values(&mut self, values: &[u32]) -> Result<()> {
-        for &i in values {
-            self.push(i, 1)?;
+        for chunk in values.chunks(CHUNK) {
+            self.push_all(chunk)?;
         }
         Ok(())
     }
