@@ -831,11 +831,26 @@ fn hostile_inputs_are_errors() {
         e.unwrap_err().to_string(),
         "DELTA_BINARY_PACKED: miniblock bit width 70 > 64 (INT64)"
     );
-    let bad = [0x80, 0x01, 1, 3, 0, 0, 33, 0, 0];
+    let bad = [0x80, 0x01, 1, 3, 0, 0, 65, 0, 0];
     let e = DeltaBinaryPackedDecoder::new(&bad)
         .unwrap()
         .decode(3, &mut Vec::<i32>::new());
-    assert!(kind(&e.unwrap_err()).1.contains("33 > 32"));
+    assert!(kind(&e.unwrap_err()).1.contains("65 > 64 (INT32)"));
+    // INT32 deltas wider than 32 bits (DuckDB computes them in 64 bits): their low 32 bits
+    // count, arithmetic wraps. Deltas 2^32 + 5 and 7 from 0 give 5 and 12.
+    let mut wide = vec![0x80, 0x01, 1, 3, 0, 0, 33];
+    wide.extend(pack_lsb(&[(1 << 32) + 5, 7, 0, 0, 0, 0, 0, 0], 33));
+    let mut out = Vec::<i32>::new();
+    DeltaBinaryPackedDecoder::new(&wide)
+        .unwrap()
+        .decode(3, &mut out)
+        .unwrap();
+    assert_eq!(out, [0, 5, 12]);
+    // Cut short: an error, not a panic.
+    let e = DeltaBinaryPackedDecoder::new(&wide[..20])
+        .unwrap()
+        .decode(3, &mut Vec::<i32>::new());
+    assert!(e.is_err());
     let trunc = [0x80, 0x01, 1, 3, 0, 0, 8, 1];
     let e = DeltaBinaryPackedDecoder::new(&trunc)
         .unwrap()

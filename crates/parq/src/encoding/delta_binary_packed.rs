@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Each miniblock holds `block size / miniblocks` deltas (minus the block's min delta),
-//! bit-packed LSB first with its own width (0..=64). They are unpacked a group of 8 at a time
+//! bit-packed LSB first with its own width (0..=64; above 32 for INT32 only in files that
+//! computed the deltas in 64 bits, like DuckDB's, whose low 32 bits are kept). They are unpacked a group of 8 at a time
 //! straight into the output, and each group is prefix-summed while still in registers
 //! ([`unpack_with`]), with wrapping arithmetic (32-bit for INT32, 64-bit for INT64), as the
 //! spec requires. The output grows a window of values at a time, so a header claiming many
@@ -239,6 +240,21 @@ impl<'a> DeltaBinaryPackedDecoder<'a> {
                 }
                 self.group_pos += k;
                 i += k;
+            } else if self.miniblock_left > 0 && self.bit_width > T::BITS {
+                // Deltas wider than the type (DuckDB writes INT32 deltas computed in 64
+                // bits): a group is unpacked as 64-bit and its low bits kept, which gives the
+                // same values, as the arithmetic is modulo 2^32 either way.
+                let mut wide = [0u64; 8];
+                unpack_with(&self.data[self.pos..], self.bit_width, &mut wide, |_| {});
+                let min_delta = T::from_i64(self.min_delta);
+                for (g, &v) in self.group.iter_mut().zip(&wide) {
+                    last = last.wrapping_add(T::from_i64(v as i64).wrapping_add(min_delta));
+                    *g = last.to_i64();
+                }
+                self.pos += self.bit_width as usize;
+                self.miniblock_left -= 8;
+                self.group_pos = 0;
+                self.group_len = 8;
             } else if self.miniblock_left > 0 {
                 let min_delta = T::from_i64(self.min_delta);
                 let prefix_sum = |g: &mut [T; 8]| {
@@ -295,14 +311,10 @@ impl<'a> DeltaBinaryPackedDecoder<'a> {
             self.next_miniblock = 0;
         }
         let width = u32::from(self.data[self.widths_pos + self.next_miniblock]);
-        if width > T::BITS {
+        if width > 64 {
             return Err(error(
                 NAME,
-                format!(
-                    "miniblock bit width {width} > {} ({})",
-                    T::BITS,
-                    T::PHYSICAL
-                ),
+                format!("miniblock bit width {width} > 64 ({})", T::PHYSICAL),
             ));
         }
         // The deltas this miniblock holds (fewer in the last one).
