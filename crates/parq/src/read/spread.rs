@@ -141,24 +141,10 @@ fn spread_slice<T: Copy + Default>(
         } else if p == 0 {
             v[base..base + m].fill(T::default());
         } else {
-            // Back to front: before slot `base + b` is written, `s` counts the valid slots
-            // below it, so the value it takes is `v[s]` with `s <= base + b` -- never a slot
-            // written already, and never a value still to be read (those are below `s`).
-            // Every slot is written (a null slot with a copy of some value, without a
-            // branch), then the null slots are cleared.
+            // Back to front, in place: a value never moves down, and nothing is written
+            // below a value still to be read. Then the null slots are cleared.
             let out = &mut v[..base + m];
-            let ptr = out.as_mut_ptr();
-            let mut s = src;
-            // The word's top slot bit at bit 63, taken off one slot at a time.
-            let mut word = w << (64 - m);
-            for b in (0..m).rev() {
-                s -= (word >> 63) as usize;
-                word <<= 1;
-                // SAFETY: `out` has `base + m` elements and `b < m`, so `base + b` is in
-                // bounds; `s` = `q` + the set bits of `w` below `b` <= `q + b` <= `base + b`
-                // (`q`, the valid slots before the word, is at most `base`), so `s` is too.
-                unsafe { *ptr.add(base + b) = *ptr.add(s) };
-            }
+            move_slots(out, base, m, w, src);
             let mut nulls = !w & mask(m);
             while nulls != 0 {
                 out[base + nulls.trailing_zeros() as usize] = T::default();
@@ -166,6 +152,25 @@ fn spread_slice<T: Copy + Default>(
             }
         }
         src = q;
+    }
+}
+
+/// The mixed word `w` (`m` slots from `base`, its dense values ending at `src`) a slot at a
+/// time, without branches: every slot is written (a null one with a copy of some value).
+#[inline]
+fn move_slots<T: Copy>(out: &mut [T], base: usize, m: usize, w: u64, src: usize) {
+    debug_assert!(out.len() >= base + m && (1..=64).contains(&m));
+    let ptr = out.as_mut_ptr();
+    let mut s = src;
+    // The word's top slot bit at bit 63, taken off one slot at a time.
+    let mut word = w << (64 - m);
+    for b in (0..m).rev() {
+        s -= (word >> 63) as usize;
+        word <<= 1;
+        // SAFETY: `out` has at least `base + m` elements and `b < m`, so `base + b` is in
+        // bounds; `s` = `q` + the set bits of `w` below `b` <= `q + b` <= `base + b` (`q`,
+        // the valid slots before the word, is at most `base`), so `s` is too.
+        unsafe { *ptr.add(base + b) = *ptr.add(s) };
     }
 }
 
