@@ -26,7 +26,7 @@ use bytes::Bytes;
 use parquet_60::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::json;
 
-use crate::alloc::peak_bytes_during;
+use crate::alloc::alloc_stats_during;
 use crate::decode_cases::{all_cases, CaseSpec, Codec, Written, NULL_SHARE};
 use crate::footer::check_writable;
 use crate::measure::{measure, timed_simple, Case, MeasureArgs, MeasureConfig, Samples, Stats};
@@ -41,6 +41,8 @@ pub const TARGET_VS_60: f64 = 1.5;
 pub const TARGET_VS_PYARROW: f64 = 1.5;
 /// PLAIN fixed-width required cases: parq within this factor of the memcpy baseline.
 pub const TARGET_VS_MEMCPY: f64 = 1.5;
+/// Target: the bytes parq allocates to decode seed-001 at most this multiple of the output's.
+pub const TARGET_SEED_ALLOC: f64 = 1.1;
 /// The memcpy baseline's row in the cells: copying as many bytes as the decoded output
 /// holds, from one warm buffer to another (the physical limit of any decoder).
 pub const MEMCPY: &str = "memcpy";
@@ -141,6 +143,9 @@ pub struct DecodeCell {
     pub stats: Stats,
     /// Peak heap growth during one decode (pyarrow: its memory pool's peak).
     pub heap_bytes: Option<usize>,
+    /// Total bytes allocated during one decode (every allocation's size, a realloc counting
+    /// its growth); Rust implementations only.
+    pub alloc_bytes: Option<usize>,
     /// Bytes of the decoded Arrow arrays (their buffers), as parq produces them.
     pub output_bytes: usize,
 }
@@ -359,21 +364,29 @@ fn measure_case(
         column_chunks: spec.columns.len(),
     };
     let mut cases = Vec::new();
+    // Total bytes allocated by one decode, per implementation.
+    let mut allocated: Vec<(&'static str, usize)> = Vec::new();
     for &imp in impls {
         let case = match imp {
             PARQ => {
-                let (r, peak) = peak_bytes_during(|| read_parq(bytes, rows));
+                let (r, a) = alloc_stats_during(|| read_parq(bytes, rows));
                 r?;
-                Case::new(PARQ, Mode::Decode, expected, Some(peak), move |n| {
+                allocated.push((PARQ, a.total_bytes));
+                Case::new(PARQ, Mode::Decode, expected, Some(a.peak_bytes), move |n| {
                     timed_simple(n, || read_parq(bytes, rows), |b| facts(b))
                 })
             }
             PARQUET_60 => {
-                let (r, peak) = peak_bytes_during(|| read_60(bytes, rows));
+                let (r, a) = alloc_stats_during(|| read_60(bytes, rows));
                 r?;
-                Case::new(PARQUET_60, Mode::Decode, expected, Some(peak), move |n| {
-                    timed_simple(n, || read_60(bytes, rows), |b| facts(b))
-                })
+                allocated.push((PARQUET_60, a.total_bytes));
+                Case::new(
+                    PARQUET_60,
+                    Mode::Decode,
+                    expected,
+                    Some(a.peak_bytes),
+                    move |n| timed_simple(n, || read_60(bytes, rows), |b| facts(b)),
+                )
             }
             other => bail!("unknown implementation {other}"),
         };
@@ -408,6 +421,7 @@ fn measure_case(
         imp,
         stats,
         heap_bytes,
+        alloc_bytes: allocated.iter().find(|(i, _)| *i == imp).map(|&(_, b)| b),
         output_bytes,
     };
     let mut cells: Vec<DecodeCell> = cases
@@ -515,6 +529,7 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
         "parq speedup\nvs 60.1",
         "parq speedup\nvs pyarrow",
         "parq peak\nheap MB",
+        "parq alloc\n/ output",
         "60.1 peak\nheap MB",
         "pyarrow pool\npeak MB",
     ]
@@ -526,6 +541,12 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
         _ => None,
     };
     let mut rows = Vec::new();
+    // Total bytes allocated per decode over the output's bytes.
+    let alloc_ratio = |c: &DecodeCell| {
+        c.alloc_bytes
+            .map(|a| a as f64 / c.output_bytes.max(1) as f64)
+    };
+    let mut alloc_seed = None;
     let mut misses_60 = Vec::new();
     let mut misses_py = Vec::new();
     let mut misses_mem = Vec::new();
@@ -578,9 +599,16 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
             s60.map_or("-".into(), fmt_speedup),
             spy.map_or("-".into(), fmt_speedup),
             heap(parq),
+            parq.and_then(alloc_ratio)
+                .map_or("-".into(), |r| format!("{r:.2}")),
             heap(p60),
             heap(py),
         ]);
+        if let Some(r) = parq.and_then(alloc_ratio) {
+            if case.starts_with("seed-001") {
+                alloc_seed = Some(r);
+            }
+        }
     }
     let mut out = String::from(
         "Decode time, median ms per call (file bytes in memory -> Arrow arrays, footer included)\n",
@@ -612,6 +640,17 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
         n_py,
         &misses_py,
     );
+    if let Some(r) = alloc_seed {
+        let verdict = if r <= TARGET_SEED_ALLOC {
+            "met"
+        } else {
+            "missed"
+        };
+        out.push_str(&format!(
+            "target seed-001 bytes allocated by parq <= {TARGET_SEED_ALLOC}x the output: \
+             {verdict} ({r:.2}x)\n"
+        ));
+    }
     if n_mem > 0 {
         out.push_str(&format!(
             "target PLAIN fixed-width required within {TARGET_VS_MEMCPY}x of the memcpy baseline: \
@@ -639,6 +678,7 @@ pub fn write_json(cells: &[DecodeCell], path: &Path) -> Result<()> {
                 "min_ns": c.stats.min_ns,
                 "iterations": c.stats.iterations,
                 "heap_bytes": c.heap_bytes,
+                "alloc_bytes": c.alloc_bytes,
                 "encoding": c.encoding,
                 "codec": c.codec,
                 "null_share": if c.nullable { NULL_SHARE } else { 0.0 },

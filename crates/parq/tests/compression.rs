@@ -220,6 +220,30 @@ fn reused_buffer_shrinks_and_grows_between_pages() {
 }
 
 #[test]
+fn reused_buffer_grows_to_the_largest_page_exactly() {
+    // Pages that grow a little each time: the buffer grows to each page's size (plus the one
+    // byte that tells a longer stream), never doubling past the largest page.
+    for codec in ALL {
+        if codec == Compression::Uncompressed {
+            continue;
+        }
+        let mut d = Decompressor::default();
+        let mut out = Vec::new();
+        for (i, size) in [100_000, 150_000, 151_000, 120_000].into_iter().enumerate() {
+            let data = sample(size, 7 + i as u64);
+            d.decompress(codec, &compress(codec, &data), size, &mut out)
+                .unwrap();
+            assert!(out == data, "{codec} {size}");
+            assert!(
+                out.capacity() <= 151_001,
+                "{codec} {size}: {}",
+                out.capacity()
+            );
+        }
+    }
+}
+
+#[test]
 fn uncompressed_is_borrowed() {
     let mut d = Decompressor::default();
     let input = b"plain page".to_vec();

@@ -903,6 +903,264 @@ fn hostile_inputs_are_errors() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Byte-array kernels (PLAIN, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY) against a naive
+// encoder and reference.
+
+fn plain_byte_array_encode(values: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in values {
+        out.extend((v.len() as u32).to_le_bytes());
+        out.extend_from_slice(v);
+    }
+    out
+}
+
+fn dlba_encode(values: &[Vec<u8>]) -> Vec<u8> {
+    let lengths: Vec<i64> = values.iter().map(|v| v.len() as i64).collect();
+    let mut out = delta_encode(&lengths, 128, 4, 32);
+    for v in values {
+        out.extend_from_slice(v);
+    }
+    out
+}
+
+fn dba_encode(values: &[Vec<u8>]) -> Vec<u8> {
+    let mut prev: &[u8] = &[];
+    let (mut prefixes, mut suffixes) = (Vec::new(), Vec::new());
+    for v in values {
+        let p = prev.iter().zip(v).take_while(|(a, b)| a == b).count();
+        prefixes.push(p as i64);
+        suffixes.push(v[p..].to_vec());
+        prev = v;
+    }
+    let mut out = delta_encode(&prefixes, 128, 4, 32);
+    out.extend(dlba_encode(&suffixes));
+    out
+}
+
+/// Arrow-style offsets and bytes of `values`, the expected output.
+fn arrow_bytes(values: &[Vec<u8>]) -> (Vec<i64>, Vec<u8>) {
+    let mut offsets = vec![0i64];
+    let mut bytes = Vec::new();
+    for v in values {
+        bytes.extend_from_slice(v);
+        offsets.push(bytes.len() as i64);
+    }
+    (offsets, bytes)
+}
+
+/// Random values of one of several shapes: short words, keys with long shared prefixes,
+/// long values (past the kernels' chunked copies), empty strings, and a mix.
+fn random_byte_arrays(rng: &mut Rng, shape: u64, n: usize) -> Vec<Vec<u8>> {
+    let mut key = 0u64;
+    (0..n)
+        .map(|_| match shape {
+            0 => (0..rng.below(33))
+                .map(|_| b'a' + rng.below(26) as u8)
+                .collect(),
+            1 => {
+                key += 1 + rng.below(3);
+                format!(
+                    "https://example.com/customers/{:06}/orders/{key:010}",
+                    key / 64
+                )
+                .into_bytes()
+            }
+            2 => (0..100 + rng.below(300))
+                .map(|_| rng.next() as u8)
+                .collect(),
+            3 => Vec::new(),
+            _ => {
+                let len =
+                    [0, 1, 15, 16, 17, 31, 32, 33, 64, 127, 128, 129, 200][rng.below(13) as usize];
+                let base = b"0123456789abcdefghijklmnopqrstuvwxyz".repeat(8);
+                let mut v = base[..len].to_vec();
+                if len > 0 && rng.below(2) == 0 {
+                    let i = rng.below(len as u64) as usize;
+                    v[i] = b'#';
+                }
+                v
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn oracle_byte_array_decoders() {
+    let mut rng = Rng(0x5eed_0001);
+    for shape in 0..5 {
+        for &n in &[0usize, 1, 2, 3, 17, 100, 1000] {
+            let values = random_byte_arrays(&mut rng, shape, n);
+            let (want_offsets, want_bytes) = arrow_bytes(&values);
+            let encoded = [
+                ("PLAIN", plain_byte_array_encode(&values)),
+                ("DELTA_LENGTH_BYTE_ARRAY", dlba_encode(&values)),
+                ("DELTA_BYTE_ARRAY", dba_encode(&values)),
+            ];
+            for (name, data) in &encoded {
+                // Random batches, each into fresh buffers reserved exactly (so the kernels
+                // copy the last values of a batch exactly), and all batches appended to one
+                // output.
+                let mut plain_pos = 0;
+                let mut dl = (*name == "DELTA_LENGTH_BYTE_ARRAY")
+                    .then(|| DeltaLengthByteArrayDecoder::new(data).unwrap());
+                let mut db = (*name == "DELTA_BYTE_ARRAY")
+                    .then(|| DeltaByteArrayDecoder::new(data).unwrap());
+                let (mut all_offsets, mut all_bytes) = (Vec::<i64>::new(), Vec::new());
+                let mut done = 0;
+                loop {
+                    let k = (1 + rng.below(40) as usize).min(n - done);
+                    let want = &values[done..done + k];
+                    let (o, b) = arrow_bytes(want);
+                    let mut offsets = Vec::<i32>::new();
+                    let mut bytes = Vec::with_capacity(b.len());
+                    match *name {
+                        "PLAIN" => {
+                            let used = plain::decode_byte_array(
+                                &data[plain_pos..],
+                                k,
+                                &mut offsets,
+                                &mut bytes,
+                            )
+                            .unwrap();
+                            let again = plain::decode_byte_array(
+                                &data[plain_pos..],
+                                k,
+                                &mut all_offsets,
+                                &mut all_bytes,
+                            )
+                            .unwrap();
+                            assert_eq!(used, again);
+                            plain_pos += used;
+                        }
+                        "DELTA_LENGTH_BYTE_ARRAY" => {
+                            let d = dl.as_mut().unwrap();
+                            let mut twin = d.clone();
+                            d.decode(k, &mut offsets, &mut bytes).unwrap();
+                            twin.decode(k, &mut all_offsets, &mut all_bytes).unwrap();
+                        }
+                        _ => {
+                            let d = db.as_mut().unwrap();
+                            let mut twin = d.clone();
+                            d.decode(k, &mut offsets, &mut bytes).unwrap();
+                            twin.decode(k, &mut all_offsets, &mut all_bytes).unwrap();
+                        }
+                    }
+                    let o32: Vec<i32> = o.iter().map(|&x| x as i32).collect();
+                    if k > 0 {
+                        assert_eq!(offsets, o32, "{name} shape {shape} n {n} at {done}");
+                    }
+                    assert_eq!(bytes, b, "{name} shape {shape} n {n} at {done}");
+                    done += k;
+                    if done >= n {
+                        break;
+                    }
+                }
+                if n > 0 {
+                    assert_eq!(all_offsets, want_offsets, "{name} shape {shape} n {n}");
+                }
+                assert_eq!(all_bytes, want_bytes, "{name} shape {shape} n {n}");
+                if let Some(d) = &dl {
+                    assert_eq!(d.remaining(), 0);
+                }
+                if let Some(d) = &db {
+                    assert_eq!(d.remaining(), 0);
+                }
+            }
+            // Whole pages, one after the other, with the length buffers reused.
+            let dba = dba_encode(&values);
+            let (mut prefixes, mut lengths) = (Vec::new(), Vec::new());
+            for _ in 0..2 {
+                let mut d = DeltaByteArrayDecoder::with_buffers(&dba, prefixes, lengths).unwrap();
+                let (mut offsets, mut bytes) = (Vec::<i64>::new(), Vec::new());
+                d.decode(n, &mut offsets, &mut bytes).unwrap();
+                assert_eq!(bytes, want_bytes);
+                (prefixes, lengths) = d.into_buffers();
+            }
+        }
+    }
+}
+
+#[test]
+fn byte_array_decoders_reject_malformed_pages() {
+    let values: Vec<Vec<u8>> = ["abc", "abd", "", "x", "xyz"]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+    // Every truncation of every encoding: an error (or fewer values), never a panic.
+    for data in [
+        plain_byte_array_encode(&values),
+        dlba_encode(&values),
+        dba_encode(&values),
+    ] {
+        for cut in 0..data.len() {
+            let d = &data[..cut];
+            let _ = plain::decode_byte_array::<i32>(d, 5, &mut Vec::new(), &mut Vec::new());
+            if let Ok(mut x) = DeltaLengthByteArrayDecoder::new(d) {
+                let _ = x.decode(5, &mut Vec::<i32>::new(), &mut Vec::new());
+            }
+            if let Ok(mut x) = DeltaByteArrayDecoder::new(d) {
+                let _ = x.decode(5, &mut Vec::<i32>::new(), &mut Vec::new());
+            }
+        }
+    }
+    // PLAIN: a length past the page.
+    let mut bad = plain_byte_array_encode(&values);
+    bad[0] = 200;
+    assert!(kind(
+        &plain::decode_byte_array::<i32>(&bad, 5, &mut Vec::new(), &mut Vec::new()).unwrap_err()
+    )
+    .1
+    .contains("length 200"));
+    // DELTA_LENGTH_BYTE_ARRAY: lengths summing past the page; more values than it holds.
+    let mut dl = delta_encode(&[3, 4, 5], 128, 4, 32);
+    dl.extend_from_slice(b"abcdefghijk");
+    assert!(DeltaLengthByteArrayDecoder::new(&dl).is_err());
+    let dl = dlba_encode(&values);
+    let mut d = DeltaLengthByteArrayDecoder::new(&dl).unwrap();
+    assert!(d
+        .decode(6, &mut Vec::<i32>::new(), &mut Vec::new())
+        .is_err());
+    d.decode(0, &mut Vec::<i32>::new(), &mut Vec::new())
+        .unwrap();
+    // DELTA_BYTE_ARRAY: negative prefix and suffix lengths.
+    let mut neg = delta_encode(&[0, -1, 0], 128, 4, 32);
+    neg.extend(dlba_encode(&values[..3]));
+    assert!(kind(&DeltaByteArrayDecoder::new(&neg).unwrap_err())
+        .1
+        .contains("negative"));
+    let mut neg = delta_encode(&[0, 0], 128, 4, 32);
+    neg.extend(delta_encode(&[1, -1], 128, 4, 32));
+    neg.extend_from_slice(b"ab");
+    assert!(DeltaByteArrayDecoder::new(&neg).is_err());
+    // Suffix lengths summing past the page.
+    let mut past = delta_encode(&[0, 0], 128, 4, 32);
+    past.extend(delta_encode(&[4, 4], 128, 4, 32));
+    past.extend_from_slice(b"abcdefg");
+    assert!(DeltaByteArrayDecoder::new(&past).is_err());
+    // A prefix longer than the previous value in the middle of a page (value 3: 4 > 0),
+    // whatever the batch; nothing is appended.
+    let mut long = delta_encode(&[0, 2, 0, 4, 0], 128, 4, 32);
+    long.extend(dlba_encode(&values));
+    let mut d = DeltaByteArrayDecoder::new(&long).unwrap();
+    let (mut offsets, mut bytes) = (Vec::<i32>::new(), Vec::new());
+    let e = d.decode(5, &mut offsets, &mut bytes).unwrap_err();
+    assert!(kind(&e)
+        .1
+        .contains("value 3: prefix length 4 > previous value's 0 bytes"));
+    assert!(bytes.is_empty() && offsets.is_empty());
+    let mut d = DeltaByteArrayDecoder::new(&long).unwrap();
+    d.decode(3, &mut offsets, &mut bytes).unwrap();
+    assert!(d.decode(2, &mut offsets, &mut bytes).is_err());
+    // An empty page: no values, nothing appended for n = 0.
+    let empty = [delta_encode(&[], 128, 4, 32), delta_encode(&[], 128, 4, 32)].concat();
+    let mut d = DeltaByteArrayDecoder::new(&empty).unwrap();
+    assert_eq!(d.remaining(), 0);
+    d.decode(0, &mut offsets, &mut bytes).unwrap();
+    assert!(d.decode(1, &mut offsets, &mut bytes).is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
 // Files: parquet-testing's corpus and files written by pyarrow, compared with the side files
 // and with pyarrow's values.
 

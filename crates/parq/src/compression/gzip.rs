@@ -3,7 +3,7 @@
 //! spare capacity; each member's CRC-32 and length are checked. The inflate state and CRC are
 //! reset, not rebuilt, between members and pages.
 
-use super::{corrupt, mismatch};
+use super::{corrupt, mismatch, reserve_output};
 use crate::format::metadata::Compression;
 use crate::{Error, Result};
 use flate2::{Crc, Decompress, FlushDecompress, Status};
@@ -35,9 +35,7 @@ impl Gzip {
 
     /// Decompresses the gzip members of `input` into `out` (exactly `n` bytes).
     pub(super) fn decompress(&mut self, input: &[u8], n: usize, out: &mut Vec<u8>) -> Result<()> {
-        out.clear();
-        // One byte of room past the declared size tells a longer stream from an exact one.
-        out.reserve(n.saturating_add(1));
+        reserve_output(out, n);
         let mut rest = input;
         while !rest.is_empty() {
             let body = skip_header(rest, &mut self.crc)?;

@@ -240,6 +240,14 @@ fn check_limit(n: usize, limits: &Limits) -> Result<()> {
     Ok(())
 }
 
+/// Empties `out` and makes room for `n` bytes plus one (the byte that tells a stream longer
+/// than declared from an exact one), growing it exactly (no doubling past the largest page),
+/// for the codecs that write into the spare capacity.
+fn reserve_output(out: &mut Vec<u8>, n: usize) {
+    out.clear();
+    out.reserve_exact(n.saturating_add(1));
+}
+
 /// Sets `out`'s length to `n` with initialized bytes for the codecs that decompress into a
 /// `&mut [u8]`: bytes already initialized by an earlier page are kept (they are about to be
 /// overwritten), and only the part never initialized before is zero-filled.
@@ -248,8 +256,10 @@ fn init_len(out: &mut Vec<u8>, n: usize) {
         out.truncate(n);
     } else {
         if out.capacity() < n {
-            // Growing would copy the old bytes; drop them so the allocation copies nothing.
+            // Growing would copy the old bytes; drop them so the allocation copies nothing,
+            // and grow to the page's size exactly (no doubling past the largest page).
             out.clear();
+            out.reserve_exact(n);
         }
         out.resize(n, 0);
     }

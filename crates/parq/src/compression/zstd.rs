@@ -2,7 +2,7 @@
 //! the output's spare capacity (no window buffer, no zero-fill). A first frame that records
 //! a larger content size than declared is rejected before decoding.
 
-use super::{corrupt, mismatch};
+use super::{corrupt, mismatch, reserve_output};
 use crate::format::metadata::Compression;
 use crate::Result;
 use ::zstd::zstd_safe::{self, zstd_sys::ZSTD_ErrorCode, DCtx};
@@ -30,9 +30,7 @@ impl Zstd {
                 ));
             }
         }
-        out.clear();
-        // One byte of room past the declared size tells a longer stream from an exact one.
-        out.reserve(n.saturating_add(1));
+        reserve_output(out, n);
         match self.dctx.decompress(out, input) {
             Ok(written) if written == n => Ok(()),
             Ok(written) => Err(mismatch(n, written, written > n)),

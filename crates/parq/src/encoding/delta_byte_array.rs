@@ -3,13 +3,17 @@
 //! (DELTA_LENGTH_BYTE_ARRAY). Value i is the first `prefix[i]` bytes of value i - 1 followed
 //! by suffix i.
 //!
-//! Both length lists are decoded once per page; each batch is reserved exactly from them
-//! (sum of prefix and suffix lengths) and prefixes are copied within the output. The last
-//! value of a batch is kept so that the next batch can continue from it even when the caller
-//! reuses (clears) its output buffers.
+//! Both length lists are decoded once per page (into buffers that can be reused across pages,
+//! see [`DeltaByteArrayDecoder::with_buffers`]). Each batch is then decoded in two passes: one
+//! over the lengths checks every prefix against the previous value's length and totals the
+//! output, which is reserved once; one copies each value's prefix from the previous value,
+//! already in the output, and its suffix from the page, in whole chunks that may spill
+//! into the next value's room (overwritten next) instead of a `memcpy` call per piece. The
+//! last value of a batch is kept so that the next batch can continue from it even when the
+//! caller reuses (clears) its output buffers.
 
-use super::delta_length_byte_array::{decode_lengths, DeltaLengthByteArrayDecoder};
-use super::{error, reserve_byte_array, OffsetSize};
+use super::delta_length_byte_array::{decode_lengths, total_length, DeltaLengthByteArrayDecoder};
+use super::{copy_chunks, error, reserve_byte_array, OffsetSize, COPY_SLACK};
 use crate::Result;
 
 const NAME: &str = "DELTA_BYTE_ARRAY";
@@ -27,9 +31,19 @@ pub struct DeltaByteArrayDecoder<'a> {
 impl<'a> DeltaByteArrayDecoder<'a> {
     /// A decoder of `data`, all of the page's value bytes.
     pub fn new(data: &'a [u8]) -> Result<Self> {
-        let mut prefixes = Vec::new();
+        Self::with_buffers(data, Vec::new(), Vec::new())
+    }
+
+    /// Like [`new`](Self::new), decoding the prefix and suffix lengths into `prefixes` and
+    /// `suffixes` (e.g. the ones a previous decoder returned from
+    /// [`into_buffers`](Self::into_buffers)).
+    pub fn with_buffers(
+        data: &'a [u8],
+        mut prefixes: Vec<i32>,
+        suffixes: Vec<i32>,
+    ) -> Result<Self> {
         let start = decode_lengths(NAME, "prefix length", data, &mut prefixes)?;
-        let suffixes = DeltaLengthByteArrayDecoder::new(&data[start..])?;
+        let suffixes = DeltaLengthByteArrayDecoder::with_buffer(&data[start..], suffixes)?;
         if suffixes.remaining() != prefixes.len() {
             return Err(error(
                 NAME,
@@ -46,6 +60,11 @@ impl<'a> DeltaByteArrayDecoder<'a> {
             index: 0,
             last: Vec::new(),
         })
+    }
+
+    /// Gives back the prefix and suffix length buffers for reuse.
+    pub fn into_buffers(self) -> (Vec<i32>, Vec<i32>) {
+        (self.prefixes, self.suffixes.into_buffer())
     }
 
     /// Values not decoded yet.
@@ -71,34 +90,92 @@ impl<'a> DeltaByteArrayDecoder<'a> {
             return Ok(());
         }
         let prefixes = &self.prefixes[self.index..self.index + n];
-        let bytes = prefixes
+        let (suffix_lengths, suffixes) = self.suffixes.peek(n)?;
+        // Pass 1: every prefix fits the previous value (p[i] <= p[i - 1] + s[i - 1], in u32:
+        // none is negative, checked when decoded, so the sums fit), and the batch's output
+        // size. Branch-free over whole slices, so that it vectorizes.
+        let first_bad = u64::from(prefixes[0] as u32) > self.last.len() as u64;
+        let bad = prefixes[1..]
             .iter()
-            .zip(self.suffixes.peek_lengths(n))
-            .map(|(&p, &s)| p as u64 + s as u64)
-            .sum::<u64>();
-        let bytes = usize::try_from(bytes)
-            .map_err(|_| error(NAME, format!("values total {bytes} bytes")))?;
-        reserve_byte_array(NAME, offsets, values, n, bytes)?;
-        // Value 0 of the batch continues from `last`.
-        let prefix = prefixes[0] as usize;
-        if prefix > self.last.len() {
-            return Err(self.too_long(0, prefix, self.last.len()));
+            .zip(prefixes.iter().zip(suffix_lengths))
+            .fold(first_bad, |bad, (&next, (&p, &s))| {
+                bad | (next as u32 > p as u32 + s as u32)
+            });
+        if bad {
+            return Err(self.too_long(n));
         }
-        let mut prev_start = values.len();
-        values.extend_from_slice(&self.last[..prefix]);
-        values.extend_from_slice(self.suffixes.next_value());
-        offsets.push(O::from_usize(values.len()));
-        for (i, &prefix) in prefixes.iter().enumerate().skip(1) {
-            let prefix = prefix as usize;
-            let start = values.len();
-            if prefix > start - prev_start {
-                return Err(self.too_long(i, prefix, start - prev_start));
+        let total = total_length(prefixes) + suffixes.len() as u64;
+        let total = usize::try_from(total)
+            .map_err(|_| error(NAME, format!("values total {total} bytes")))?;
+        reserve_byte_array(NAME, offsets, values, n, total)?;
+        // Pass 2: the copies, written into the spare capacity reserved above. `room`: the
+        // capacity; values that end at least COPY_SLACK bytes before it, and whose suffix
+        // ends as far before the end of the page's suffixes (all but the last few of a
+        // batch, as a rule), are copied in chunks, the others exactly.
+        let start = values.len();
+        let room = values.capacity();
+        let out_offsets = &mut offsets.spare_capacity_mut()[..n];
+        let base = values.as_mut_ptr();
+        // Value 0 continues from `self.last`.
+        let (p, s) = (prefixes[0] as usize, suffix_lengths[0] as usize);
+        // SAFETY: `p <= self.last.len()` (pass 1) and `s <= suffixes.len()` (the batch's
+        // suffix lengths total `suffixes.len()`), both other allocations than `values`, whose
+        // capacity holds `start + total` bytes (reserved above), of which these `p + s` bytes
+        // are the first.
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.last.as_ptr(), base.add(start), p);
+            std::ptr::copy_nonoverlapping(suffixes.as_ptr(), base.add(start + p), s);
+        }
+        out_offsets[0].write(O::from_usize(start + p + s));
+        // `prev_start`: where the previous value starts (from `base`), `pos`: where the next
+        // one does, `src`: where its suffix starts in `suffixes`.
+        let mut prev_start = start;
+        let mut pos = start + p + s;
+        let mut src = s;
+        for ((&p, &s), o) in prefixes[1..]
+            .iter()
+            .zip(&suffix_lengths[1..])
+            .zip(&mut out_offsets[1..])
+        {
+            let (p, s) = (p as usize, s as usize);
+            let dst = pos + p;
+            if dst + s + COPY_SLACK <= room && src + s + COPY_SLACK <= suffixes.len() {
+                // SAFETY: pass 1 checked `p <= pos - prev_start` (the previous value's length),
+                // so the prefix's source `base + prev_start .. + p` ends at or before its
+                // destination `base + pos`, as `copy_chunks` needs; its reads end by
+                // `prev_start + p + COPY_SLACK <= pos + COPY_SLACK` and its writes by
+                // `pos + p + COPY_SLACK <= room`: inside the allocation. Bytes read past `pos`
+                // may be uninitialized; they are only copied past `dst`, overwritten next.
+                // The suffix: `src + s + COPY_SLACK <= suffixes.len()`: readable; its writes
+                // end by `dst + s + COPY_SLACK <= room`; `suffixes` is borrowed from the page,
+                // not from `values`, so the two do not overlap.
+                unsafe {
+                    copy_chunks(base.add(prev_start), base.add(pos), p);
+                    copy_chunks(suffixes.as_ptr().add(src), base.add(dst), s);
+                }
+            } else {
+                let piece = &suffixes[src..src + s];
+                // SAFETY: `prev_start + p <= pos` (pass 1): the prefix's ranges do not
+                // overlap; the value ends at `dst + s <= start + total`, inside the reserved
+                // capacity; `piece` does not overlap `values`.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(base.add(prev_start), base.add(pos), p);
+                    std::ptr::copy_nonoverlapping(piece.as_ptr(), base.add(dst), s);
+                }
             }
-            values.extend_from_within(prev_start..prev_start + prefix);
-            values.extend_from_slice(self.suffixes.next_value());
-            offsets.push(O::from_usize(values.len()));
-            prev_start = start;
+            src += s;
+            prev_start = pos;
+            pos = dst + s;
+            o.write(O::from_usize(pos));
         }
+        // SAFETY: the loop wrote bytes `start..pos` of `values` (each value's prefix and
+        // suffix, `pos == start + total`) and the `n` offsets after `offsets.len()`, all
+        // within the capacities reserved by `reserve_byte_array`.
+        unsafe {
+            values.set_len(pos);
+            offsets.set_len(offsets.len() + n);
+        }
+        self.suffixes.skip(n)?;
         self.last.clear();
         self.last.extend_from_slice(&values[prev_start..]);
         self.index += n;
@@ -122,14 +199,27 @@ impl<'a> DeltaByteArrayDecoder<'a> {
         Ok(())
     }
 
+    /// The error of the first of the next `n` values whose prefix is longer than the
+    /// previous value.
     #[cold]
-    fn too_long(&self, i: usize, prefix: usize, prev: usize) -> crate::Error {
-        error(
-            NAME,
-            format!(
-                "value {}: prefix length {prefix} > previous value's {prev} bytes",
-                self.index + i
-            ),
-        )
+    #[inline(never)]
+    fn too_long(&self, n: usize) -> crate::Error {
+        let prefixes = &self.prefixes[self.index..self.index + n];
+        let suffixes = self.suffixes.peek(n).map(|(l, _)| l).unwrap_or_default();
+        let mut prev = self.last.len() as u64;
+        for (i, (&p, &s)) in prefixes.iter().zip(suffixes).enumerate() {
+            let (p, s) = (u64::from(p as u32), u64::from(s as u32));
+            if p > prev {
+                return error(
+                    NAME,
+                    format!(
+                        "value {}: prefix length {p} > previous value's {prev} bytes",
+                        self.index + i
+                    ),
+                );
+            }
+            prev = p + s;
+        }
+        error(NAME, "a prefix length > the previous value's".to_string())
     }
 }

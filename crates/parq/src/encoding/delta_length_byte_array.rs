@@ -3,7 +3,8 @@
 //!
 //! The decoder decodes the page's lengths once (into a buffer that can be reused across pages,
 //! see [`DeltaLengthByteArrayDecoder::with_buffer`]) and checks them against the bytes that
-//! follow; each batch is then reserved exactly from its lengths and its bytes copied at once.
+//! follow; each batch is then reserved from its lengths, its bytes (contiguous in the page)
+//! copied at once and its offsets made by a running sum of the lengths.
 
 use super::delta_binary_packed::DeltaBinaryPackedDecoder;
 use super::{error, reserve_byte_array, OffsetSize};
@@ -21,13 +22,21 @@ pub(crate) fn decode_lengths(
 ) -> Result<usize> {
     lengths.clear();
     let consumed = DeltaBinaryPackedDecoder::new(data)?.decode_all(lengths)?;
-    if let Some(i) = lengths.iter().position(|&l| l < 0) {
+    // A branch-free OR over all the lengths (it vectorizes); the position only on error.
+    if lengths.iter().fold(0, |acc, &l| acc | l) < 0 {
+        let i = lengths.iter().position(|&l| l < 0).unwrap_or(0);
         return Err(error(
             encoding,
-            format!("{what} {i} is negative ({})", lengths[i]),
+            format!("{what} {i} is negative ({:?})", lengths.get(i)),
         ));
     }
     Ok(consumed)
+}
+
+/// The sum of `lengths` (none negative, at most `u32::MAX` of them as a page holds them).
+#[inline]
+pub(crate) fn total_length(lengths: &[i32]) -> u64 {
+    lengths.iter().map(|&l| u64::from(l as u32)).sum()
 }
 
 /// A streaming decoder of DELTA_LENGTH_BYTE_ARRAY data.
@@ -42,6 +51,8 @@ pub struct DeltaLengthByteArrayDecoder<'a> {
     byte_pos: usize,
     /// The encoded length: lengths plus bytes.
     encoded_len: usize,
+    /// The sum of all the lengths.
+    total: usize,
 }
 
 impl<'a> DeltaLengthByteArrayDecoder<'a> {
@@ -54,7 +65,7 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
     /// decoder returned from [`into_buffer`](Self::into_buffer)).
     pub fn with_buffer(data: &'a [u8], mut buffer: Vec<i32>) -> Result<Self> {
         let start = decode_lengths(NAME, "length", data, &mut buffer)?;
-        let total: u64 = buffer.iter().map(|&l| l as u64).sum();
+        let total = total_length(&buffer);
         let available = data.len() - start;
         if total > available as u64 {
             return Err(error(
@@ -68,6 +79,7 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
             index: 0,
             byte_pos: 0,
             encoded_len: start + total as usize,
+            total: total as usize,
         })
     }
 
@@ -94,54 +106,57 @@ impl<'a> DeltaLengthByteArrayDecoder<'a> {
         offsets: &mut Vec<O>,
         values: &mut Vec<u8>,
     ) -> Result<()> {
-        let lengths = self.take(n)?;
-        let bytes: usize = lengths.iter().map(|&l| l as usize).sum();
-        reserve_byte_array(NAME, offsets, values, n, bytes)?;
+        let (lengths, bytes) = self.peek(n)?;
+        reserve_byte_array(NAME, offsets, values, n, bytes.len())?;
         // The values' bytes are contiguous: one copy, then the offsets as a running sum of
         // the lengths (none negative; their total was checked against the page's bytes in
         // `with_buffer` and against the offset type by `reserve_byte_array`).
-        let end = self.byte_pos + bytes;
         let mut offset = values.len();
-        values.extend_from_slice(&self.bytes[self.byte_pos..end]);
+        values.extend_from_slice(bytes);
         offsets.extend(lengths.iter().map(|&l| {
             offset += l as usize;
             O::from_usize(offset)
         }));
-        self.byte_pos = end;
-        self.index += n;
+        self.advance(n, bytes.len());
         Ok(())
     }
 
     /// Skips the next `n` values; an error if fewer remain.
     pub fn skip(&mut self, n: usize) -> Result<()> {
-        let bytes: usize = self.take(n)?.iter().map(|&l| l as usize).sum();
-        self.byte_pos += bytes;
-        self.index += n;
+        let (_, bytes) = self.peek(n)?;
+        self.advance(n, bytes.len());
         Ok(())
     }
 
-    fn take(&self, n: usize) -> Result<&[i32]> {
+    /// The lengths and the bytes of the next `n` values, without consuming them; an error if
+    /// fewer remain.
+    pub(crate) fn peek(&self, n: usize) -> Result<(&[i32], &'a [u8])> {
         if n > self.remaining() {
             return Err(error(
                 NAME,
                 format!("{n} values requested, {} remain", self.remaining()),
             ));
         }
-        Ok(&self.lengths[self.index..self.index + n])
+        let lengths = &self.lengths[self.index..self.index + n];
+        // A whole page (the common case) needs no second sum: its total is known.
+        let total = if n == self.lengths.len() {
+            self.total
+        } else {
+            total_length(lengths) as usize
+        };
+        // The lengths total at most `bytes.len()` (checked in `with_buffer`), so this is in
+        // bounds; the error is unreachable.
+        let bytes: &'a [u8] = self.bytes;
+        let bytes = self
+            .byte_pos
+            .checked_add(total)
+            .and_then(|end| bytes.get(self.byte_pos..end))
+            .ok_or_else(|| error(NAME, format!("{n} values run past the page's bytes")))?;
+        Ok((lengths, bytes))
     }
 
-    /// The next value's bytes (the caller checked that one remains).
-    #[inline]
-    pub(crate) fn next_value(&mut self) -> &'a [u8] {
-        let l = self.lengths[self.index] as usize;
-        let v = &self.bytes[self.byte_pos..self.byte_pos + l];
-        self.byte_pos += l;
-        self.index += 1;
-        v
-    }
-
-    /// The lengths of the next `n` values (the caller checked that they remain).
-    pub(crate) fn peek_lengths(&self, n: usize) -> &[i32] {
-        &self.lengths[self.index..self.index + n]
+    fn advance(&mut self, n: usize, bytes: usize) {
+        self.index += n;
+        self.byte_pos += bytes;
     }
 }

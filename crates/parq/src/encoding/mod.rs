@@ -108,9 +108,23 @@ impl OffsetSize for i64 {
     }
 }
 
+/// The bytes past a value's start that [`copy_chunks`] may read and write: a kernel uses it
+/// where both its source and its output's capacity have that many bytes to spare past the
+/// value's end, and copies exactly elsewhere (near the end of the page or of the reserved
+/// output).
+pub(crate) const COPY_SLACK: usize = 32;
+
 /// Prepares Arrow-style byte-array output for `n` more values whose bytes total `bytes`:
-/// pushes the leading 0 offset if needed, checks that the final offset fits `O`, and reserves
-/// exactly.
+/// pushes the leading 0 offset if needed, checks that the final offset fits `O`, and reserves.
+///
+/// Growth: when `values` must grow, its new capacity extrapolates the bytes per value decoded
+/// so far (this batch included) to the values `offsets` has room for (the caller reserves the
+/// chunk's value count up front), plus 1/32, so that a chunk whose byte size was unknown or
+/// under-estimated grows once to about its final size instead of doubling past it. A value
+/// count claimed by the file cannot inflate the allocation much: the extrapolation is capped
+/// at 4 times the bytes actually decoded (this batch included). Without room reserved for
+/// more values, or when the extrapolation is smaller, `values` at least doubles (or grows by
+/// 1/8 when the extrapolation is smaller still), so that regrowth stays amortized.
 pub(crate) fn reserve_byte_array<O: OffsetSize>(
     encoding: &'static str,
     offsets: &mut Vec<O>,
@@ -118,23 +132,117 @@ pub(crate) fn reserve_byte_array<O: OffsetSize>(
     n: usize,
     bytes: usize,
 ) -> Result<()> {
-    let end = values.len().checked_add(bytes);
-    match end {
-        Some(end) if end <= O::MAX => {}
+    let len = values.len();
+    let need = match len.checked_add(bytes) {
+        Some(end) if end <= O::MAX => end,
         _ => {
             return Err(error(
                 encoding,
-                format!(
-                    "{bytes} more value bytes overflow the offset type (already {})",
-                    values.len()
-                ),
+                format!("{bytes} more value bytes overflow the offset type (already {len})"),
             ))
         }
-    }
+    };
     if offsets.is_empty() {
-        offsets.push(O::from_usize(values.len()));
+        offsets.push(O::from_usize(len));
     }
     offsets.reserve(n);
-    values.reserve(bytes);
+    let cap = values.capacity();
+    if need > cap {
+        let doubled = cap.saturating_mul(2).max(need);
+        // Values decoded once this batch is, and the values the caller made room for.
+        let done = offsets.len() - 1 + n;
+        let expected = offsets.capacity() - 1;
+        let target = if expected > done && done > 0 {
+            let estimate = (need as u128 * expected as u128 / done as u128) * 33 / 32;
+            let estimate = usize::try_from(estimate).unwrap_or(usize::MAX);
+            estimate
+                .min(need.saturating_mul(4))
+                .max(cap.saturating_add(cap / 8))
+                .max(need)
+        } else {
+            doubled
+        };
+        values.reserve_exact(target - len);
+    }
     Ok(())
+}
+
+/// Copies `len` bytes from `src` to `dst` in whole chunks (32 bytes, then 16 at a time), so
+/// it may read and write up to [`COPY_SLACK`] bytes past `src + len` and `dst + len`: the
+/// short, variable-length copies of the byte-array decoders without a call to `memcpy` per
+/// value (values over 128 bytes are copied with one `memcpy`, exactly). Each chunk is read
+/// whole before it is written, so `src` may lie less than a chunk before `dst`; the bytes
+/// `src..src + len` are copied correctly as long as none of them lies at or after `dst`.
+///
+/// # Safety
+///
+/// `src..src + len + COPY_SLACK` must be readable (it may be uninitialized) and
+/// `dst..dst + len + COPY_SLACK` writable, both inside allocations; either
+/// `src + len <= dst` or the two ranges do not overlap at all.
+#[inline(always)]
+pub(crate) unsafe fn copy_chunks(src: *const u8, dst: *mut u8, len: usize) {
+    if len > 128 {
+        // Long values: `memcpy` beats the chunk loop.
+        // SAFETY: the ranges `src..src + len` and `dst..dst + len` are readable and writable
+        // (the caller vouches for longer ones) and do not overlap (`src + len <= dst`, or
+        // not at all).
+        unsafe { std::ptr::copy_nonoverlapping(src, dst, len) };
+        return;
+    }
+    // SAFETY: `32 <= len + COPY_SLACK`: inside the ranges the caller vouches for.
+    // `ptr::copy` (not `copy_nonoverlapping`) because the chunk may overlap the destination
+    // when `src` is less than 32 bytes before `dst`: it reads the whole chunk before writing
+    // it (so the bytes before `dst` are copied intact), and copies uninitialized bytes untyped.
+    unsafe { std::ptr::copy(src, dst, 32) };
+    let mut k = 32;
+    while k < len {
+        // SAFETY: `k < len`, so `k + 16 < len + COPY_SLACK`: inside the ranges the caller
+        // vouches for. The bytes this chunk needs (before `src + len`) lie before `dst` when
+        // the ranges overlap, so no earlier chunk wrote them; `ptr::copy` as above.
+        unsafe { std::ptr::copy(src.add(k), dst.add(k), 16) };
+        k += 16;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reserve_byte_array;
+
+    #[test]
+    fn byte_array_growth_extrapolates_to_the_reserved_values() {
+        // Room for 1000 values, none for their bytes, batches of 100 values of 10 bytes: the
+        // first batch grows the bytes to 4 times its own (the cap), the fifth to about
+        // 1000 x 10 (the extrapolation), and the rest fit.
+        let mut offsets: Vec<i32> = Vec::with_capacity(1001);
+        let mut values: Vec<u8> = Vec::new();
+        let mut grown = 0;
+        for _ in 0..10 {
+            let before = values.capacity();
+            reserve_byte_array("T", &mut offsets, &mut values, 100, 1000).unwrap();
+            grown += usize::from(values.capacity() != before);
+            values.extend(std::iter::repeat_n(b'x', 1000));
+            offsets.extend((1..=100).map(|i| (values.len() - 1000 + 10 * i) as i32));
+        }
+        assert_eq!(grown, 2);
+        assert!(
+            (10_000..=10_400).contains(&values.capacity()),
+            "{}",
+            values.capacity()
+        );
+        // A claimed value count far above what is decoded: at most 4 times the bytes.
+        let mut offsets: Vec<i32> = Vec::with_capacity(1 << 20);
+        let mut values: Vec<u8> = Vec::new();
+        reserve_byte_array("T", &mut offsets, &mut values, 1, 100).unwrap();
+        assert!(values.capacity() <= 400, "{}", values.capacity());
+        // No room reserved for more values: the standard doubling.
+        let mut offsets: Vec<i32> = vec![0];
+        let mut values: Vec<u8> = vec![0; 64];
+        offsets.shrink_to_fit();
+        values.shrink_to_fit();
+        reserve_byte_array("T", &mut offsets, &mut values, 1, 1).unwrap();
+        assert!(values.capacity() >= 128);
+        // Offsets past the offset type: an error.
+        let mut values: Vec<u8> = Vec::new();
+        assert!(reserve_byte_array("T", &mut vec![0i32], &mut values, 1, 1 << 31).is_err());
+    }
 }

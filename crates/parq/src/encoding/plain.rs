@@ -11,7 +11,7 @@
 
 use super::bitmap::BitAppender;
 use super::rle::popcount;
-use super::{error, reserve_byte_array, OffsetSize};
+use super::{copy_chunks, error, reserve_byte_array, OffsetSize, COPY_SLACK};
 use crate::Result;
 
 const NAME: &str = "PLAIN";
@@ -94,7 +94,8 @@ pub fn decode_fixed_len_byte_array(
 
 /// Appends `n` BYTE_ARRAY values from the start of `data` to Arrow-style `offsets` and
 /// `values` (see [`OffsetSize`]); returns the bytes consumed. The lengths are scanned and
-/// checked first, so `values` is reserved exactly once.
+/// checked first, so `values` is reserved once; the copies are then made in whole chunks
+/// (see [`copy_chunks`]) where the page and the output have the bytes to spare.
 pub fn decode_byte_array<O: OffsetSize>(
     data: &[u8],
     n: usize,
@@ -107,13 +108,12 @@ pub fn decode_byte_array<O: OffsetSize>(
     }
     let mut pos = 0usize;
     for i in 0..n {
-        let Some(len) = data.get(pos..pos + 4) else {
-            return Err(error(
+        let len = read_length(data, pos).ok_or_else(|| {
+            error(
                 NAME,
                 format!("BYTE_ARRAY value {i} of {n}: length truncated at byte {pos}"),
-            ));
-        };
-        let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
+            )
+        })?;
         pos += 4;
         if len > data.len() - pos {
             return Err(error(
@@ -127,18 +127,48 @@ pub fn decode_byte_array<O: OffsetSize>(
         pos += len;
     }
     let consumed = pos;
-    reserve_byte_array(NAME, offsets, values, n, consumed - 4 * n)?;
-    // Pass 2: copy.
+    let total = consumed - 4 * n;
+    reserve_byte_array(NAME, offsets, values, n, total)?;
+    // Pass 2: copy into the spare capacity reserved above, in whole chunks where the page
+    // and the capacity have COPY_SLACK bytes to spare past the value.
+    let start = values.len();
+    let room = values.capacity();
+    let base = values.as_mut_ptr();
+    let mut out = start;
     let mut pos = 0usize;
-    for _ in 0..n {
-        let mut len = [0u8; 4];
-        len.copy_from_slice(&data[pos..pos + 4]);
-        let len = u32::from_le_bytes(len) as usize;
-        values.extend_from_slice(&data[pos + 4..pos + 4 + len]);
-        offsets.push(O::from_usize(values.len()));
-        pos += 4 + len;
+    for o in &mut offsets.spare_capacity_mut()[..n] {
+        // Pass 1 checked that every length and its bytes lie in `data[..consumed]`.
+        let len = read_length(data, pos).unwrap_or(0);
+        let src = pos + 4;
+        if src + len + COPY_SLACK <= data.len() && out + len + COPY_SLACK <= room {
+            // SAFETY: `src + len + COPY_SLACK <= data.len()`: readable, and
+            // `out + len + COPY_SLACK <= room`, the capacity of `values`: writable, as
+            // `copy_chunks` needs; `data` is not part of `values`, so they do not overlap.
+            unsafe { copy_chunks(data.as_ptr().add(src), base.add(out), len) };
+        } else {
+            let piece = &data[src..src + len];
+            // SAFETY: `out + len <= start + total` (the lengths of pass 1 total `total`), inside
+            // the capacity reserved above; `piece` does not overlap `values`.
+            unsafe { std::ptr::copy_nonoverlapping(piece.as_ptr(), base.add(out), len) };
+        }
+        out += len;
+        pos = src + len;
+        o.write(O::from_usize(out));
+    }
+    // SAFETY: the loop wrote bytes `start..out` of `values` (`out == start + total`) and the
+    // `n` offsets after `offsets.len()`, within the capacities reserved above.
+    unsafe {
+        values.set_len(out);
+        offsets.set_len(offsets.len() + n);
     }
     Ok(consumed)
+}
+
+/// The 4-byte little-endian length at `data[pos..]`, if all four bytes are there.
+#[inline(always)]
+fn read_length(data: &[u8], pos: usize) -> Option<usize> {
+    let b: [u8; 4] = data.get(pos..pos.checked_add(4)?)?.try_into().ok()?;
+    Some(u32::from_le_bytes(b) as usize)
 }
 
 /// A streaming decoder of PLAIN booleans (bit-packed, LSB first).

@@ -18,7 +18,10 @@ pub(crate) struct Bytes<O> {
     dict_offsets: Vec<O>,
     dict_values: Vec<u8>,
     pub(super) has_dict: bool,
+    /// Length buffers of the DELTA_LENGTH_BYTE_ARRAY (`lengths`) and DELTA_BYTE_ARRAY
+    /// (`prefixes`, `lengths`) decoders, kept from page to page.
     lengths: Vec<i32>,
+    prefixes: Vec<i32>,
 }
 
 impl<O: OffsetSize> Default for Bytes<O> {
@@ -30,6 +33,7 @@ impl<O: OffsetSize> Default for Bytes<O> {
             dict_values: Vec::new(),
             has_dict: false,
             lengths: Vec::new(),
+            prefixes: Vec::new(),
         }
     }
 }
@@ -76,7 +80,12 @@ impl<O: OffsetSize> Bytes<O> {
                 r
             }
             Encoding::DeltaByteArray => {
-                DeltaByteArrayDecoder::new(data)?.decode(n, &mut self.offsets, &mut self.values)
+                let prefixes = std::mem::take(&mut self.prefixes);
+                let lengths = std::mem::take(&mut self.lengths);
+                let mut d = DeltaByteArrayDecoder::with_buffers(data, prefixes, lengths)?;
+                let r = d.decode(n, &mut self.offsets, &mut self.values);
+                (self.prefixes, self.lengths) = d.into_buffers();
+                r
             }
             other => Err(unsupported_encoding(other, "BYTE_ARRAY columns")),
         }
