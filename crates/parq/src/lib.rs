@@ -1,9 +1,11 @@
 //! parq: a fast, complete Apache Parquet implementation.
 //!
-//! Read flow: bytes -> footer ([`format::footer`]) -> read plan -> byte ranges ->
-//! CompressedPage -> Page -> level and value decoders -> Arrow arrays -> RecordBatch.
-//! Today the crate reads and decodes footers (fully, selectively or lazily) and page indexes;
-//! the data path lands next.
+//! Read flow ([`read`]): bytes -> footer ([`format::footer`]) -> chosen columns x row groups
+//! -> pages ([`page`], [`compression`]) -> level and value decoders ([`encoding`]) -> Arrow
+//! arrays -> RecordBatch. Flat schemas are read completely; nested columns are next.
+//! Write flow ([`write`]): properties -> per-leaf column writer -> chunk -> row group -> footer.
+//! Being built: properties, statistics, page index and bloom filters exist; the encoders
+//! ([`encoding`]) and the column / file writers come next.
 
 pub use parq_format as format;
 pub use parq_format::{Error, ErrorKind, Result};
@@ -14,3 +16,4 @@ pub mod file;
 pub mod page;
 pub mod read;
 pub mod schema;
+pub mod write;

@@ -1,0 +1,50 @@
+//! The write path: Arrow record batches to a Parquet file (issue 5).
+//!
+//! Planned architecture, one stage per module:
+//!
+//! 1. **Properties** ([`properties`]): file-wide and per-column settings (codec and level,
+//!    value encoding, dictionary and its size limit, statistics level and truncation, row
+//!    group and page limits, data page version, CRC, Bloom filters, sorting columns,
+//!    key-value metadata, `created_by`), resolved per leaf and validated against the schema
+//!    before any byte is written.
+//! 2. **Column writer** (per leaf; to come): Arrow array -> definition/repetition levels +
+//!    non-null values -> encoded values (dictionary with fallback, or the column's value
+//!    encoding; `encoding::encode`) -> data pages (v1 or v2, compressed by
+//!    `compression::compress`, optional CRC). While values pass, it feeds a page
+//!    [`StatsAccumulator`] and [`SizeStatsAccumulator`] (merged into the chunk's at each page
+//!    end), a [`ColumnIndexBuilder`] and an [`OffsetIndexBuilder`], and the chunk's [`Sbbf`]
+//!    (sized by [`BloomFilterProperties::num_bytes`] for the row group limit, folded to the
+//!    chunk's rows with [`Sbbf::fold_to`] when the chunk ends).
+//!    Levels are computed from Arrow's nesting, so nested columns add repetition levels without
+//!    changing this design.
+//! 3. **Chunk**: the dictionary page and data pages of one leaf in one row group, with its
+//!    `ColumnChunk` metadata (statistics via [`StatsAccumulator::to_statistics`], size
+//!    statistics, encodings, encoding stats). Its buffers are released once written.
+//! 4. **Row group**: the chunks of all leaves, flushed when a row or byte limit is reached;
+//!    only the open row group's pages are held.
+//! 5. **Footer**: after the last row group, the Bloom filters ([`Sbbf::write`]), the page
+//!    indexes ([`PageIndexWriter::write`], whose locations go on each `ColumnChunk`), then
+//!    `FileMetaData` (schema, row groups, key-value metadata with `ARROW:schema`,
+//!    `column_orders` from [`StatsOrder::column_order`], `created_by`) and `PAR1`.
+//!
+//! What exists today: [`properties`], [`statistics`] (min/max with the spec's orders, NaN and
+//! signed-zero rules, truncation with exactness flags, size statistics), [`page_index`]
+//! (column and offset index builders, file-level collection and serialization) and [`bloom`]
+//! (XXH64 and split block Bloom filters). To come: the column writer, chunk and row group
+//! assembly, the footer and the file writer over `std::io::Write`; the encoders and
+//! compressors land in `encoding::encode` and `compression::compress`.
+
+pub mod bloom;
+pub mod page_index;
+pub mod properties;
+pub mod statistics;
+
+pub use bloom::Sbbf;
+pub use page_index::{
+    BuiltColumnIndex, ColumnIndexBuilder, OffsetIndexBuilder, PageIndexLocation, PageIndexWriter,
+};
+pub use properties::{
+    BloomFilterProperties, Codec, ColumnSettings, DataPageVersion, StatisticsLevel,
+    WriterProperties, WriterPropertiesBuilder,
+};
+pub use statistics::{Bounds, SizeStatsAccumulator, StatsAccumulator, StatsOrder};

@@ -1,0 +1,882 @@
+//! Statistics of written pages and column chunks: min/max in the order the spec defines for
+//! the column's logical type, null counts, truncation of long binary bounds, and size
+//! statistics (unencoded byte array bytes, level histograms).
+//!
+//! Ordering ([`StatsOrder`], from the resolved annotation and the read side's
+//! [`sort_order`]):
+//! - INT32/INT64 compare signed, unsigned when annotated `UINT_*` / `INTEGER(n, false)`;
+//! - FLOAT/DOUBLE and FLOAT16 (FIXED_LEN_BYTE_ARRAY(2)) compare as floats: NaN never becomes
+//!   min or max (only NaNs: no min/max), a zero min is written as -0.0 and a zero max as
+//!   +0.0;
+//! - DECIMAL on BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY compares as signed big-endian two's
+//!   complement (values of different lengths are sign-extended);
+//! - other BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY compare as unsigned bytes, lexicographically;
+//! - BOOLEAN: false < true;
+//! - INT96, INTERVAL and geospatial columns have no order: no min/max, only the null count.
+//!
+//! Output follows pyarrow 26 and arrow-rs 60, which agree: `min_value`/`max_value` with
+//! `is_min_value_exact`/`is_max_value_exact`, `null_count`; the deprecated `min`/`max` (whose
+//! old readers assume signed comparison) only for columns whose order is signed (BOOLEAN,
+//! signed integers, floats, FLOAT16, decimals), never for unsigned integers or byte strings;
+//! `distinct_count` never. Every column gets the `TYPE_ORDER` column order (as both peers
+//! write; readers derive "no order" for INT96 and INTERVAL themselves), not
+//! `IEEE_754_TOTAL_ORDER`, whose float statistics pyarrow 26 ignores.
+//!
+//! Truncation (BYTE_ARRAY columns other than decimals; FIXED_LEN_BYTE_ARRAY and decimal values
+//! must keep their width and value): a min longer than the limit is cut (a prefix is never
+//! greater); a max is cut and its last byte that can be incremented is incremented, dropping
+//! the 0xFF bytes after it (so the result is greater than every value with that prefix), or
+//! kept whole when every byte of the prefix is 0xFF. STRING and JSON values are cut at UTF-8
+//! character boundaries and incremented by character, so bounds stay valid UTF-8, as the spec
+//! requires bounds to be valid values of the logical type. A truncated bound is flagged
+//! inexact.
+
+use std::cmp::Ordering;
+
+use crate::format::metadata::{
+    Arena, ColumnOrder, PhysicalType, SchemaElement, SizeStatistics, Statistics,
+};
+use crate::schema::annotation::{self, sort_order, Annotation, SortOrder};
+use crate::Result;
+
+/// How the min/max of a column are computed and compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StatsOrder {
+    /// No order (INT96, INTERVAL, geospatial): no min/max.
+    Undefined,
+    /// BOOLEAN.
+    Boolean,
+    /// INT32, signed.
+    Int32,
+    /// INT32 annotated unsigned.
+    UInt32,
+    /// INT64, signed.
+    Int64,
+    /// INT64 annotated unsigned.
+    UInt64,
+    /// FLOAT.
+    Float,
+    /// DOUBLE.
+    Double,
+    /// FIXED_LEN_BYTE_ARRAY(2) annotated FLOAT16 (little-endian half floats).
+    Float16,
+    /// BYTE_ARRAY, unsigned lexicographic; truncated byte-wise.
+    Bytes,
+    /// BYTE_ARRAY STRING or JSON, unsigned lexicographic; truncated at character boundaries.
+    Utf8,
+    /// FIXED_LEN_BYTE_ARRAY, unsigned lexicographic; never truncated.
+    FixedBytes,
+    /// DECIMAL on BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY: signed big-endian two's complement;
+    /// never truncated.
+    SignedBytes,
+}
+
+impl StatsOrder {
+    /// The order of a column of `physical` type annotated `annotation` (`type_length` is
+    /// the FIXED_LEN_BYTE_ARRAY width).
+    pub fn new(physical: PhysicalType, annotation: Annotation, type_length: Option<i32>) -> Self {
+        use PhysicalType as P;
+        if sort_order(physical, annotation) == SortOrder::Unknown {
+            return StatsOrder::Undefined;
+        }
+        let unsigned = matches!(annotation, Annotation::Integer { signed: false, .. });
+        match physical {
+            P::Boolean => StatsOrder::Boolean,
+            P::Int32 if unsigned => StatsOrder::UInt32,
+            P::Int32 => StatsOrder::Int32,
+            P::Int64 if unsigned => StatsOrder::UInt64,
+            P::Int64 => StatsOrder::Int64,
+            P::Float => StatsOrder::Float,
+            P::Double => StatsOrder::Double,
+            P::ByteArray | P::FixedLenByteArray => match annotation {
+                Annotation::Decimal { .. } => StatsOrder::SignedBytes,
+                Annotation::Float16 if physical == P::FixedLenByteArray => {
+                    if type_length == Some(2) {
+                        StatsOrder::Float16
+                    } else {
+                        StatsOrder::Undefined
+                    }
+                }
+                _ if physical == P::FixedLenByteArray => StatsOrder::FixedBytes,
+                Annotation::String | Annotation::Json => StatsOrder::Utf8,
+                _ => StatsOrder::Bytes,
+            },
+            P::Int96 | P::Unknown(_) => StatsOrder::Undefined,
+        }
+    }
+
+    /// The order of leaf schema element `e` (its annotation resolved as the read side
+    /// resolves it).
+    pub fn for_element(e: &SchemaElement) -> Result<StatsOrder> {
+        let a = annotation::resolve(e)?;
+        let physical = e.physical_type.unwrap_or(PhysicalType::Unknown(-1));
+        Ok(StatsOrder::new(physical, a, e.type_length))
+    }
+
+    /// The `column_orders` entry to write: `TYPE_ORDER` for every column.
+    pub fn column_order(self) -> ColumnOrder {
+        ColumnOrder::TypeDefined
+    }
+
+    /// True if the deprecated `min`/`max` are written too (signed orders).
+    pub fn writes_legacy_min_max(self) -> bool {
+        matches!(
+            self,
+            StatsOrder::Boolean
+                | StatsOrder::Int32
+                | StatsOrder::Int64
+                | StatsOrder::Float
+                | StatsOrder::Double
+                | StatsOrder::Float16
+                | StatsOrder::SignedBytes
+        )
+    }
+
+    /// True if long bounds are truncated (BYTE_ARRAY other than decimals).
+    pub fn truncates(self) -> bool {
+        matches!(self, StatsOrder::Bytes | StatsOrder::Utf8)
+    }
+
+    /// Compares two plain-encoded values (as written in statistics and column indexes;
+    /// byte arrays without length prefix). `None` if they are not comparable (wrong width,
+    /// NaN, undefined order).
+    pub fn compare(self, a: &[u8], b: &[u8]) -> Option<Ordering> {
+        fn le<const N: usize>(a: &[u8], b: &[u8]) -> Option<([u8; N], [u8; N])> {
+            Some((a.try_into().ok()?, b.try_into().ok()?))
+        }
+        match self {
+            StatsOrder::Undefined => None,
+            StatsOrder::Boolean => match (a, b) {
+                ([x], [y]) => Some(x.cmp(y)),
+                _ => None,
+            },
+            StatsOrder::Int32 => {
+                le::<4>(a, b).map(|(x, y)| i32::from_le_bytes(x).cmp(&i32::from_le_bytes(y)))
+            }
+            StatsOrder::UInt32 => {
+                le::<4>(a, b).map(|(x, y)| u32::from_le_bytes(x).cmp(&u32::from_le_bytes(y)))
+            }
+            StatsOrder::Int64 => {
+                le::<8>(a, b).map(|(x, y)| i64::from_le_bytes(x).cmp(&i64::from_le_bytes(y)))
+            }
+            StatsOrder::UInt64 => {
+                le::<8>(a, b).map(|(x, y)| u64::from_le_bytes(x).cmp(&u64::from_le_bytes(y)))
+            }
+            StatsOrder::Float => le::<4>(a, b)
+                .and_then(|(x, y)| f32::from_le_bytes(x).partial_cmp(&f32::from_le_bytes(y))),
+            StatsOrder::Double => le::<8>(a, b)
+                .and_then(|(x, y)| f64::from_le_bytes(x).partial_cmp(&f64::from_le_bytes(y))),
+            StatsOrder::Float16 => le::<2>(a, b).and_then(|(x, y)| {
+                let (x, y) = (
+                    half_key(u16::from_le_bytes(x))?,
+                    half_key(u16::from_le_bytes(y))?,
+                );
+                Some(x.cmp(&y))
+            }),
+            StatsOrder::Bytes | StatsOrder::Utf8 | StatsOrder::FixedBytes => Some(a.cmp(b)),
+            StatsOrder::SignedBytes => Some(cmp_signed_be(a, b)),
+        }
+    }
+}
+
+/// An order-preserving integer for a half float's bits; `None` for NaN. Both zeros map to 0.
+#[inline]
+fn half_key(bits: u16) -> Option<i32> {
+    let mag = (bits & 0x7fff) as i32;
+    if mag > 0x7c00 {
+        return None;
+    }
+    Some(if bits & 0x8000 != 0 { -mag } else { mag })
+}
+
+/// Compares big-endian two's complement integers of any lengths (an empty value is zero).
+pub fn cmp_signed_be(a: &[u8], b: &[u8]) -> Ordering {
+    let neg = |v: &[u8]| v.first().is_some_and(|x| x & 0x80 != 0);
+    let (na, nb) = (neg(a), neg(b));
+    if na != nb {
+        return if na {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        };
+    }
+    let pad = if na { 0xff } else { 0 };
+    let n = a.len().max(b.len());
+    let at = |v: &[u8], i: usize| {
+        let lead = n - v.len();
+        if i < lead {
+            pad
+        } else {
+            v[i - lead]
+        }
+    };
+    (0..n)
+        .map(|i| at(a, i).cmp(&at(b, i)))
+        .find(|o| o.is_ne())
+        .unwrap_or(Ordering::Equal)
+}
+
+/// Truncates a min bound to at most `max_len` bytes: the value itself and `true` (exact)
+/// when it fits, else a prefix and `false`. With `utf8`, the cut is moved back to a character
+/// boundary.
+pub fn truncate_min(value: &[u8], max_len: usize, utf8: bool) -> (Vec<u8>, bool) {
+    if value.len() <= max_len {
+        return (value.to_vec(), true);
+    }
+    let cut = if utf8 {
+        char_boundary(value, max_len)
+    } else {
+        max_len
+    };
+    (value[..cut].to_vec(), false)
+}
+
+/// Truncates a max bound to at most `max_len` bytes: the value itself and `true` when it
+/// fits; else a prefix whose last incrementable byte (character, with `utf8`) is
+/// incremented and `false`; or the value itself and `true` when nothing in the prefix can be
+/// incremented.
+pub fn truncate_max(value: &[u8], max_len: usize, utf8: bool) -> (Vec<u8>, bool) {
+    if value.len() <= max_len {
+        return (value.to_vec(), true);
+    }
+    let bumped = if utf8 {
+        let prefix = &value[..char_boundary(value, max_len)];
+        match std::str::from_utf8(prefix) {
+            Ok(s) => increment_utf8(s),
+            Err(_) => increment_bytes(&value[..max_len]),
+        }
+    } else {
+        increment_bytes(&value[..max_len])
+    };
+    match bumped {
+        Some(v) => (v, false),
+        None => (value.to_vec(), true),
+    }
+}
+
+/// The largest UTF-8 character boundary of `v` at or before `at` (`at < v.len()`).
+fn char_boundary(v: &[u8], mut at: usize) -> usize {
+    while at > 0 && (v[at] & 0xc0) == 0x80 {
+        at -= 1;
+    }
+    at
+}
+
+/// `prefix` with its last byte below 0xFF incremented and the bytes after it dropped.
+fn increment_bytes(prefix: &[u8]) -> Option<Vec<u8>> {
+    let i = prefix.iter().rposition(|&b| b != 0xff)?;
+    let mut out = prefix[..=i].to_vec();
+    out[i] += 1;
+    Some(out)
+}
+
+/// `s` with its last character that has a successor of the same UTF-8 length replaced by
+/// that successor, and the characters after it dropped.
+fn increment_utf8(s: &str) -> Option<Vec<u8>> {
+    for (i, c) in s.char_indices().rev() {
+        let next = match c as u32 + 1 {
+            0xd800 => 0xe000,
+            n => n,
+        };
+        if let Some(n) = char::from_u32(next).filter(|n| n.len_utf8() == c.len_utf8()) {
+            let mut out = s.as_bytes()[..i].to_vec();
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(n.encode_utf8(&mut buf).as_bytes());
+            return Some(out);
+        }
+    }
+    None
+}
+
+/// Plain-encoded bounds, possibly truncated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bounds {
+    /// The min bound.
+    pub min: Vec<u8>,
+    /// The max bound.
+    pub max: Vec<u8>,
+    /// False if `min` was truncated.
+    pub min_exact: bool,
+    /// False if `max` was truncated.
+    pub max_exact: bool,
+}
+
+/// The running min and max, by kind of value.
+#[derive(Debug, Clone, PartialEq)]
+enum MinMax {
+    None,
+    Bool(bool, bool),
+    /// INT32 values; compared unsigned for [`StatsOrder::UInt32`].
+    I32(i32, i32),
+    /// INT64 values; compared unsigned for [`StatsOrder::UInt64`].
+    I64(i64, i64),
+    F32(f32, f32),
+    F64(f64, f64),
+    /// Half float bits.
+    F16(u16, u16),
+    Bytes(Vec<u8>, Vec<u8>),
+}
+
+/// Accumulates the statistics of one page or column chunk: update with batches of non-null
+/// values of the column's physical type and with null counts; [`merge`](Self::merge) page
+/// statistics into chunk statistics. An update of the wrong physical type (a writer bug)
+/// drops min/max instead of producing wrong ones.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatsAccumulator {
+    order: StatsOrder,
+    min_max: MinMax,
+    null_count: u64,
+    value_count: u64,
+    poisoned: bool,
+}
+
+impl StatsAccumulator {
+    /// An empty accumulator for a column of `order`.
+    pub fn new(order: StatsOrder) -> Self {
+        StatsAccumulator {
+            order,
+            min_max: MinMax::None,
+            null_count: 0,
+            value_count: 0,
+            poisoned: false,
+        }
+    }
+
+    /// Empties the accumulator.
+    pub fn clear(&mut self) {
+        self.min_max = MinMax::None;
+        self.null_count = 0;
+        self.value_count = 0;
+        self.poisoned = false;
+    }
+
+    /// The order.
+    pub fn order(&self) -> StatsOrder {
+        self.order
+    }
+
+    /// Nulls counted.
+    pub fn null_count(&self) -> u64 {
+        self.null_count
+    }
+
+    /// Non-null values counted (NaNs included).
+    pub fn value_count(&self) -> u64 {
+        self.value_count
+    }
+
+    /// True if min/max are known.
+    pub fn has_min_max(&self) -> bool {
+        !self.poisoned && self.min_max != MinMax::None
+    }
+
+    /// Counts `n` nulls.
+    pub fn add_nulls(&mut self, n: u64) {
+        self.null_count += n;
+    }
+
+    fn mismatch(&mut self) {
+        if self.order != StatsOrder::Undefined {
+            self.poisoned = true;
+        }
+    }
+
+    /// Adds BOOLEAN values.
+    pub fn update_bool(&mut self, values: &[bool]) {
+        self.value_count += values.len() as u64;
+        if values.is_empty() {
+            return;
+        }
+        if self.order != StatsOrder::Boolean {
+            return self.mismatch();
+        }
+        let any_false = values.iter().any(|v| !v);
+        let any_true = values.iter().any(|v| *v);
+        let (lo, hi) = (!any_false, any_true);
+        self.min_max = match self.min_max {
+            MinMax::Bool(a, b) => MinMax::Bool(a && lo, b || hi),
+            _ => MinMax::Bool(lo, hi),
+        };
+    }
+
+    /// Adds INT32 values (signed or unsigned per the order).
+    pub fn update_i32(&mut self, values: &[i32]) {
+        self.value_count += values.len() as u64;
+        if values.is_empty() {
+            return;
+        }
+        let bounds = match self.order {
+            StatsOrder::Int32 => min_max_ord(values.iter().copied()),
+            StatsOrder::UInt32 => {
+                min_max_ord(values.iter().map(|&v| v as u32)).map(|(lo, hi)| (lo as i32, hi as i32))
+            }
+            _ => return self.mismatch(),
+        };
+        if let Some((lo, hi)) = bounds {
+            self.merge_i32(lo, hi);
+        }
+    }
+
+    fn merge_i32(&mut self, lo: i32, hi: i32) {
+        let unsigned = self.order == StatsOrder::UInt32;
+        let less = |a: i32, b: i32| {
+            if unsigned {
+                (a as u32) < (b as u32)
+            } else {
+                a < b
+            }
+        };
+        self.min_max = match self.min_max {
+            MinMax::I32(a, b) => MinMax::I32(
+                if less(lo, a) { lo } else { a },
+                if less(b, hi) { hi } else { b },
+            ),
+            _ => MinMax::I32(lo, hi),
+        };
+    }
+
+    /// Adds INT64 values (signed or unsigned per the order).
+    pub fn update_i64(&mut self, values: &[i64]) {
+        self.value_count += values.len() as u64;
+        if values.is_empty() {
+            return;
+        }
+        let bounds = match self.order {
+            StatsOrder::Int64 => min_max_ord(values.iter().copied()),
+            StatsOrder::UInt64 => {
+                min_max_ord(values.iter().map(|&v| v as u64)).map(|(lo, hi)| (lo as i64, hi as i64))
+            }
+            _ => return self.mismatch(),
+        };
+        if let Some((lo, hi)) = bounds {
+            self.merge_i64(lo, hi);
+        }
+    }
+
+    fn merge_i64(&mut self, lo: i64, hi: i64) {
+        let unsigned = self.order == StatsOrder::UInt64;
+        let less = |a: i64, b: i64| {
+            if unsigned {
+                (a as u64) < (b as u64)
+            } else {
+                a < b
+            }
+        };
+        self.min_max = match self.min_max {
+            MinMax::I64(a, b) => MinMax::I64(
+                if less(lo, a) { lo } else { a },
+                if less(b, hi) { hi } else { b },
+            ),
+            _ => MinMax::I64(lo, hi),
+        };
+    }
+
+    /// Adds FLOAT values (NaNs are counted but never become min or max).
+    pub fn update_f32(&mut self, values: &[f32]) {
+        self.value_count += values.len() as u64;
+        if values.is_empty() {
+            return;
+        }
+        if self.order != StatsOrder::Float {
+            return self.mismatch();
+        }
+        // `min`/`max` of floats ignore NaN; only NaNs leave lo > hi.
+        let (lo, hi) = values
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| {
+                (lo.min(v), hi.max(v))
+            });
+        if lo <= hi {
+            self.merge_f32(lo, hi);
+        }
+    }
+
+    fn merge_f32(&mut self, lo: f32, hi: f32) {
+        self.min_max = match self.min_max {
+            MinMax::F32(a, b) => MinMax::F32(a.min(lo), b.max(hi)),
+            _ => MinMax::F32(lo, hi),
+        };
+    }
+
+    /// Adds DOUBLE values (NaNs are counted but never become min or max).
+    pub fn update_f64(&mut self, values: &[f64]) {
+        self.value_count += values.len() as u64;
+        if values.is_empty() {
+            return;
+        }
+        if self.order != StatsOrder::Double {
+            return self.mismatch();
+        }
+        let (lo, hi) = values
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                (lo.min(v), hi.max(v))
+            });
+        if lo <= hi {
+            self.merge_f64(lo, hi);
+        }
+    }
+
+    fn merge_f64(&mut self, lo: f64, hi: f64) {
+        self.min_max = match self.min_max {
+            MinMax::F64(a, b) => MinMax::F64(a.min(lo), b.max(hi)),
+            _ => MinMax::F64(lo, hi),
+        };
+    }
+
+    /// Counts INT96 values (INT96 has no order: no min/max).
+    pub fn update_int96(&mut self, count: usize) {
+        self.value_count += count as u64;
+        if count > 0 && self.order != StatsOrder::Undefined {
+            self.mismatch();
+        }
+    }
+
+    /// Adds BYTE_ARRAY values (without length prefixes).
+    pub fn update_byte_array<'a>(&mut self, values: impl IntoIterator<Item = &'a [u8]>) {
+        let cmp: fn(&[u8], &[u8]) -> Ordering = match self.order {
+            StatsOrder::Bytes | StatsOrder::Utf8 | StatsOrder::FixedBytes => |a, b| a.cmp(b),
+            StatsOrder::SignedBytes => cmp_signed_be,
+            StatsOrder::Undefined => {
+                self.value_count += values.into_iter().count() as u64;
+                return;
+            }
+            _ => {
+                let n = values.into_iter().count() as u64;
+                self.value_count += n;
+                if n > 0 {
+                    self.mismatch();
+                }
+                return;
+            }
+        };
+        let mut lo: Option<&[u8]> = None;
+        let mut hi: Option<&[u8]> = None;
+        let mut n = 0u64;
+        for v in values {
+            n += 1;
+            match (lo, hi) {
+                (Some(l), Some(h)) => {
+                    if cmp(v, l).is_lt() {
+                        lo = Some(v);
+                    } else if cmp(v, h).is_gt() {
+                        hi = Some(v);
+                    }
+                }
+                _ => {
+                    lo = Some(v);
+                    hi = Some(v);
+                }
+            }
+        }
+        self.value_count += n;
+        if let (Some(l), Some(h)) = (lo, hi) {
+            self.merge_bytes(l, h, cmp);
+        }
+    }
+
+    fn merge_bytes(&mut self, lo: &[u8], hi: &[u8], cmp: fn(&[u8], &[u8]) -> Ordering) {
+        match &mut self.min_max {
+            MinMax::Bytes(a, b) => {
+                if cmp(lo, a).is_lt() {
+                    a.clear();
+                    a.extend_from_slice(lo);
+                }
+                if cmp(hi, b).is_gt() {
+                    b.clear();
+                    b.extend_from_slice(hi);
+                }
+            }
+            _ => self.min_max = MinMax::Bytes(lo.to_vec(), hi.to_vec()),
+        }
+    }
+
+    /// Adds FIXED_LEN_BYTE_ARRAY values of `width` bytes each, back to back in `data` (a
+    /// trailing partial value is ignored).
+    pub fn update_fixed(&mut self, data: &[u8], width: usize) {
+        if width == 0 {
+            return self.mismatch();
+        }
+        if self.order == StatsOrder::Float16 {
+            let n = data.len() / width;
+            self.value_count += n as u64;
+            if width != 2 {
+                return self.mismatch();
+            }
+            let mut keys = data
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .filter_map(|b| half_key(b).map(|k| (k, b)));
+            let Some(first) = keys.next() else { return };
+            let (lo, hi) = keys.fold((first, first), |(lo, hi), x| {
+                (
+                    if x.0 < lo.0 { x } else { lo },
+                    if x.0 > hi.0 { x } else { hi },
+                )
+            });
+            return self.merge_f16(lo.1, hi.1);
+        }
+        self.update_byte_array(data.chunks_exact(width));
+    }
+
+    /// Merges half float bounds (bits of non-NaN values).
+    fn merge_f16(&mut self, lo: u16, hi: u16) {
+        let key = |v: u16| half_key(v).unwrap_or(0);
+        self.min_max = match self.min_max {
+            MinMax::F16(a, b) => MinMax::F16(
+                if key(lo) < key(a) { lo } else { a },
+                if key(hi) > key(b) { hi } else { b },
+            ),
+            _ => MinMax::F16(lo, hi),
+        };
+    }
+
+    /// Merges another accumulator of the same order (page statistics into chunk
+    /// statistics).
+    pub fn merge(&mut self, other: &StatsAccumulator) {
+        self.null_count += other.null_count;
+        self.value_count += other.value_count;
+        if other.order != self.order || other.poisoned {
+            if other.value_count > 0 {
+                self.mismatch();
+            }
+            return;
+        }
+
+        match &other.min_max {
+            MinMax::None => {}
+            MinMax::Bool(lo, hi) => {
+                let (lo, hi) = (*lo, *hi);
+                self.min_max = match self.min_max {
+                    MinMax::Bool(a, b) => MinMax::Bool(a && lo, b || hi),
+                    _ => MinMax::Bool(lo, hi),
+                };
+            }
+            MinMax::I32(lo, hi) => self.merge_i32(*lo, *hi),
+            MinMax::I64(lo, hi) => self.merge_i64(*lo, *hi),
+            MinMax::F32(lo, hi) => self.merge_f32(*lo, *hi),
+            MinMax::F64(lo, hi) => self.merge_f64(*lo, *hi),
+            MinMax::F16(lo, hi) => self.merge_f16(*lo, *hi),
+            MinMax::Bytes(lo, hi) => {
+                let cmp: fn(&[u8], &[u8]) -> Ordering = if self.order == StatsOrder::SignedBytes {
+                    cmp_signed_be
+                } else {
+                    |a, b| a.cmp(b)
+                };
+                self.merge_bytes(lo, hi, cmp);
+            }
+        }
+    }
+
+    /// The untruncated plain-encoded min and max (a zero float min as -0.0, a zero max as
+    /// +0.0), when known.
+    pub fn min_max_plain(&self) -> Option<(Vec<u8>, Vec<u8>)> {
+        if !self.has_min_max() {
+            return None;
+        }
+        Some(match &self.min_max {
+            MinMax::None => return None,
+            MinMax::Bool(lo, hi) => (vec![*lo as u8], vec![*hi as u8]),
+            MinMax::I32(lo, hi) => (lo.to_le_bytes().to_vec(), hi.to_le_bytes().to_vec()),
+            MinMax::I64(lo, hi) => (lo.to_le_bytes().to_vec(), hi.to_le_bytes().to_vec()),
+            MinMax::F32(lo, hi) => {
+                let lo = if *lo == 0.0 { -0.0f32 } else { *lo };
+                let hi = if *hi == 0.0 { 0.0f32 } else { *hi };
+                (lo.to_le_bytes().to_vec(), hi.to_le_bytes().to_vec())
+            }
+            MinMax::F64(lo, hi) => {
+                let lo = if *lo == 0.0 { -0.0f64 } else { *lo };
+                let hi = if *hi == 0.0 { 0.0f64 } else { *hi };
+                (lo.to_le_bytes().to_vec(), hi.to_le_bytes().to_vec())
+            }
+            MinMax::F16(lo, hi) => {
+                let lo = if lo & 0x7fff == 0 { 0x8000 } else { *lo };
+                let hi = if hi & 0x7fff == 0 { 0 } else { *hi };
+                (lo.to_le_bytes().to_vec(), hi.to_le_bytes().to_vec())
+            }
+            MinMax::Bytes(lo, hi) => (lo.clone(), hi.clone()),
+        })
+    }
+
+    /// The plain-encoded bounds to write, truncated to `max_len` bytes where the order
+    /// allows it; `None` without min/max.
+    pub fn bounds(&self, max_len: Option<usize>) -> Option<Bounds> {
+        let (min, max) = self.min_max_plain()?;
+        match max_len {
+            Some(len) if self.order.truncates() => {
+                let utf8 = self.order == StatsOrder::Utf8;
+                let (min, min_exact) = truncate_min(&min, len, utf8);
+                let (max, max_exact) = truncate_max(&max, len, utf8);
+                Some(Bounds {
+                    min,
+                    max,
+                    min_exact,
+                    max_exact,
+                })
+            }
+            _ => Some(Bounds {
+                min,
+                max,
+                min_exact: true,
+                max_exact: true,
+            }),
+        }
+    }
+
+    /// parq-format's `Statistics` of the values seen: `null_count`, and when min/max are
+    /// known `min_value`/`max_value` (truncated to `max_len`), the exactness flags and, for
+    /// signed orders, the deprecated `min`/`max` (the same ranges). Bytes go to `arena`.
+    pub fn to_statistics(&self, arena: &mut Arena, max_len: Option<usize>) -> Statistics {
+        let mut s = Statistics {
+            null_count: Some(i64::try_from(self.null_count).unwrap_or(i64::MAX)),
+            ..Statistics::default()
+        };
+        if let Some(b) = self.bounds(max_len) {
+            let min = arena.push(&b.min);
+            let max = arena.push(&b.max);
+            s.min_value = Some(min);
+            s.max_value = Some(max);
+            s.is_min_value_exact = Some(b.min_exact);
+            s.is_max_value_exact = Some(b.max_exact);
+            if self.order.writes_legacy_min_max() {
+                s.min = Some(min);
+                s.max = Some(max);
+            }
+        }
+        s
+    }
+}
+
+/// The min and max of an iterator of ordered values; `None` when it is empty.
+#[inline]
+fn min_max_ord<T: Ord + Copy>(mut it: impl Iterator<Item = T>) -> Option<(T, T)> {
+    let first = it.next()?;
+    Some(it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v))))
+}
+
+/// Accumulates `SizeStatistics` of a page or column chunk: the unencoded bytes of
+/// BYTE_ARRAY values and histograms of definition and repetition levels. A histogram is kept
+/// only when its maximum level is above 0 (the spec allows omitting it otherwise, as
+/// arrow-rs does).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeStatsAccumulator {
+    unencoded_byte_array_data_bytes: Option<i64>,
+    def: Vec<i64>,
+    rep: Vec<i64>,
+}
+
+impl SizeStatsAccumulator {
+    /// An empty accumulator for a column with `max_def_level` and `max_rep_level`;
+    /// `byte_array` for BYTE_ARRAY columns (which count unencoded bytes).
+    pub fn new(max_def_level: i16, max_rep_level: i16, byte_array: bool) -> Self {
+        let hist = |max: i16| vec![0i64; if max > 0 { max as usize + 1 } else { 0 }];
+        SizeStatsAccumulator {
+            unencoded_byte_array_data_bytes: byte_array.then_some(0),
+            def: hist(max_def_level),
+            rep: hist(max_rep_level),
+        }
+    }
+
+    /// Zeroes the counts.
+    pub fn clear(&mut self) {
+        self.def.iter_mut().for_each(|v| *v = 0);
+        self.rep.iter_mut().for_each(|v| *v = 0);
+        if let Some(b) = &mut self.unencoded_byte_array_data_bytes {
+            *b = 0;
+        }
+    }
+
+    /// Adds the bytes of BYTE_ARRAY values (without length prefixes).
+    pub fn add_unencoded_bytes(&mut self, bytes: u64) {
+        if let Some(b) = &mut self.unencoded_byte_array_data_bytes {
+            *b = b.saturating_add(i64::try_from(bytes).unwrap_or(i64::MAX));
+        }
+    }
+
+    /// Counts definition levels (levels outside 0..=max are ignored).
+    pub fn add_def_levels(&mut self, levels: &[i16]) {
+        count_levels(&mut self.def, levels);
+    }
+
+    /// Counts repetition levels (levels outside 0..=max are ignored).
+    pub fn add_rep_levels(&mut self, levels: &[i16]) {
+        count_levels(&mut self.rep, levels);
+    }
+
+    /// Counts `n` definition levels equal to `level`.
+    pub fn add_def_level_run(&mut self, level: i16, n: u64) {
+        add_run(&mut self.def, level, n);
+    }
+
+    /// Counts `n` repetition levels equal to `level`.
+    pub fn add_rep_level_run(&mut self, level: i16, n: u64) {
+        add_run(&mut self.rep, level, n);
+    }
+
+    /// Adds another accumulator of the same column.
+    pub fn merge(&mut self, other: &SizeStatsAccumulator) {
+        if let (Some(a), Some(b)) = (
+            &mut self.unencoded_byte_array_data_bytes,
+            other.unencoded_byte_array_data_bytes,
+        ) {
+            *a = a.saturating_add(b);
+        }
+        for (a, b) in self.def.iter_mut().zip(&other.def) {
+            *a += b;
+        }
+        for (a, b) in self.rep.iter_mut().zip(&other.rep) {
+            *a += b;
+        }
+    }
+
+    /// Unencoded BYTE_ARRAY bytes (`None` for other columns).
+    pub fn unencoded_byte_array_data_bytes(&self) -> Option<i64> {
+        self.unencoded_byte_array_data_bytes
+    }
+
+    /// The definition level histogram (empty when the maximum level is 0).
+    pub fn def_histogram(&self) -> &[i64] {
+        &self.def
+    }
+
+    /// The repetition level histogram (empty when the maximum level is 0).
+    pub fn rep_histogram(&self) -> &[i64] {
+        &self.rep
+    }
+
+    /// parq-format's `SizeStatistics`; `None` when there is nothing to write.
+    pub fn to_size_statistics(&self) -> Option<SizeStatistics> {
+        let hist = |h: &Vec<i64>| (!h.is_empty()).then(|| h.clone());
+        let s = SizeStatistics {
+            unencoded_byte_array_data_bytes: self.unencoded_byte_array_data_bytes,
+            repetition_level_histogram: hist(&self.rep),
+            definition_level_histogram: hist(&self.def),
+        };
+        (s != SizeStatistics::default()).then_some(s)
+    }
+}
+
+fn count_levels(hist: &mut [i64], levels: &[i16]) {
+    if hist.is_empty() {
+        return;
+    }
+    if hist.len() == 2 {
+        // The common nullable flat column: count the ones.
+        let ones = levels.iter().filter(|&&l| l == 1).count() as i64;
+        let zeros = levels.iter().filter(|&&l| l == 0).count() as i64;
+        hist[0] += zeros;
+        hist[1] += ones;
+        return;
+    }
+    for &l in levels {
+        if let Some(h) = usize::try_from(l).ok().and_then(|i| hist.get_mut(i)) {
+            *h += 1;
+        }
+    }
+}
+
+fn add_run(hist: &mut [i64], level: i16, n: u64) {
+    if let Some(h) = usize::try_from(level).ok().and_then(|i| hist.get_mut(i)) {
+        *h = h.saturating_add(i64::try_from(n).unwrap_or(i64::MAX));
+    }
+}
