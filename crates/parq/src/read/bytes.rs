@@ -1,6 +1,7 @@
 //! BYTE_ARRAY values of one column ([`Bytes`]): Arrow-style offsets and one value buffer,
 //! with the chunk's dictionary as offsets + bytes, for every byte-array encoding.
 
+use super::convert::values_utf8;
 use super::values::{no_dictionary, unsupported_encoding};
 use crate::encoding::delta_byte_array::DeltaByteArrayDecoder;
 use crate::encoding::delta_length_byte_array::DeltaLengthByteArrayDecoder;
@@ -22,6 +23,14 @@ pub(crate) struct Bytes<O> {
     /// (`prefixes`, `lengths`) decoders, kept from page to page.
     lengths: Vec<i32>,
     prefixes: Vec<i32>,
+    /// The values are read as strings: UTF-8 is checked as pages are decoded.
+    utf8: bool,
+    /// The dictionary is UTF-8, entry by entry.
+    dict_utf8: bool,
+    /// Every value so far is known to be UTF-8 (checked per page while the bytes are in
+    /// cache, or gathered from a checked dictionary). When a page fails the check this turns
+    /// false and the conversion at the end checks again (and names the slot).
+    pub(super) utf8_checked: bool,
 }
 
 impl<O: OffsetSize> Default for Bytes<O> {
@@ -34,11 +43,23 @@ impl<O: OffsetSize> Default for Bytes<O> {
             has_dict: false,
             lengths: Vec::new(),
             prefixes: Vec::new(),
+            utf8: false,
+            dict_utf8: false,
+            utf8_checked: false,
         }
     }
 }
 
 impl<O: OffsetSize> Bytes<O> {
+    /// Values read as strings (`utf8`) or as binary.
+    pub(super) fn new(utf8: bool) -> Self {
+        Bytes {
+            utf8,
+            utf8_checked: utf8,
+            ..Bytes::default()
+        }
+    }
+
     pub(super) fn reserve(&mut self, values: usize, bytes: usize) {
         self.offsets.reserve(values);
         self.values.reserve(bytes);
@@ -51,11 +72,28 @@ impl<O: OffsetSize> Bytes<O> {
         if self.dict_offsets.is_empty() {
             self.dict_offsets.push(O::from_usize(0));
         }
+        self.dict_utf8 = self.utf8 && values_utf8(&self.dict_offsets, &self.dict_values);
         self.has_dict = true;
         Ok(())
     }
 
     pub(super) fn decode(&mut self, encoding: Encoding, data: &[u8], n: usize) -> Result<()> {
+        let first = self.offsets.len() - 1;
+        self.decode_values(encoding, data, n)?;
+        if self.utf8_checked {
+            let from_dictionary = matches!(
+                encoding,
+                Encoding::PlainDictionary | Encoding::RleDictionary
+            );
+            if !(from_dictionary && self.dict_utf8) {
+                let page = self.offsets.get(first..).unwrap_or_default();
+                self.utf8_checked = values_utf8(page, &self.values);
+            }
+        }
+        Ok(())
+    }
+
+    fn decode_values(&mut self, encoding: Encoding, data: &[u8], n: usize) -> Result<()> {
         match encoding {
             Encoding::Plain => {
                 plain::decode_byte_array(data, n, &mut self.offsets, &mut self.values).map(|_| ())

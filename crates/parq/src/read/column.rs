@@ -331,7 +331,7 @@ impl ColumnDecoder {
 /// pre-sizing. `num_values` is checked against the pages as they are read; the byte count is
 /// the chunk's `size_statistics.unencoded_byte_array_data_bytes`, or for a chunk without
 /// dictionary encoding (whose values are all in its pages) its uncompressed size. As they
-/// come from the file, both are bounded by a multiple of the chunk's uncompressed size.
+/// come from the file, both are bounded by multiples of the chunk's uncompressed size.
 fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8]) -> (usize, usize) {
     let size = usize::try_from(chunk.total_uncompressed_size()).unwrap_or(0);
     let bound = size.saturating_mul(8).max(1 << 16);
@@ -340,6 +340,9 @@ fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8]) -> (usize, usize) {
     let dictionary = chunk.dictionary_page_offset().is_some()
         || encodings.contains(Encoding::PlainDictionary)
         || encodings.contains(Encoding::RleDictionary);
+    // Encodings expand byte arrays up to ~16x (DELTA_BYTE_ARRAY prefixes) or far more
+    // (dictionary indices): the byte count is trusted up to 64x the chunk.
+    let byte_bound = size.saturating_mul(64).max(1 << 16);
     let bytes = chunk
         .size_statistics(footer_buf)
         .and_then(|s| s.ok())
@@ -347,7 +350,7 @@ fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8]) -> (usize, usize) {
         .and_then(|b| usize::try_from(b).ok())
         .or((!dictionary).then_some(size))
         .unwrap_or(0);
-    (values.min(bound), bytes.min(bound))
+    (values.min(bound), bytes.min(byte_bound))
 }
 
 /// The entry of `list` (sorted by first slot) whose range holds `slot`.

@@ -20,6 +20,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::encoding::OffsetSize;
+
 use arrow_array::builder::make_view;
 use arrow_array::types::*;
 use arrow_array::{
@@ -316,7 +318,7 @@ fn utf8_error<O: Copy + TryInto<usize>>(offsets: &[O], values: &[u8], e: String)
 /// char boundary of that span, and `nulls` as long as the array. `OffsetBuffer::new` already
 /// checked that the offsets are non-negative and increasing. The same conditions make views
 /// built by `make_view` from consecutive offsets valid `StringViewArray` views.
-fn utf8_ok<O: OffsetSizeTrait>(
+fn utf8_ok<O: OffsetSizeTrait + OffsetSize>(
     offsets: &OffsetBuffer<O>,
     values: &[u8],
     nulls: Option<&NullBuffer>,
@@ -324,25 +326,39 @@ fn utf8_ok<O: OffsetSizeTrait>(
     if nulls.is_some_and(|n| n.len() != offsets.len() - 1) {
         return false;
     }
-    let first = offsets.first().as_usize();
-    let last = offsets.last().as_usize();
+    values_utf8(offsets, values)
+}
+
+/// Whether the bytes `offsets` delimit in `values` (from the first offset to the last) are
+/// UTF-8 (checked with SIMD by `simdutf8`, once over the whole span) with every offset on a
+/// char boundary of that span, so that each value is UTF-8 on its own. Offsets must be
+/// increasing (as the decoders build them).
+pub(crate) fn values_utf8<O: OffsetSize>(offsets: &[O], values: &[u8]) -> bool {
+    let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
+        return true;
+    };
+    let (Some(first), Some(last)) = (first.to_usize(), last.to_usize()) else {
+        return false;
+    };
     let Some(Ok(span)) = values.get(first..last).map(simdutf8::basic::from_utf8) else {
         return false;
     };
     // `fold` rather than `all`: no early exit, so the loop stays branch-free.
     offsets.iter().fold(true, |ok, o| {
-        ok & span.is_char_boundary(o.as_usize() - first)
+        ok & span.is_char_boundary(o.to_usize().unwrap_or(0).wrapping_sub(first))
     })
 }
 
 /// A `Utf8`/`LargeUtf8` array, or the error naming the first invalid slot.
-fn string_array<O: OffsetSizeTrait + TryInto<usize>>(
+fn string_array<O: OffsetSizeTrait + OffsetSize + TryInto<usize>>(
     offsets: OffsetBuffer<O>,
     values: Buffer,
     nulls: Option<NullBuffer>,
+    checked: Utf8Checked,
 ) -> Res {
-    if utf8_ok(&offsets, values.as_slice(), nulls.as_ref()) {
-        // SAFETY: `utf8_ok` checked everything `GenericStringArray::try_new` checks (offsets
+    if checked.or_check(&offsets, values.as_slice(), nulls.as_ref()) {
+        // SAFETY: `utf8_ok` (now, or page by page as the values were decoded: see
+        // `Utf8Checked`) checked everything `GenericStringArray::try_new` checks (offsets
         // increasing and non-negative by `OffsetBuffer::new`, the last within `values`, the
         // spanned bytes UTF-8 with every offset on a char boundary, the null buffer's
         // length), so `try_new` would not error, which is `new_unchecked`'s contract.
@@ -359,18 +375,43 @@ fn string_array<O: OffsetSizeTrait + TryInto<usize>>(
     }
 }
 
+/// Whether the decoder already checked the values as `utf8_ok` would: page by page (each
+/// page's span and offsets, which together cover the whole span, as offsets continue from
+/// page to page and null slots only repeat an offset) or from a checked dictionary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Utf8Checked(pub bool);
+
+impl Utf8Checked {
+    /// True if checked already, else the result of `utf8_ok` now. The null buffer's length
+    /// is checked in both cases.
+    fn or_check<O: OffsetSizeTrait + OffsetSize>(
+        self,
+        offsets: &OffsetBuffer<O>,
+        values: &[u8],
+        nulls: Option<&NullBuffer>,
+    ) -> bool {
+        if self.0 {
+            let last_in_bounds = offsets.last().as_usize() <= values.len();
+            let nulls_fit = nulls.is_none_or(|n| n.len() == offsets.len() - 1);
+            return last_in_bounds && nulls_fit;
+        }
+        utf8_ok(offsets, values, nulls)
+    }
+}
+
 pub(crate) fn from_bytes(
     offsets: Vec<i32>,
     values: Vec<u8>,
     nulls: Option<NullBuffer>,
     t: &DataType,
+    checked: Utf8Checked,
 ) -> Res {
     let len = offsets.len() - 1;
     match t {
         DataType::Utf8 => {
             // Offsets are built increasing from 0 by the decoders.
             let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
-            string_array(o, Buffer::from_vec(values), nulls)
+            string_array(o, Buffer::from_vec(values), nulls, checked)
         }
         DataType::Binary => {
             let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
@@ -388,7 +429,7 @@ pub(crate) fn from_bytes(
             let buf = Buffer::from_vec(values);
             if *t == DataType::Utf8View {
                 let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
-                if utf8_ok(&o, buf.as_slice(), nulls.as_ref()) {
+                if checked.or_check(&o, buf.as_slice(), nulls.as_ref()) {
                     // SAFETY: the views were made by `make_view` from the slices between
                     // consecutive offsets (in bounds: slicing `values` above would have
                     // panicked otherwise), pointing into buffer 0 at their start offset;
@@ -411,7 +452,7 @@ pub(crate) fn from_bytes(
         }
         DataType::LargeUtf8 | DataType::LargeBinary => {
             let wide: Vec<i64> = offsets.iter().map(|&o| i64::from(o)).collect();
-            from_large_bytes(wide, values, nulls, t)
+            from_large_bytes(wide, values, nulls, t, checked)
         }
         DataType::Decimal32(..)
         | DataType::Decimal64(..)
@@ -432,11 +473,12 @@ pub(crate) fn from_large_bytes(
     values: Vec<u8>,
     nulls: Option<NullBuffer>,
     t: &DataType,
+    checked: Utf8Checked,
 ) -> Res {
     match t {
         DataType::LargeUtf8 => {
             let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
-            string_array(o, Buffer::from_vec(values), nulls)
+            string_array(o, Buffer::from_vec(values), nulls, checked)
         }
         DataType::LargeBinary => {
             let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
@@ -479,6 +521,6 @@ fn dictionary(
         });
         keys.push(k);
     }
-    let dict = from_bytes(dict_offsets, dict_values, None, value)?;
+    let dict = from_bytes(dict_offsets, dict_values, None, value, Utf8Checked(false))?;
     super::dict::dictionary_array(keys, nulls, key, dict)
 }

@@ -10,7 +10,7 @@ use arrow_schema::DataType;
 
 use super::bytes::Bytes;
 use super::column::{ColumnSpec, ConvertError};
-use super::convert;
+use super::convert::{self, Utf8Checked};
 use super::dict::{dictionary_array, DictBytes};
 use super::spread::{spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
 use crate::encoding::bitmap::copy_bits;
@@ -103,19 +103,21 @@ impl Storage {
                 fits.then(|| Storage::Fixed(FixedBytes::new(w)))
             }
             P::ByteArray => match t {
-                D::LargeUtf8 | D::LargeBinary => Some(Storage::LargeBytes(Bytes::default())),
-                D::Utf8
-                | D::Binary
-                | D::Utf8View
+                D::LargeUtf8 => Some(Storage::LargeBytes(Bytes::new(true))),
+                D::LargeBinary => Some(Storage::LargeBytes(Bytes::new(false))),
+                D::Utf8 | D::Utf8View => Some(Storage::Bytes(Bytes::new(true))),
+                D::Binary
                 | D::BinaryView
                 | D::Decimal32(..)
                 | D::Decimal64(..)
                 | D::Decimal128(..)
-                | D::Decimal256(..) => Some(Storage::Bytes(Bytes::default())),
+                | D::Decimal256(..) => Some(Storage::Bytes(Bytes::new(false))),
                 D::Dictionary(k, v) if k.is_dictionary_key_type() => match v.as_ref() {
                     D::Utf8 | D::Binary => Some(Storage::Dict(DictBytes::default())),
                     D::LargeUtf8 | D::LargeBinary => Some(Storage::LargeDict(DictBytes::default())),
-                    D::Utf8View | D::BinaryView => Some(Storage::Bytes(Bytes::default())),
+                    // Hashed again at the end, from the values.
+                    D::Utf8View => Some(Storage::Bytes(Bytes::new(false))),
+                    D::BinaryView => Some(Storage::Bytes(Bytes::new(false))),
                     _ => None,
                 },
                 _ => None,
@@ -245,18 +247,25 @@ impl Storage {
             Storage::F32(p) => convert::from_f32(p.values, nulls, t),
             Storage::F64(p) => convert::from_f64(p.values, nulls, t),
             Storage::Fixed(f) => convert::from_fixed(f.values, f.width, len, nulls, t),
-            Storage::Bytes(b) => convert::from_bytes(b.offsets, b.values, nulls, t),
-            Storage::LargeBytes(b) => convert::from_large_bytes(b.offsets, b.values, nulls, t),
+            Storage::Bytes(b) => {
+                let checked = Utf8Checked(b.utf8_checked);
+                convert::from_bytes(b.offsets, b.values, nulls, t, checked)
+            }
+            Storage::LargeBytes(b) => {
+                let checked = Utf8Checked(b.utf8_checked);
+                convert::from_large_bytes(b.offsets, b.values, nulls, t, checked)
+            }
             Storage::Dict(d) => {
                 let (keys, offsets, values) = d.into_parts();
                 let (key, value) = dictionary_parts(t)?;
-                let dict = convert::from_bytes(offsets, values, None, value)?;
+                let dict = convert::from_bytes(offsets, values, None, value, Utf8Checked(false))?;
                 dictionary_array(keys, nulls, key, dict)
             }
             Storage::LargeDict(d) => {
                 let (keys, offsets, values) = d.into_parts();
                 let (key, value) = dictionary_parts(t)?;
-                let dict = convert::from_large_bytes(offsets, values, None, value)?;
+                let dict =
+                    convert::from_large_bytes(offsets, values, None, value, Utf8Checked(false))?;
                 dictionary_array(keys, nulls, key, dict)
             }
         }
