@@ -20,8 +20,6 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::encoding::OffsetSize;
-
 use arrow_array::builder::make_view;
 use arrow_array::types::*;
 use arrow_array::{
@@ -34,6 +32,7 @@ use arrow_schema::{DataType, TimeUnit};
 
 use super::column::ConvertError;
 use crate::encoding::plain::Int96;
+use crate::encoding::OffsetSize;
 
 type Res = std::result::Result<ArrayRef, ConvertError>;
 
