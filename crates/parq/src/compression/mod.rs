@@ -35,6 +35,7 @@
 //! ```
 
 mod brotli;
+pub mod compress;
 mod gzip;
 mod lz4;
 mod lz4_raw;

@@ -14,6 +14,10 @@
 //!
 //! [`unpack_with`] hands every unpacked group to a closure while it is still in registers, so
 //! DELTA_BINARY_PACKED fuses its prefix sum and the dictionary gather could fuse a lookup.
+//!
+//! `pack` is the inverse, for the encoders (`super::encode`): a group of 8 values is OR-ed
+//! into at most 8 64-bit words at constant offsets (the kernel is monomorphized per width
+//! too), whose first `w` bytes are the group's packed bytes.
 
 use super::error;
 use crate::Result;
@@ -189,4 +193,61 @@ pub fn unpack<T: Unpacked>(src: &[u8], bit_width: u32, out: &mut [T]) -> Result<
         tail.copy_from_slice(&group[..tail.len()]);
     }
     Ok(needed)
+}
+
+/// Packs one group of 8 values of `W` bits (bits above `W` are masked off) into `dst`
+/// (exactly `W` bytes).
+#[inline(always)]
+fn pack8<T: Copy + Into<u64>, const W: usize>(g: &[T; 8], dst: &mut [u8]) {
+    let mask: u64 = if W >= 64 { u64::MAX } else { (1u64 << W) - 1 };
+    let mut words = [0u64; 8];
+    for (i, &v) in g.iter().enumerate() {
+        let v = v.into() & mask;
+        let bit = i * W;
+        let (w, s) = (bit / 64, bit % 64);
+        words[w] |= v << s;
+        if s + W > 64 {
+            // `s > 0` here (W <= 64), and the group's 8 * W bits end in word 7 at the latest.
+            words[w + 1] |= v >> (64 - s);
+        }
+    }
+    let mut bytes = [0u8; 64];
+    for (b, w) in bytes.chunks_exact_mut(8).zip(words) {
+        b.copy_from_slice(&w.to_le_bytes());
+    }
+    dst.copy_from_slice(&bytes[..W]);
+}
+
+fn pack_groups<T: Copy + Into<u64>, const W: usize>(values: &[T], out: &mut Vec<u8>) {
+    let (groups, _) = values.as_chunks::<8>();
+    if W == 0 || groups.is_empty() {
+        return;
+    }
+    let start = out.len();
+    out.resize(start + groups.len() * W, 0);
+    for (dst, g) in out[start..].chunks_exact_mut(W).zip(groups) {
+        pack8::<T, W>(g, dst);
+    }
+}
+
+macro_rules! dispatch_pack {
+    ($w:expr, $values:expr, $out:expr; $($n:literal)*) => {
+        match $w {
+            $($n => pack_groups::<T, $n>($values, $out),)*
+            _ => {}
+        }
+    };
+}
+
+/// Appends `values` (whole groups of 8: a trailing partial group is ignored) bit-packed LSB
+/// first with `bit_width` bits each (at most 64; bits of a value above `bit_width` are
+/// dropped): `values.len() / 8 * bit_width` bytes. The caller checks the width and pads a
+/// partial group.
+#[inline]
+pub(crate) fn pack<T: Copy + Into<u64>>(values: &[T], bit_width: u32, out: &mut Vec<u8>) {
+    debug_assert!(bit_width <= 64 && values.len().is_multiple_of(8));
+    dispatch_pack!(bit_width, values, out;
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
+        33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61
+        62 63 64);
 }

@@ -70,6 +70,9 @@ impl<'a> ByteStreamSplitDecoder<'a> {
     /// layout; FIXED_LEN_BYTE_ARRAY values back to back).
     pub fn decode_bytes(&mut self, n: usize, out: &mut Vec<u8>) -> Result<()> {
         let start = self.take(n)?;
+        if n == 0 {
+            return Ok(());
+        }
         let (d, c, w) = (self.data, self.count, self.width);
         // `n * w` is at most the page's byte count, so this cannot overflow or over-allocate.
         let len = out.len();
@@ -82,9 +85,10 @@ impl<'a> ByteStreamSplitDecoder<'a> {
             12 => transpose::<_, 12>(streams(d, c, start, n), as_values(out), |v| v),
             16 => transpose::<_, 16>(streams(d, c, start, n), as_values(out), |v| v),
             w => {
-                for k in 0..w {
-                    let stream = &d[k * c + start..k * c + start + n];
-                    for (o, &b) in out[k..].iter_mut().step_by(w).zip(stream) {
+                // `out` holds `n * w` bytes: byte `k` of value `i` is at `i * w + k`.
+                for (k, stream) in d.chunks_exact(c).take(w).enumerate() {
+                    let stream = &stream[start..start + n];
+                    for (o, &b) in out.iter_mut().skip(k).step_by(w).zip(stream) {
                         *o = b;
                     }
                 }
@@ -107,6 +111,9 @@ impl<'a> ByteStreamSplitDecoder<'a> {
             ));
         }
         let start = self.take(n)?;
+        if n == 0 {
+            return Ok(());
+        }
         let (d, c) = (self.data, self.count);
         match T::WIDTH {
             2 => typed::<T, 2>(d, c, start, n, out),

@@ -13,6 +13,7 @@
 //! - [`byte_stream_split`].
 //! - `bitmap`: appending to LSB-first bitmaps (validity, booleans).
 //! - [`bitpack`]: the LSB-first bit-unpacking kernels shared by the hybrid and delta encodings.
+//! - [`encode`]: the encoders of the write path (RLE hybrid, PLAIN, dictionary, delta, BSS).
 //!
 //! Every count read from the data is checked against the bytes that remain before anything is
 //! reserved; malformed input is an [`ErrorKind::Encoding`] error naming the encoding, never a
@@ -28,6 +29,7 @@ pub mod delta_binary_packed;
 pub mod delta_byte_array;
 pub mod delta_length_byte_array;
 pub mod dictionary;
+pub mod encode;
 pub mod plain;
 pub mod rle;
 
