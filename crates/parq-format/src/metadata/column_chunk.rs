@@ -806,6 +806,106 @@ impl ColumnChunk {
         }
     }
 
+    /// A chunk with `meta_data` of physical type `physical` compressed with `codec`, every
+    /// other field zero or absent (the writer's starting point; see the `set_*` builders).
+    pub fn new(physical: PhysicalType, codec: Compression) -> ColumnChunk {
+        let mut c = ColumnChunk {
+            flags: flag::META,
+            ..ColumnChunk::default()
+        };
+        c.set_type_codec(physical.to_thrift(), codec.to_thrift());
+        c
+    }
+
+    /// Sets ColumnChunk field 2, `file_offset`.
+    pub fn set_file_offset(&mut self, v: i64) {
+        self.file_offset = v;
+    }
+
+    /// Sets `num_values` (values including nulls).
+    pub fn set_num_values(&mut self, v: i64) {
+        self.num_values = v;
+    }
+
+    /// Sets `total_uncompressed_size` and `total_compressed_size` (page headers included).
+    pub fn set_sizes(&mut self, uncompressed: i64, compressed: i64) {
+        self.total_uncompressed_size = uncompressed;
+        self.total_compressed_size = compressed;
+    }
+
+    /// Sets `data_page_offset`.
+    pub fn set_data_page_offset(&mut self, v: i64) {
+        self.data_page_offset = v;
+    }
+
+    /// Sets or clears `dictionary_page_offset`.
+    pub fn set_dictionary_page_offset(&mut self, v: Option<i64>) {
+        match v {
+            Some(v) => {
+                self.dictionary_page_offset = v;
+                self.flags |= flag::DICT_OFFSET;
+            }
+            None => {
+                self.dictionary_page_offset = 0;
+                self.flags &= !flag::DICT_OFFSET;
+            }
+        }
+    }
+
+    /// Sets `offset_index_offset` and `offset_index_length`.
+    pub fn set_offset_index_location(&mut self, offset: i64, length: i32) {
+        self.offset_index_offset = offset;
+        self.offset_index_length = length;
+        self.flags |= flag::OI_OFFSET | flag::OI_LEN;
+    }
+
+    /// Sets `column_index_offset` and `column_index_length`.
+    pub fn set_column_index_location(&mut self, offset: i64, length: i32) {
+        self.column_index_offset = offset;
+        self.column_index_length = length;
+        self.flags |= flag::CI_OFFSET | flag::CI_LEN;
+    }
+
+    /// Sets `bloom_filter_offset` and `bloom_filter_length`.
+    pub fn set_bloom_filter_location(&mut self, offset: i64, length: i32) {
+        let ex = self.extras_mut();
+        ex.bloom_filter_offset = Some(offset);
+        ex.bloom_filter_length = Some(length);
+    }
+
+    /// Sets `encoding_stats`: held packed when the list has the usual shape, else encoded
+    /// into `arena` (the buffer the chunk's ranges refer to).
+    pub fn set_encoding_stats(&mut self, list: &[super::PageEncodingStats], arena: &mut Arena) {
+        let mut raw = Vec::new();
+        super::PageEncodingStats::encode_list(list, &mut Writer::new(&mut raw));
+        let (bits, is_packed) = match packed::pack_encoding_stats(&raw) {
+            Some(bits) => (bits, true),
+            None => (packed::range_bits(arena.push(&raw)), false),
+        };
+        self.encoding_stats = bits;
+        self.flags &= !flag::ENC_STATS_PACKED;
+        self.flags |= flag::ENC_STATS | if is_packed { flag::ENC_STATS_PACKED } else { 0 };
+    }
+
+    /// Sets `size_statistics`: held packed when they have the flat shape, else encoded into
+    /// `arena` (the buffer the chunk's ranges refer to).
+    pub fn set_size_statistics(&mut self, s: &super::SizeStatistics, arena: &mut Arena) {
+        let mut raw = Vec::new();
+        s.encode(&mut Writer::new(&mut raw));
+        let (bits, is_packed) = match packed::pack_size(&raw) {
+            Some(bits) => (bits, true),
+            None => (packed::range_bits(arena.push(&raw)), false),
+        };
+        self.size_statistics = bits;
+        self.flags &= !flag::SIZE_STATS_PACKED;
+        self.flags |= flag::SIZE_STATS
+            | if is_packed {
+                flag::SIZE_STATS_PACKED
+            } else {
+                0
+            };
+    }
+
     /// Sets the statistics from the general form (used when building chunks).
     pub fn set_statistics(&mut self, s: Statistics) {
         let mut f = self.flags | flag::STATS;

@@ -7,7 +7,7 @@
 //!    group and page limits, data page version, CRC, Bloom filters, sorting columns,
 //!    key-value metadata, `created_by`), resolved per leaf and validated against the schema
 //!    before any byte is written.
-//! 2. **Column writer** (per leaf; to come): Arrow array -> definition/repetition levels +
+//! 2. **Column writer** (per leaf, [`column`](mod@column)): Arrow array -> definition/repetition levels +
 //!    non-null values -> encoded values (dictionary with fallback, or the column's value
 //!    encoding; `encoding::encode`) -> data pages (v1 or v2, compressed by
 //!    `compression::compress`, optional CRC). While values pass, it feeds a page
@@ -29,17 +29,22 @@
 //!
 //! What exists today: [`properties`], [`statistics`] (min/max with the spec's orders, NaN and
 //! signed-zero rules, truncation with exactness flags, size statistics), [`page_index`]
-//! (column and offset index builders, file-level collection and serialization) and [`bloom`]
-//! (XXH64 and split block Bloom filters). To come: the column writer, chunk and row group
-//! assembly, the footer and the file writer over `std::io::Write`; the encoders and
-//! compressors land in `encoding::encode` and `compression::compress`.
+//! (column and offset index builders, file-level collection and serialization), [`bloom`]
+//! (XXH64 and split block Bloom filters), [`arrow_schema`] (Arrow -> Parquet schema as
+//! pyarrow 26 writes it, and the `ARROW:schema` key-value), [`column`](mod@column) (stages 2 and 3: the
+//! column writer, per leaf) and [`file`](mod@file) (stages 4 and 5: [`ParquetWriter`] over
+//! `std::io::Write`). Flat schemas only; nested columns are refused before output.
 
+pub mod arrow_schema;
 pub mod bloom;
+pub mod column;
+pub mod file;
 pub mod page_index;
 pub mod properties;
 pub mod statistics;
 
 pub use bloom::Sbbf;
+pub use file::ParquetWriter;
 pub use page_index::{
     BuiltColumnIndex, ColumnIndexBuilder, OffsetIndexBuilder, PageIndexLocation, PageIndexWriter,
 };

@@ -1,0 +1,341 @@
+//! Arrow schema -> Parquet schema for the writer: one leaf per top-level field (flat schemas),
+//! typed and annotated as pyarrow 26 writes them, and the `ARROW:schema` key-value (the
+//! base64 of an Arrow IPC schema message behind the `0xFFFFFFFF` continuation marker and its
+//! length, as pyarrow and arrow-rs embed it) so that Arrow readers get the exact types back.
+//!
+//! | Arrow | Parquet (physical, logical / converted) |
+//! |---|---|
+//! | Boolean | BOOLEAN |
+//! | Int8, Int16 / UInt8, UInt16, UInt32 | INT32 INTEGER(n, signed) / INT_n, UINT_n |
+//! | Int32, Int64 | INT32, INT64 (no annotation) |
+//! | UInt64 | INT64 INTEGER(64, false) / UINT_64 |
+//! | Float16 | FIXED_LEN_BYTE_ARRAY(2) FLOAT16 |
+//! | Float32, Float64 | FLOAT, DOUBLE |
+//! | Utf8, LargeUtf8, Utf8View | BYTE_ARRAY STRING / UTF8 |
+//! | Binary, LargeBinary, BinaryView | BYTE_ARRAY |
+//! | FixedSizeBinary(n) | FIXED_LEN_BYTE_ARRAY(n) |
+//! | Decimal32/64/128/256(p, s) | FIXED_LEN_BYTE_ARRAY(bytes for p) DECIMAL(p, s) / DECIMAL |
+//! | Date32, Date64 | INT32 DATE / DATE (Date64 values divided to days) |
+//! | Time32(s, ms) | INT32 TIME(MILLIS, local) (seconds multiplied by 1000) |
+//! | Time64(us, ns) | INT64 TIME(MICROS / NANOS, local) |
+//! | Timestamp(unit, tz) | INT64 TIMESTAMP(ms/us/ns, UTC-adjusted iff tz) (seconds -> ms); TIMESTAMP_MILLIS/MICROS when UTC-adjusted |
+//! | Duration | INT64 (unit restored from `ARROW:schema`) |
+//! | Dictionary(K, V) | the mapping of V (values written, dictionary restored from `ARROW:schema`) |
+//! | Null | INT32 UNKNOWN, always OPTIONAL |
+//!
+//! Intervals (pyarrow 26 refuses them too), nested types and types without a Parquet mapping
+//! are refused with an error naming the field, before anything is written. A nullable field
+//! is OPTIONAL, else REQUIRED; the field metadata `PARQUET:field_id` becomes `field_id`.
+
+use arrow_schema::{DataType, Field, Schema as ArrowSchema, TimeUnit as ArrowTimeUnit};
+use base64::Engine;
+
+use crate::format::metadata::{
+    ByteRange, ConvertedType, LogicalType, PhysicalType, Repetition, Schema, SchemaElement,
+    TimeUnit, UnknownFields,
+};
+use crate::{Error, ErrorKind, Result};
+
+/// The key of the embedded Arrow schema.
+pub const ARROW_SCHEMA_KEY: &str = "ARROW:schema";
+
+/// The Parquet type of one leaf.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeafType {
+    /// Physical type.
+    pub physical: PhysicalType,
+    /// FIXED_LEN_BYTE_ARRAY width.
+    pub type_length: Option<i32>,
+    /// Logical type.
+    pub logical: Option<LogicalType>,
+    /// Legacy converted type.
+    pub converted: Option<ConvertedType>,
+    /// Decimal precision and scale.
+    pub decimal: Option<(i32, i32)>,
+}
+
+#[cold]
+fn unsupported(field: &str, message: impl std::fmt::Display) -> Error {
+    Error::new(ErrorKind::Unsupported(format!(
+        "cannot write column `{field}`: {message}"
+    )))
+}
+
+/// The fewest bytes of a two's complement integer holding every decimal of `precision` digits.
+pub fn decimal_width(precision: u8) -> usize {
+    (1..=32)
+        .find(|&n: &usize| {
+            // Digits that always fit n bytes: floor(log10(2^(8n - 1) - 1)).
+            ((8 * n - 1) as f64 * std::f64::consts::LOG10_2).floor() as usize
+                >= usize::from(precision)
+        })
+        .unwrap_or(32)
+}
+
+fn leaf(physical: PhysicalType) -> LeafType {
+    LeafType {
+        physical,
+        type_length: None,
+        logical: None,
+        converted: None,
+        decimal: None,
+    }
+}
+
+fn int(physical: PhysicalType, bits: i8, signed: bool, converted: ConvertedType) -> LeafType {
+    LeafType {
+        logical: Some(LogicalType::Integer {
+            bit_width: bits,
+            is_signed: signed,
+        }),
+        converted: Some(converted),
+        ..leaf(physical)
+    }
+}
+
+fn decimal(field: &str, precision: u8, scale: i8) -> Result<LeafType> {
+    if precision == 0 || precision > 76 {
+        return Err(unsupported(
+            field,
+            format_args!("decimal precision {precision} is outside 1..=76"),
+        ));
+    }
+    Ok(LeafType {
+        type_length: Some(decimal_width(precision) as i32),
+        logical: Some(LogicalType::Decimal {
+            scale: i32::from(scale),
+            precision: i32::from(precision),
+        }),
+        converted: Some(ConvertedType::Decimal),
+        decimal: Some((i32::from(precision), i32::from(scale))),
+        ..leaf(PhysicalType::FixedLenByteArray)
+    })
+}
+
+/// The Parquet type of a leaf of Arrow type `dt` (field `field`, for errors).
+pub fn leaf_type(field: &str, dt: &DataType) -> Result<LeafType> {
+    use PhysicalType as P;
+    Ok(match dt {
+        DataType::Null => LeafType {
+            logical: Some(LogicalType::Unknown),
+            ..leaf(P::Int32)
+        },
+        DataType::Boolean => leaf(P::Boolean),
+        DataType::Int8 => int(P::Int32, 8, true, ConvertedType::Int8),
+        DataType::Int16 => int(P::Int32, 16, true, ConvertedType::Int16),
+        DataType::Int32 => leaf(P::Int32),
+        DataType::Int64 => leaf(P::Int64),
+        DataType::UInt8 => int(P::Int32, 8, false, ConvertedType::Uint8),
+        DataType::UInt16 => int(P::Int32, 16, false, ConvertedType::Uint16),
+        DataType::UInt32 => int(P::Int32, 32, false, ConvertedType::Uint32),
+        DataType::UInt64 => int(P::Int64, 64, false, ConvertedType::Uint64),
+        DataType::Float16 => LeafType {
+            type_length: Some(2),
+            logical: Some(LogicalType::Float16),
+            ..leaf(P::FixedLenByteArray)
+        },
+        DataType::Float32 => leaf(P::Float),
+        DataType::Float64 => leaf(P::Double),
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => LeafType {
+            logical: Some(LogicalType::String),
+            converted: Some(ConvertedType::Utf8),
+            ..leaf(P::ByteArray)
+        },
+        DataType::Binary | DataType::LargeBinary | DataType::BinaryView => leaf(P::ByteArray),
+        DataType::FixedSizeBinary(n) => {
+            if *n < 1 {
+                return Err(unsupported(
+                    field,
+                    format_args!("FixedSizeBinary({n}) has no Parquet type (width 0)"),
+                ));
+            }
+            LeafType {
+                type_length: Some(*n),
+                ..leaf(P::FixedLenByteArray)
+            }
+        }
+        DataType::Decimal32(p, s) | DataType::Decimal64(p, s) => decimal(field, *p, *s)?,
+        DataType::Decimal128(p, s) | DataType::Decimal256(p, s) => decimal(field, *p, *s)?,
+        DataType::Date32 | DataType::Date64 => LeafType {
+            logical: Some(LogicalType::Date),
+            converted: Some(ConvertedType::Date),
+            ..leaf(P::Int32)
+        },
+        DataType::Time32(_) => LeafType {
+            logical: Some(LogicalType::Time {
+                is_adjusted_to_utc: false,
+                unit: TimeUnit::Millis,
+            }),
+            ..leaf(P::Int32)
+        },
+        DataType::Time64(u) => LeafType {
+            logical: Some(LogicalType::Time {
+                is_adjusted_to_utc: false,
+                unit: if *u == ArrowTimeUnit::Nanosecond {
+                    TimeUnit::Nanos
+                } else {
+                    TimeUnit::Micros
+                },
+            }),
+            ..leaf(P::Int64)
+        },
+        DataType::Timestamp(u, tz) => {
+            let utc = tz.is_some();
+            let unit = match u {
+                ArrowTimeUnit::Second | ArrowTimeUnit::Millisecond => TimeUnit::Millis,
+                ArrowTimeUnit::Microsecond => TimeUnit::Micros,
+                ArrowTimeUnit::Nanosecond => TimeUnit::Nanos,
+            };
+            let converted = match (utc, unit) {
+                (true, TimeUnit::Millis) => Some(ConvertedType::TimestampMillis),
+                (true, TimeUnit::Micros) => Some(ConvertedType::TimestampMicros),
+                _ => None,
+            };
+            LeafType {
+                logical: Some(LogicalType::Timestamp {
+                    is_adjusted_to_utc: utc,
+                    unit,
+                }),
+                converted,
+                ..leaf(P::Int64)
+            }
+        }
+        DataType::Duration(_) => leaf(P::Int64),
+        DataType::Dictionary(_, v) => {
+            if matches!(**v, DataType::Dictionary(..)) {
+                return Err(unsupported(field, "a dictionary of dictionaries"));
+            }
+            leaf_type(field, v)?
+        }
+        DataType::Interval(_) => {
+            return Err(unsupported(
+                field,
+                format_args!("{dt} has no Parquet mapping written (pyarrow 26 refuses it too)"),
+            ))
+        }
+        DataType::List(_)
+        | DataType::LargeList(_)
+        | DataType::ListView(_)
+        | DataType::LargeListView(_)
+        | DataType::FixedSizeList(..)
+        | DataType::Struct(_)
+        | DataType::Map(..)
+        | DataType::Union(..)
+        | DataType::RunEndEncoded(..) => {
+            return Err(unsupported(
+                field,
+                format_args!("nested type {dt} is not written yet (flat schemas only)"),
+            ))
+        }
+        #[allow(unreachable_patterns)]
+        other => {
+            return Err(unsupported(
+                field,
+                format_args!("{other} has no Parquet mapping"),
+            ))
+        }
+    })
+}
+
+/// The Parquet schema of a flat Arrow schema, and each leaf's type (in field order).
+pub fn to_parquet_schema(schema: &ArrowSchema) -> Result<(Schema, Vec<LeafType>)> {
+    let mut names = Vec::new();
+    let mut push_name = |n: &str| {
+        let r = ByteRange::new(names.len(), n.len());
+        names.extend_from_slice(n.as_bytes());
+        r
+    };
+    let n = schema.fields().len();
+    let root = SchemaElement {
+        physical_type: None,
+        type_length: None,
+        repetition: None,
+        name: push_name("schema"),
+        num_children: Some(
+            i32::try_from(n).map_err(|_| unsupported("<schema>", "too many columns"))?,
+        ),
+        converted_type: None,
+        scale: None,
+        precision: None,
+        field_id: None,
+        logical_type: None,
+        unknown: UnknownFields::default(),
+    };
+    let mut elements = Vec::with_capacity(n + 1);
+    elements.push(root);
+    let mut leaves = Vec::with_capacity(n);
+    for f in schema.fields() {
+        let t = leaf_type(f.name(), f.data_type())?;
+        elements.push(element(f, &t, push_name(f.name()))?);
+        leaves.push(t);
+    }
+    let schema = Schema::from_elements(elements, bytes::Bytes::from(names), ByteRange::default())?;
+    Ok((schema, leaves))
+}
+
+fn element(f: &Field, t: &LeafType, name: ByteRange) -> Result<SchemaElement> {
+    let repetition = if f.is_nullable() || *f.data_type() == DataType::Null {
+        Repetition::Optional
+    } else {
+        Repetition::Required
+    };
+    let field_id = match f.metadata().get("PARQUET:field_id") {
+        Some(v) => Some(v.trim().parse::<i32>().map_err(|_| {
+            unsupported(
+                f.name(),
+                format_args!("PARQUET:field_id `{v}` is not an integer"),
+            )
+        })?),
+        None => None,
+    };
+    Ok(SchemaElement {
+        physical_type: Some(t.physical),
+        type_length: t.type_length,
+        repetition: Some(repetition),
+        name,
+        num_children: None,
+        converted_type: t.converted,
+        scale: t.decimal.map(|d| d.1),
+        precision: t.decimal.map(|d| d.0),
+        field_id,
+        logical_type: t.logical,
+        unknown: UnknownFields::default(),
+    })
+}
+
+/// The `ARROW:schema` value of `schema`: base64 (standard alphabet, padded) of the
+/// continuation marker, the message length (little-endian `u32`) and the IPC schema message.
+pub fn encode_arrow_schema(schema: &ArrowSchema) -> String {
+    let generator = arrow_ipc::writer::IpcDataGenerator::default();
+    let mut tracker = arrow_ipc::writer::DictionaryTracker::new(true);
+    let options = arrow_ipc::writer::IpcWriteOptions::default();
+    let encoded = generator.schema_to_bytes_with_dictionary_tracker(schema, &mut tracker, &options);
+    let msg = encoded.ipc_message;
+    let mut framed = Vec::with_capacity(msg.len() + 8);
+    framed.extend_from_slice(&[0xff; 4]);
+    framed.extend_from_slice(&(msg.len() as u32).to_le_bytes());
+    framed.extend_from_slice(&msg);
+    base64::engine::general_purpose::STANDARD.encode(&framed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_widths_match_pyarrow() {
+        for (p, w) in [
+            (1, 1),
+            (2, 1),
+            (3, 2),
+            (5, 3),
+            (9, 4),
+            (15, 7),
+            (18, 8),
+            (38, 16),
+            (76, 32),
+        ] {
+            assert_eq!(decimal_width(p), w, "precision {p}");
+        }
+    }
+}

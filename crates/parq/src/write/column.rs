@@ -1,0 +1,1609 @@
+//! The column writer: one leaf column of a file, row group after row group.
+//!
+//! For each Arrow array it is given ([`ColumnWriter::write`]), in slices of at most
+//! [`MINI_BATCH`] rows so that page limits are checked as pyarrow checks them:
+//!
+//! 1. the slice's values are viewed as physical values (`Batch`): straight from the Arrow
+//!    buffers when the layouts agree (Int32, Int64, floats, strings and binaries with their
+//!    offsets, fixed-size binaries, Float16), else converted into a scratch buffer shared by
+//!    all columns (narrow and unsigned integers, Date64, Time32(s), Timestamp(s), decimals
+//!    to big-endian bytes, views to offsets, dictionary arrays gathered to their values);
+//! 2. definition levels (max level 0 or 1) go to a streaming RLE encoder straight from the
+//!    validity bitmap (no level is materialized); repetition levels will sit beside them
+//!    for nested columns, the page layout already has their place;
+//! 3. the valid values feed the page statistics, size statistics and the Bloom filter, and
+//!    the value encoder: the dictionary (indices kept for the page; when the dictionary
+//!    passes its size limit the page is closed and the column falls back to its value
+//!    encoding for the rest of the chunk), or PLAIN / DELTA_* / BYTE_STREAM_SPLIT / RLE
+//!    (booleans);
+//! 4. a page is closed when its estimated size reaches the page byte limit or its rows the
+//!    row limit: levels and values are assembled as a v1 page (levels with their length
+//!    prefix, compressed with the values) or a v2 page (levels uncompressed, values
+//!    compressed), with an optional CRC, and kept as a header and a body in the chunk's
+//!    buffers; the page's statistics go to the chunk statistics, the column index and the
+//!    offset index.
+//!
+//! At the end of a row group, [`ColumnWriter::finish_chunk`] writes the dictionary page and
+//! the data pages (each header then body, straight from the buffers) to the output, builds
+//! the `ColumnChunk` metadata and the chunk's page indexes and Bloom filter, and releases the
+//! chunk's buffers. Compressors and conversion scratch space are shared by all the columns of
+//! a file ([`Shared`]): only the open pages and the buffered pages of the open row group are
+//! per column.
+
+use std::io::Write;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::*;
+use arrow_array::{Array, ArrayRef};
+use arrow_buffer::i256;
+use arrow_schema::{DataType, TimeUnit as ArrowTimeUnit};
+
+use super::arrow_schema::LeafType;
+use super::bloom::{hash_bytes, hash_f32, hash_f64, hash_i32, hash_i64, Sbbf};
+use super::page_index::{BuiltColumnIndex, ColumnIndexBuilder, OffsetIndexBuilder};
+use super::properties::{ColumnSettings, DataPageVersion, StatisticsLevel, WriterProperties};
+use super::statistics::{SizeStatsAccumulator, StatsAccumulator, StatsOrder};
+use crate::compression::compress::Compressor;
+use crate::encoding::encode::byte_stream_split::ByteStreamSplitEncoder;
+use crate::encoding::encode::delta::{
+    DeltaBinaryPackedEncoder, DeltaByteArrayEncoder, DeltaLengthByteArrayEncoder,
+};
+use crate::encoding::encode::dictionary::{ByteArrayDictEncoder, DictEncoder};
+use crate::encoding::encode::plain::{self, BooleanEncoder};
+use crate::encoding::encode::rle::{self, RleEncoder};
+use crate::encoding::encode::Bitmap;
+use crate::format::metadata::{
+    Arena, ColumnChunk, Compression, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader,
+    Encoding, EncodingList, OffsetIndex, PageEncodingStats, PageHeader, PageType, PhysicalType,
+    SchemaElement, UnknownFields,
+};
+use crate::format::thrift::Writer;
+use crate::{Error, ErrorKind, Result};
+
+/// Rows given to the encoders at a time: page limits are checked after each slice (as
+/// parquet-cpp checks them after each write batch of 1024 values).
+pub const MINI_BATCH: usize = 1024;
+
+/// The most values of a page when it has no row limit (a column of nulls never reaches a
+/// byte limit).
+const MAX_PAGE_VALUES: usize = 1 << 24;
+
+#[cold]
+fn column_error(column: &str, message: impl std::fmt::Display) -> Error {
+    Error::new(ErrorKind::Inconsistent(format!(
+        "column `{column}`: {message}"
+    )))
+}
+
+/// Compressors (one per codec and level) and conversion scratch space, shared by all the
+/// columns of a file.
+#[derive(Debug, Default)]
+pub struct Shared {
+    compressors: Vec<Compressor>,
+    scratch: Scratch,
+    /// v1 page bodies assembled before compression; dictionary page bodies.
+    body: Vec<u8>,
+}
+
+impl Shared {
+    /// The index of the compressor for `codec` at `level`, created when first needed.
+    pub fn compressor_index(&mut self, codec: Compression, level: Option<i32>) -> Result<usize> {
+        if let Some(i) = self
+            .compressors
+            .iter()
+            .position(|c| c.codec() == codec && (level.is_none() || c.level() == level))
+        {
+            return Ok(i);
+        }
+        self.compressors.push(Compressor::new(codec, level)?);
+        Ok(self.compressors.len() - 1)
+    }
+}
+
+/// Conversion buffers, reused slice after slice.
+#[derive(Debug, Default)]
+struct Scratch {
+    keys: Vec<usize>,
+    f32s: Vec<f32>,
+    f64s: Vec<f64>,
+    i32s: Vec<i32>,
+    i64s: Vec<i64>,
+    bytes: Vec<u8>,
+    offsets: Vec<i64>,
+    validity: Vec<u8>,
+}
+
+/// A slice of an Arrow array as physical values (one per slot, nulls included).
+#[derive(Clone, Copy)]
+enum Batch<'a> {
+    Null,
+    Bool(Bitmap<'a>),
+    I32(&'a [i32]),
+    I64(&'a [i64]),
+    F32(&'a [f32]),
+    F64(&'a [f64]),
+    Bytes32(&'a [i32], &'a [u8]),
+    Bytes64(&'a [i64], &'a [u8]),
+    Fixed(&'a [u8]),
+}
+
+/// The value encoder of data pages.
+#[derive(Debug)]
+enum ValueEnc {
+    /// PLAIN, appended to the page's value buffer (booleans through the bit encoder).
+    Plain(BooleanEncoder),
+    /// RLE_DICTIONARY indices.
+    Dict,
+    DeltaI32(Box<DeltaBinaryPackedEncoder<i32>>),
+    DeltaI64(Box<DeltaBinaryPackedEncoder<i64>>),
+    DeltaLength(Box<DeltaLengthByteArrayEncoder>),
+    DeltaBytes(Box<DeltaByteArrayEncoder>),
+    Bss(ByteStreamSplitEncoder),
+    /// RLE booleans, streamed behind a 4-byte length prefix in the value buffer.
+    RleBool(RleEncoder),
+}
+
+impl ValueEnc {
+    fn encoding(&self) -> Encoding {
+        match self {
+            ValueEnc::Plain(_) => Encoding::Plain,
+            ValueEnc::Dict => Encoding::RleDictionary,
+            ValueEnc::DeltaI32(_) | ValueEnc::DeltaI64(_) => Encoding::DeltaBinaryPacked,
+            ValueEnc::DeltaLength(_) => Encoding::DeltaLengthByteArray,
+            ValueEnc::DeltaBytes(_) => Encoding::DeltaByteArray,
+            ValueEnc::Bss(_) => Encoding::ByteStreamSplit,
+            ValueEnc::RleBool(_) => Encoding::Rle,
+        }
+    }
+}
+
+/// The dictionary of a chunk.
+#[derive(Debug)]
+enum Dict {
+    I32(DictEncoder<i32>),
+    I64(DictEncoder<i64>),
+    F32(DictEncoder<f32>),
+    F64(DictEncoder<f64>),
+    Bytes(ByteArrayDictEncoder),
+}
+
+impl Dict {
+    fn new(physical: PhysicalType, width: usize) -> Option<Dict> {
+        Some(match physical {
+            PhysicalType::Int32 => Dict::I32(DictEncoder::new()),
+            PhysicalType::Int64 => Dict::I64(DictEncoder::new()),
+            PhysicalType::Float => Dict::F32(DictEncoder::new()),
+            PhysicalType::Double => Dict::F64(DictEncoder::new()),
+            PhysicalType::ByteArray => Dict::Bytes(ByteArrayDictEncoder::new()),
+            PhysicalType::FixedLenByteArray => Dict::Bytes(ByteArrayDictEncoder::new_fixed(width)),
+            _ => return None,
+        })
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Dict::I32(d) => d.len(),
+            Dict::I64(d) => d.len(),
+            Dict::F32(d) => d.len(),
+            Dict::F64(d) => d.len(),
+            Dict::Bytes(d) => d.len(),
+        }
+    }
+
+    fn size_bytes(&self) -> usize {
+        match self {
+            Dict::I32(d) => d.dict_size_bytes(),
+            Dict::I64(d) => d.dict_size_bytes(),
+            Dict::F32(d) => d.dict_size_bytes(),
+            Dict::F64(d) => d.dict_size_bytes(),
+            Dict::Bytes(d) => d.dict_size_bytes(),
+        }
+    }
+
+    fn write_page(&self, out: &mut Vec<u8>) -> Result<()> {
+        match self {
+            Dict::I32(d) => d.write_dictionary_page(out),
+            Dict::I64(d) => d.write_dictionary_page(out),
+            Dict::F32(d) => d.write_dictionary_page(out),
+            Dict::F64(d) => d.write_dictionary_page(out),
+            Dict::Bytes(d) => return d.write_dictionary_page(out),
+        }
+        Ok(())
+    }
+
+    fn write_indices(&self, indices: &[u32], out: &mut Vec<u8>) -> Result<()> {
+        rle::encode_dictionary_indices(indices, self.len(), out)
+    }
+}
+
+/// A page kept in the chunk's buffers: the ends of its header and of its body.
+#[derive(Debug, Clone, Copy)]
+struct PageSpan {
+    header_end: usize,
+    body_end: usize,
+}
+
+/// What a finished chunk hands to the file writer.
+#[derive(Debug)]
+pub struct FinishedChunk {
+    /// The chunk's metadata (byte ranges into the file writer's arena).
+    pub chunk: ColumnChunk,
+    /// The column index, when written.
+    pub column_index: Option<BuiltColumnIndex>,
+    /// The offset index.
+    pub offset_index: OffsetIndex,
+    /// The Bloom filter, when the column has one.
+    pub bloom: Option<Sbbf>,
+}
+
+/// Writes one leaf column (see the module documentation).
+#[derive(Debug)]
+pub struct ColumnWriter {
+    name: String,
+    data_type: DataType,
+    physical: PhysicalType,
+    width: usize,
+    max_def: i16,
+    settings: ColumnSettings,
+    order: StatsOrder,
+    compressor: usize,
+    page_bytes: Option<usize>,
+    page_rows: usize,
+    version: DataPageVersion,
+    crc: bool,
+    dict_limit: usize,
+    bloom_bytes: usize,
+
+    // The open page.
+    enc: ValueEnc,
+    dict: Option<Dict>,
+    indices: Vec<u32>,
+    values: Vec<u8>,
+    def_levels: Vec<u8>,
+    def_enc: RleEncoder,
+    bools: Vec<bool>,
+    compact: Vec<u8>,
+    page_values: usize,
+    page_nulls: usize,
+    page_stats: StatsAccumulator,
+    page_sizes: SizeStatsAccumulator,
+    page_unencoded: u64,
+
+    // The open chunk.
+    chunk_stats: StatsAccumulator,
+    chunk_sizes: SizeStatsAccumulator,
+    column_index: Option<ColumnIndexBuilder>,
+    offset_index: OffsetIndexBuilder,
+    bloom: Option<Sbbf>,
+    headers: Vec<u8>,
+    bodies: Vec<u8>,
+    pages: Vec<PageSpan>,
+    chunk_values: u64,
+    uncompressed: u64,
+    compressed: u64,
+    dict_pages: i32,
+    data_pages: Vec<(Encoding, i32)>,
+    encodings: EncodingList,
+}
+
+impl ColumnWriter {
+    /// A writer for the leaf `element` (of Arrow type `data_type` and Parquet type `leaf`)
+    /// with `settings`. Errors (naming the column) for requests the column cannot take.
+    pub fn new(
+        name: &str,
+        data_type: &DataType,
+        leaf: &LeafType,
+        element: &SchemaElement,
+        settings: ColumnSettings,
+        props: &WriterProperties,
+        shared: &mut Shared,
+    ) -> Result<ColumnWriter> {
+        let physical = leaf.physical;
+        let width = leaf.type_length.unwrap_or(0).max(0) as usize;
+        let max_def =
+            i16::from(element.repetition != Some(crate::format::metadata::Repetition::Required));
+        let order = StatsOrder::for_element(element)?;
+        let compressor = shared
+            .compressor_index(
+                settings.codec.compression(),
+                settings.codec.effective_level(),
+            )
+            .map_err(|e| column_error(name, e))?;
+        let bloom_bytes = match &settings.bloom_filter {
+            Some(b) => {
+                if physical == PhysicalType::Boolean {
+                    return Err(column_error(name, "BOOLEAN columns have no Bloom filter"));
+                }
+                let rows = props.max_row_group_rows().unwrap_or(usize::MAX) as u64;
+                b.num_bytes(rows)
+            }
+            None => 0,
+        };
+        let byte_array = physical == PhysicalType::ByteArray;
+        let mut w = ColumnWriter {
+            name: name.to_string(),
+            data_type: data_type.clone(),
+            physical,
+            width,
+            max_def,
+            settings,
+            order,
+            compressor,
+            page_bytes: props.data_page_bytes(),
+            page_rows: props
+                .data_page_rows()
+                .unwrap_or(MAX_PAGE_VALUES)
+                .min(MAX_PAGE_VALUES),
+            version: props.data_page_version(),
+            crc: props.page_crc(),
+            dict_limit: props.dictionary_page_size_limit(),
+            bloom_bytes,
+            enc: ValueEnc::Dict,
+            dict: None,
+            indices: Vec::new(),
+            values: Vec::new(),
+            def_levels: Vec::new(),
+            def_enc: RleEncoder::new(1)?,
+            bools: Vec::new(),
+            compact: Vec::new(),
+            page_values: 0,
+            page_nulls: 0,
+            page_stats: StatsAccumulator::new(order),
+            page_sizes: SizeStatsAccumulator::new(max_def, 0, byte_array),
+            page_unencoded: 0,
+            chunk_stats: StatsAccumulator::new(order),
+            chunk_sizes: SizeStatsAccumulator::new(max_def, 0, byte_array),
+            column_index: None,
+            offset_index: OffsetIndexBuilder::new(byte_array),
+            bloom: None,
+            headers: Vec::new(),
+            bodies: Vec::new(),
+            pages: Vec::new(),
+            chunk_values: 0,
+            uncompressed: 0,
+            compressed: 0,
+            dict_pages: 0,
+            data_pages: Vec::new(),
+            encodings: EncodingList::new(),
+        };
+        // Check the value encoding now, so that an impossible one fails before any output.
+        w.enc = w.value_encoder(w.settings.encoding)?;
+        w.start_chunk()?;
+        Ok(w)
+    }
+
+    /// The column's dotted name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn value_encoder(&self, encoding: Encoding) -> Result<ValueEnc> {
+        use PhysicalType as P;
+        Ok(match (encoding, self.physical) {
+            (Encoding::Plain, _) => ValueEnc::Plain(BooleanEncoder::new()),
+            (Encoding::Rle, P::Boolean) => ValueEnc::RleBool(RleEncoder::new(1)?),
+            (Encoding::DeltaBinaryPacked, P::Int32) => ValueEnc::DeltaI32(Box::default()),
+            (Encoding::DeltaBinaryPacked, P::Int64) => ValueEnc::DeltaI64(Box::default()),
+            (Encoding::DeltaLengthByteArray, P::ByteArray) => ValueEnc::DeltaLength(Box::default()),
+            (Encoding::DeltaByteArray, P::ByteArray | P::FixedLenByteArray) => {
+                ValueEnc::DeltaBytes(Box::default())
+            }
+            (Encoding::ByteStreamSplit, P::Int32 | P::Float) => {
+                ValueEnc::Bss(ByteStreamSplitEncoder::new(4)?)
+            }
+            (Encoding::ByteStreamSplit, P::Int64 | P::Double) => {
+                ValueEnc::Bss(ByteStreamSplitEncoder::new(8)?)
+            }
+            (Encoding::ByteStreamSplit, P::FixedLenByteArray) => {
+                ValueEnc::Bss(ByteStreamSplitEncoder::new(self.width)?)
+            }
+            (e, p) => {
+                return Err(column_error(
+                    &self.name,
+                    format_args!("the {e} encoding cannot encode {p} values"),
+                ))
+            }
+        })
+    }
+
+    /// Prepares the state of a new chunk.
+    fn start_chunk(&mut self) -> Result<()> {
+        self.dict = if self.settings.dictionary {
+            Dict::new(self.physical, self.width)
+        } else {
+            None
+        };
+        self.enc = if self.dict.is_some() {
+            ValueEnc::Dict
+        } else {
+            self.value_encoder(self.settings.encoding)?
+        };
+        self.column_index = (self.settings.statistics == StatisticsLevel::Page)
+            .then(|| ColumnIndexBuilder::new(self.order, self.settings.max_statistics_len));
+        self.offset_index = OffsetIndexBuilder::new(self.physical == PhysicalType::ByteArray);
+        self.bloom = (self.bloom_bytes > 0).then(|| Sbbf::new(self.bloom_bytes));
+        self.chunk_stats.clear();
+        self.chunk_sizes.clear();
+        self.chunk_values = 0;
+        self.uncompressed = 0;
+        self.compressed = 0;
+        self.dict_pages = 0;
+        self.data_pages.clear();
+        self.pages.clear();
+        self.encodings = EncodingList::new();
+        Ok(())
+    }
+
+    /// Bytes of the chunk's buffered pages (for the row group byte budget).
+    pub fn buffered_bytes(&self) -> usize {
+        self.headers.len()
+            + self.bodies.len()
+            + self.values.len()
+            + self.indices.len()
+            + self.def_levels.len()
+            + self.dict.as_ref().map_or(0, Dict::size_bytes)
+    }
+
+    /// Writes `array` (all its rows) to the open chunk.
+    pub fn write(&mut self, array: &ArrayRef, shared: &mut Shared) -> Result<()> {
+        let n = array.len();
+        if self.max_def == 0 && array.null_count() > 0 {
+            return Err(column_error(
+                &self.name,
+                "the field is not nullable but the array has nulls",
+            ));
+        }
+        let mut off = 0;
+        while off < n {
+            let room = self.page_rows - self.page_values;
+            let k = (n - off).min(MINI_BATCH).min(room.max(1));
+            self.write_slice(array.as_ref(), off, k, shared)?;
+            off += k;
+            if self.dict_over_limit() {
+                self.flush_page(shared)?;
+                self.fall_back()?;
+            } else if self.page_full() {
+                self.flush_page(shared)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// True if the open page reached a limit.
+    fn page_full(&self) -> bool {
+        if self.page_values >= self.page_rows {
+            return true;
+        }
+        match self.page_bytes {
+            Some(limit) => self.estimated_page_bytes() >= limit,
+            None => false,
+        }
+    }
+
+    fn estimated_page_bytes(&self) -> usize {
+        let values = match &self.enc {
+            ValueEnc::Plain(_) | ValueEnc::RleBool(_) => self.values.len(),
+            ValueEnc::Dict => {
+                let entries = self.dict.as_ref().map_or(0, Dict::len);
+                let bits = (usize::BITS - entries.saturating_sub(1).leading_zeros()) as usize;
+                1 + (self.indices.len() * bits).div_ceil(8)
+            }
+            ValueEnc::DeltaI32(e) => e.estimated_len(),
+            ValueEnc::DeltaI64(e) => e.estimated_len(),
+            ValueEnc::DeltaLength(e) => e.estimated_len(),
+            ValueEnc::DeltaBytes(e) => e.estimated_len(),
+            ValueEnc::Bss(e) => e.len() * self.value_width(),
+        };
+        values + self.def_levels.len()
+    }
+
+    /// Writes rows `off..off + len` of `array`.
+    fn write_slice(
+        &mut self,
+        array: &dyn Array,
+        off: usize,
+        len: usize,
+        shared: &mut Shared,
+    ) -> Result<()> {
+        let Shared { scratch, .. } = shared;
+        let (batch, validity) = to_batch(
+            &self.name,
+            &self.data_type,
+            self.width,
+            array,
+            off,
+            len,
+            scratch,
+        )?;
+        self.put(batch, validity, len)
+    }
+
+    /// Puts `n` slots: their values (`batch`) and validity (`None`: all valid).
+    fn put(&mut self, batch: Batch<'_>, validity: Option<Bitmap<'_>>, n: usize) -> Result<()> {
+        let valid = match (&batch, validity) {
+            (Batch::Null, _) => 0,
+            (_, Some(v)) => v.count_ones(),
+            (_, None) => n,
+        };
+        let nulls = n - valid;
+        if self.max_def == 0 && nulls > 0 {
+            return Err(column_error(
+                &self.name,
+                "the field is not nullable but the array has nulls (or dictionary keys to null values)",
+            ));
+        }
+        if self.page_values == 0 {
+            if let ValueEnc::RleBool(_) = self.enc {
+                rle::begin_length_prefix(&mut self.values);
+            }
+        }
+        // Definition levels, straight from the validity bitmap.
+        if self.max_def > 0 {
+            match (&batch, validity) {
+                (Batch::Null, _) => self.def_enc.put_repeated(0, n, &mut self.def_levels)?,
+                (_, Some(v)) => self.def_enc.put_bitmap(v, &mut self.def_levels)?,
+                (_, None) => self.def_enc.put_repeated(1, n, &mut self.def_levels)?,
+            }
+        }
+        let stats = self.settings.statistics != StatisticsLevel::None;
+        if stats {
+            self.page_stats.add_nulls(nulls as u64);
+            if self.max_def > 0 {
+                self.page_sizes.add_def_level_run(1, valid as u64);
+                self.page_sizes.add_def_level_run(0, nulls as u64);
+            }
+        }
+        self.page_values += n;
+        self.page_nulls += nulls;
+        let runs = |f: &mut dyn FnMut(usize, usize)| match validity {
+            Some(v) => v.for_each_set_run(f),
+            None => f(0, n),
+        };
+        match batch {
+            Batch::Null => {}
+            Batch::Bool(bits) => {
+                self.bools.clear();
+                let bools = &mut self.bools;
+                runs(&mut |i, k| {
+                    for j in i..i + k {
+                        bools.push(bits.word(j) & 1 == 1);
+                    }
+                });
+                if stats {
+                    self.page_stats.update_bool(&self.bools);
+                }
+                match &mut self.enc {
+                    ValueEnc::Plain(b) => match validity {
+                        Some(v) => {
+                            b.put_valid(bits, v, &mut self.values)?;
+                        }
+                        None => b.put(bits, &mut self.values),
+                    },
+                    ValueEnc::RleBool(r) => r.put(&self.bools, &mut self.values)?,
+                    _ => return Err(self.internal("boolean encoder")),
+                }
+            }
+            Batch::I32(v) => {
+                if stats {
+                    let s = &mut self.page_stats;
+                    runs(&mut |i, k| s.update_i32(&v[i..i + k]));
+                }
+                if let Some(b) = &mut self.bloom {
+                    runs(&mut |i, k| v[i..i + k].iter().for_each(|&x| b.insert_hash(hash_i32(x))));
+                }
+                self.put_fixed(v, validity, |d| match d {
+                    Dict::I32(d) => Some(d),
+                    _ => None,
+                })?;
+            }
+            Batch::I64(v) => {
+                if stats {
+                    let s = &mut self.page_stats;
+                    runs(&mut |i, k| s.update_i64(&v[i..i + k]));
+                }
+                if let Some(b) = &mut self.bloom {
+                    runs(&mut |i, k| v[i..i + k].iter().for_each(|&x| b.insert_hash(hash_i64(x))));
+                }
+                self.put_fixed(v, validity, |d| match d {
+                    Dict::I64(d) => Some(d),
+                    _ => None,
+                })?;
+            }
+            Batch::F32(v) => {
+                if stats {
+                    let s = &mut self.page_stats;
+                    runs(&mut |i, k| s.update_f32(&v[i..i + k]));
+                }
+                if let Some(b) = &mut self.bloom {
+                    runs(&mut |i, k| v[i..i + k].iter().for_each(|&x| b.insert_hash(hash_f32(x))));
+                }
+                self.put_fixed(v, validity, |d| match d {
+                    Dict::F32(d) => Some(d),
+                    _ => None,
+                })?;
+            }
+            Batch::F64(v) => {
+                if stats {
+                    let s = &mut self.page_stats;
+                    runs(&mut |i, k| s.update_f64(&v[i..i + k]));
+                }
+                if let Some(b) = &mut self.bloom {
+                    runs(&mut |i, k| v[i..i + k].iter().for_each(|&x| b.insert_hash(hash_f64(x))));
+                }
+                self.put_fixed(v, validity, |d| match d {
+                    Dict::F64(d) => Some(d),
+                    _ => None,
+                })?;
+            }
+            Batch::Bytes32(o, d) => self.put_bytes(o, d, validity, n, stats)?,
+            Batch::Bytes64(o, d) => self.put_bytes(o, d, validity, n, stats)?,
+            Batch::Fixed(data) => {
+                let w = self.width;
+                // The valid values back to back (the encoders of fixed-width bytes take no
+                // validity).
+                let data: &[u8] = match validity {
+                    None => data,
+                    Some(v) => {
+                        self.compact.clear();
+                        let c = &mut self.compact;
+                        v.for_each_set_run(|i, k| c.extend_from_slice(&data[i * w..(i + k) * w]));
+                        &self.compact
+                    }
+                };
+                if stats {
+                    self.page_stats.update_fixed(data, w);
+                }
+                if let Some(b) = &mut self.bloom {
+                    data.chunks_exact(w.max(1))
+                        .for_each(|x| b.insert_hash(hash_bytes(x)));
+                }
+                match &mut self.enc {
+                    ValueEnc::Plain(_) => {
+                        plain::put_fixed_len_byte_array(data, w, &mut self.values)?
+                    }
+                    ValueEnc::Dict => match &mut self.dict {
+                        Some(Dict::Bytes(d)) => d.put_fixed(data, &mut self.indices)?,
+                        _ => return Err(self.internal("fixed dictionary")),
+                    },
+                    ValueEnc::DeltaBytes(e) => e.put_fixed(data, w)?,
+                    ValueEnc::Bss(e) => e.put_bytes(data)?,
+                    _ => return Err(self.internal("fixed encoder")),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn internal(&self, what: &str) -> Error {
+        column_error(
+            &self.name,
+            format_args!("internal error: no {what} for this column"),
+        )
+    }
+
+    /// Encodes fixed-width values (`i32`, `i64`, `f32`, `f64`).
+    fn put_fixed<T>(
+        &mut self,
+        v: &[T],
+        validity: Option<Bitmap<'_>>,
+        dict_of: impl Fn(&mut Dict) -> Option<&mut DictEncoder<T>>,
+    ) -> Result<()>
+    where
+        T: crate::encoding::encode::dictionary::DictValue + DeltaOrNot,
+    {
+        match &mut self.enc {
+            ValueEnc::Plain(_) => match validity {
+                Some(m) => {
+                    plain::put_fixed_valid(v, m, &mut self.values)?;
+                }
+                None => plain::put_fixed(v, &mut self.values),
+            },
+            ValueEnc::Dict => {
+                let d = self.dict.as_mut().and_then(dict_of);
+                let Some(d) = d else {
+                    return Err(column_error(&self.name, "internal error: dictionary type"));
+                };
+                match validity {
+                    Some(m) => {
+                        d.put_valid(v, m, &mut self.indices)?;
+                    }
+                    None => d.put(v, &mut self.indices)?,
+                }
+            }
+            ValueEnc::Bss(e) => match validity {
+                Some(m) => {
+                    e.put_valid(v, m)?;
+                }
+                None => e.put(v)?,
+            },
+            enc => T::put_delta(enc, v, validity)
+                .ok_or_else(|| column_error(&self.name, "internal error: value encoder"))??,
+        }
+        Ok(())
+    }
+
+    fn put_bytes<O: crate::encoding::OffsetSize>(
+        &mut self,
+        offsets: &[O],
+        data: &[u8],
+        validity: Option<Bitmap<'_>>,
+        n: usize,
+        stats: bool,
+    ) -> Result<()> {
+        let slice = |i: usize| -> &[u8] {
+            let s = offsets[i].to_usize().unwrap_or(0);
+            let e = offsets[i + 1].to_usize().unwrap_or(0);
+            data.get(s..e).unwrap_or_default()
+        };
+        let runs = |f: &mut dyn FnMut(usize, usize)| match validity {
+            Some(v) => v.for_each_set_run(f),
+            None => f(0, n),
+        };
+        if stats {
+            let s = &mut self.page_stats;
+            let mut unencoded = 0u64;
+            runs(&mut |i, k| {
+                let (a, b) = (
+                    offsets[i].to_usize().unwrap_or(0),
+                    offsets[i + k].to_usize().unwrap_or(0),
+                );
+                unencoded += b.saturating_sub(a) as u64;
+                s.update_byte_array((i..i + k).map(slice));
+            });
+            self.page_sizes.add_unencoded_bytes(unencoded);
+        }
+        {
+            let mut unencoded = 0u64;
+            runs(&mut |i, k| {
+                let (a, b) = (
+                    offsets[i].to_usize().unwrap_or(0),
+                    offsets[i + k].to_usize().unwrap_or(0),
+                );
+                unencoded += b.saturating_sub(a) as u64;
+            });
+            self.page_unencoded += unencoded;
+        }
+        if let Some(b) = &mut self.bloom {
+            runs(&mut |i, k| (i..i + k).for_each(|j| b.insert_hash(hash_bytes(slice(j)))));
+        }
+        let offsets = &offsets[..n + 1];
+        match &mut self.enc {
+            ValueEnc::Plain(_) => match validity {
+                Some(m) => {
+                    plain::put_byte_array_valid(offsets, data, m, &mut self.values)?;
+                }
+                None => plain::put_byte_array(offsets, data, &mut self.values)?,
+            },
+            ValueEnc::Dict => match (&mut self.dict, validity) {
+                (Some(Dict::Bytes(d)), Some(m)) => {
+                    d.put_valid(offsets, data, m, &mut self.indices)?;
+                }
+                (Some(Dict::Bytes(d)), None) => d.put(offsets, data, &mut self.indices)?,
+                _ => return Err(self.internal("byte array dictionary")),
+            },
+            ValueEnc::DeltaLength(e) => match validity {
+                Some(m) => {
+                    e.put_valid(offsets, data, m)?;
+                }
+                None => e.put(offsets, data)?,
+            },
+            ValueEnc::DeltaBytes(e) => match validity {
+                Some(m) => {
+                    e.put_valid(offsets, data, m)?;
+                }
+                None => e.put(offsets, data)?,
+            },
+            _ => return Err(self.internal("byte array encoder")),
+        }
+        Ok(())
+    }
+
+    /// The PLAIN width of one value (0 for byte arrays and booleans).
+    fn value_width(&self) -> usize {
+        match self.physical {
+            PhysicalType::Int32 | PhysicalType::Float => 4,
+            PhysicalType::Int64 | PhysicalType::Double => 8,
+            PhysicalType::FixedLenByteArray => self.width,
+            _ => 0,
+        }
+    }
+
+    /// Closes the open page: assembles, compresses and keeps it in the chunk's buffers, and
+    /// records its statistics and index entries.
+    fn flush_page(&mut self, shared: &mut Shared) -> Result<()> {
+        if self.page_values == 0 {
+            return Ok(());
+        }
+        let name = &self.name;
+        let too_big = |what: &str, v: usize| {
+            i32::try_from(v).map_err(|_| {
+                column_error(
+                    name,
+                    format_args!("a page {what} of {v} does not fit an i32"),
+                )
+            })
+        };
+        let num_values = too_big("value count", self.page_values)?;
+        let num_nulls = too_big("null count", self.page_nulls)?;
+        // Values: everything ends in `self.values`.
+        let encoding = self.enc.encoding();
+        match &mut self.enc {
+            ValueEnc::Plain(b) => b.reset(),
+            ValueEnc::Dict => {
+                let d = self
+                    .dict
+                    .as_ref()
+                    .ok_or_else(|| column_error(name, "internal error: no dictionary"))?;
+                d.write_indices(&self.indices, &mut self.values)?;
+                self.indices.clear();
+            }
+            ValueEnc::DeltaI32(e) => e.flush(&mut self.values),
+            ValueEnc::DeltaI64(e) => e.flush(&mut self.values),
+            ValueEnc::DeltaLength(e) => e.flush(&mut self.values),
+            ValueEnc::DeltaBytes(e) => e.flush(&mut self.values),
+            ValueEnc::Bss(e) => e.flush(&mut self.values),
+            ValueEnc::RleBool(r) => {
+                r.flush(&mut self.values);
+                rle::end_length_prefix(&mut self.values, 0)?;
+            }
+        }
+        if self.max_def > 0 {
+            self.def_enc.flush(&mut self.def_levels);
+        }
+        let compressor = &mut shared.compressors[self.compressor];
+        let codec = compressor.codec();
+        let body_start = self.bodies.len();
+        let (page_type, uncompressed_len, levels_len) = match self.version {
+            DataPageVersion::V1 => {
+                let levels = if self.max_def > 0 {
+                    4 + self.def_levels.len()
+                } else {
+                    0
+                };
+                let total = levels + self.values.len();
+                if codec == Compression::Uncompressed {
+                    self.bodies.reserve(total);
+                    if self.max_def > 0 {
+                        push_prefixed(&mut self.bodies, &self.def_levels)?;
+                    }
+                    self.bodies.extend_from_slice(&self.values);
+                } else if self.max_def > 0 {
+                    let body = &mut shared.body;
+                    body.clear();
+                    push_prefixed(body, &self.def_levels)?;
+                    body.extend_from_slice(&self.values);
+                    compressor.compress(body, &mut self.bodies)?;
+                } else {
+                    compressor.compress(&self.values, &mut self.bodies)?;
+                }
+                (PageType::DataPage, total, 0)
+            }
+            DataPageVersion::V2 => {
+                self.bodies.extend_from_slice(&self.def_levels);
+                if codec == Compression::Uncompressed {
+                    self.bodies.extend_from_slice(&self.values);
+                } else {
+                    compressor.compress(&self.values, &mut self.bodies)?;
+                }
+                (
+                    PageType::DataPageV2,
+                    self.def_levels.len() + self.values.len(),
+                    self.def_levels.len(),
+                )
+            }
+        };
+        let body = &self.bodies[body_start..];
+        let compressed_len = body.len();
+        let crc = self.crc.then(|| crc32fast::hash(body) as i32);
+        // Page statistics in the header at the `page` level.
+        let mut arena = Arena::default();
+        let statistics = (self.settings.statistics == StatisticsLevel::Page).then(|| {
+            self.page_stats
+                .to_statistics(&mut arena, self.settings.max_statistics_len)
+        });
+        let header = PageHeader {
+            page_type,
+            uncompressed_page_size: too_big("size", uncompressed_len)?,
+            compressed_page_size: too_big("size", compressed_len)?,
+            crc,
+            data_page_header: (page_type == PageType::DataPage).then(|| DataPageHeader {
+                num_values,
+                encoding,
+                definition_level_encoding: Encoding::Rle,
+                repetition_level_encoding: Encoding::Rle,
+                statistics: statistics.clone(),
+                unknown: UnknownFields::default(),
+            }),
+            index_page_header: None,
+            dictionary_page_header: None,
+            data_page_header_v2: (page_type == PageType::DataPageV2).then(|| DataPageHeaderV2 {
+                num_values,
+                num_nulls,
+                num_rows: num_values,
+                encoding,
+                definition_levels_byte_length: levels_len as i32,
+                repetition_levels_byte_length: 0,
+                is_compressed: Some(codec != Compression::Uncompressed),
+                statistics: statistics.clone(),
+                unknown: UnknownFields::default(),
+            }),
+            unknown: UnknownFields::default(),
+        };
+        let header_start = self.headers.len();
+        header.encode(&mut Writer::new(&mut self.headers), arena.as_slice());
+        let header_len = self.headers.len() - header_start;
+        // Where the page lands relative to the first data page.
+        let offset = (header_start + body_start) as u64;
+        self.pages.push(PageSpan {
+            header_end: self.headers.len(),
+            body_end: self.bodies.len(),
+        });
+        self.offset_index.add_page(
+            offset,
+            header_len + compressed_len,
+            self.chunk_values,
+            Some(self.page_unencoded),
+        )?;
+        if let Some(ci) = &mut self.column_index {
+            ci.add_page(&self.page_stats, Some(&self.page_sizes));
+        }
+        self.chunk_stats.merge(&self.page_stats);
+        self.chunk_sizes.merge(&self.page_sizes);
+        self.page_stats.clear();
+        self.page_sizes.clear();
+        self.uncompressed += (header_len + uncompressed_len) as u64;
+        self.compressed += (header_len + compressed_len) as u64;
+        self.chunk_values += self.page_values as u64;
+        match self.data_pages.iter_mut().find(|(e, _)| *e == encoding) {
+            Some((_, c)) => *c += 1,
+            None => self.data_pages.push((encoding, 1)),
+        }
+        self.page_values = 0;
+        self.page_nulls = 0;
+        self.page_unencoded = 0;
+        self.values.clear();
+        self.def_levels.clear();
+        Ok(())
+    }
+
+    /// Closes the chunk of the row group: writes its pages to `out` (whose next byte is at
+    /// file offset `pos`), and returns its metadata (byte values into `arena`), page indexes
+    /// and Bloom filter. The chunk's buffers are released.
+    pub fn finish_chunk<W: Write>(
+        &mut self,
+        out: &mut W,
+        pos: u64,
+        arena: &mut Arena,
+        shared: &mut Shared,
+    ) -> Result<(FinishedChunk, u64)> {
+        self.flush_page(shared)?;
+        let compressor = &mut shared.compressors[self.compressor];
+        let codec = compressor.codec();
+        let mut written = 0u64;
+        let mut chunk = ColumnChunk::new(self.physical, codec);
+        // The dictionary page, when the chunk used the dictionary.
+        let dict_used = self
+            .data_pages
+            .iter()
+            .any(|(e, _)| *e == Encoding::RleDictionary);
+        let mut dict_offset = None;
+        if let (true, Some(d)) = (dict_used, &self.dict) {
+            let plain = &mut shared.body;
+            plain.clear();
+            d.write_page(plain)?;
+            let mut compressed = Vec::new();
+            let body: &[u8] = if codec == Compression::Uncompressed {
+                plain
+            } else {
+                compressor.compress(plain, &mut compressed)?;
+                &compressed
+            };
+            let name = &self.name;
+            let fit = |v: usize| {
+                i32::try_from(v).map_err(|_| {
+                    column_error(
+                        name,
+                        format_args!(
+                            "a dictionary page of {v} bytes or entries does not fit an i32"
+                        ),
+                    )
+                })
+            };
+            let header = PageHeader {
+                page_type: PageType::DictionaryPage,
+                uncompressed_page_size: fit(plain.len())?,
+                compressed_page_size: fit(body.len())?,
+                crc: self.crc.then(|| crc32fast::hash(body) as i32),
+                data_page_header: None,
+                index_page_header: None,
+                dictionary_page_header: Some(DictionaryPageHeader {
+                    num_values: fit(d.len())?,
+                    encoding: Encoding::Plain,
+                    is_sorted: None,
+                    unknown: UnknownFields::default(),
+                }),
+                data_page_header_v2: None,
+                unknown: UnknownFields::default(),
+            };
+            let mut h = Vec::new();
+            header.encode(&mut Writer::new(&mut h), &[]);
+            out.write_all(&h)?;
+            out.write_all(body)?;
+            dict_offset = Some(pos);
+            written += (h.len() + body.len()) as u64;
+            self.uncompressed += (h.len() + plain.len()) as u64;
+            self.compressed += (h.len() + body.len()) as u64;
+            self.dict_pages = 1;
+        }
+        let data_start = pos + written;
+        let (mut h0, mut b0) = (0, 0);
+        for p in &self.pages {
+            out.write_all(&self.headers[h0..p.header_end])?;
+            out.write_all(&self.bodies[b0..p.body_end])?;
+            written += (p.header_end - h0 + p.body_end - b0) as u64;
+            (h0, b0) = (p.header_end, p.body_end);
+        }
+        let as_i64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        chunk.set_num_values(as_i64(self.chunk_values));
+        chunk.set_sizes(as_i64(self.uncompressed), as_i64(self.compressed));
+        chunk.set_data_page_offset(as_i64(data_start));
+        chunk.set_dictionary_page_offset(dict_offset.map(as_i64));
+        // Encodings as parquet-cpp lists them.
+        let mut encodings = EncodingList::new();
+        let mut add = |e: Encoding| {
+            if !encodings.contains(e) {
+                encodings.push(e);
+            }
+        };
+        if self.dict_pages > 0 {
+            add(Encoding::Plain);
+        }
+        add(Encoding::Rle);
+        for (e, _) in &self.data_pages {
+            add(*e);
+        }
+        chunk.set_encodings(encodings);
+        let mut stats = Vec::with_capacity(1 + self.data_pages.len());
+        if self.dict_pages > 0 {
+            stats.push(PageEncodingStats {
+                page_type: PageType::DictionaryPage,
+                encoding: Encoding::Plain,
+                count: self.dict_pages,
+            });
+        }
+        let data_type = match self.version {
+            DataPageVersion::V1 => PageType::DataPage,
+            DataPageVersion::V2 => PageType::DataPageV2,
+        };
+        for (e, c) in &self.data_pages {
+            stats.push(PageEncodingStats {
+                page_type: data_type,
+                encoding: *e,
+                count: *c,
+            });
+        }
+        chunk.set_encoding_stats(&stats, arena);
+        if self.settings.statistics != StatisticsLevel::None {
+            chunk.set_statistics(
+                self.chunk_stats
+                    .to_statistics(arena, self.settings.max_statistics_len),
+            );
+            if let Some(s) = self.chunk_sizes.to_size_statistics() {
+                chunk.set_size_statistics(&s, arena);
+            }
+        }
+        let offset_index = std::mem::take(&mut self.offset_index).finish(data_start)?;
+        let column_index = self
+            .column_index
+            .take()
+            .and_then(ColumnIndexBuilder::finish);
+        let bloom = self.bloom.take().map(|mut b| {
+            if let Some(p) = &self.settings.bloom_filter {
+                b.fold_to(p.num_bytes(self.chunk_values));
+            }
+            b
+        });
+        // Release the chunk's buffers.
+        self.headers = Vec::new();
+        self.bodies = Vec::new();
+        self.values = Vec::new();
+        self.indices = Vec::new();
+        self.def_levels = Vec::new();
+        self.pages = Vec::new();
+        self.start_chunk()?;
+        Ok((
+            FinishedChunk {
+                chunk,
+                column_index,
+                offset_index,
+                bloom,
+            },
+            written,
+        ))
+    }
+
+    /// True if the dictionary passed its size limit (the column falls back).
+    fn dict_over_limit(&self) -> bool {
+        matches!(self.enc, ValueEnc::Dict)
+            && self
+                .dict
+                .as_ref()
+                .is_some_and(|d| d.size_bytes() > self.dict_limit)
+    }
+
+    /// Switches to the fallback encoding for the rest of the chunk (the dictionary keeps its
+    /// entries: it is still written, for the pages that use it).
+    fn fall_back(&mut self) -> Result<()> {
+        self.enc = self.value_encoder(self.settings.encoding)?;
+        Ok(())
+    }
+}
+
+/// DELTA_BINARY_PACKED for the integer types; nothing for floats.
+trait DeltaOrNot: Sized {
+    /// Puts `v` into `enc` when it is a delta encoder of this type.
+    fn put_delta(
+        enc: &mut ValueEnc,
+        v: &[Self],
+        validity: Option<Bitmap<'_>>,
+    ) -> Option<Result<()>>;
+}
+
+macro_rules! delta_or_not {
+    ($t:ty, $variant:ident) => {
+        impl DeltaOrNot for $t {
+            fn put_delta(
+                enc: &mut ValueEnc,
+                v: &[Self],
+                validity: Option<Bitmap<'_>>,
+            ) -> Option<Result<()>> {
+                match enc {
+                    ValueEnc::$variant(e) => Some(match validity {
+                        Some(m) => e.put_valid(v, m).map(|_| ()),
+                        None => {
+                            e.put(v);
+                            Ok(())
+                        }
+                    }),
+                    _ => None,
+                }
+            }
+        }
+    };
+    ($t:ty) => {
+        impl DeltaOrNot for $t {
+            fn put_delta(
+                _: &mut ValueEnc,
+                _: &[Self],
+                _: Option<Bitmap<'_>>,
+            ) -> Option<Result<()>> {
+                None
+            }
+        }
+    };
+}
+delta_or_not!(i32, DeltaI32);
+delta_or_not!(i64, DeltaI64);
+delta_or_not!(f32);
+delta_or_not!(f64);
+
+/// Appends `data` behind its 4-byte little-endian length (v1 levels).
+fn push_prefixed(out: &mut Vec<u8>, data: &[u8]) -> Result<()> {
+    let pos = rle::begin_length_prefix(out);
+    out.extend_from_slice(data);
+    rle::end_length_prefix(out, pos)
+}
+
+/// The validity of slots `off..off + len` of `array` (`None` when all are valid).
+fn validity_of(array: &dyn Array, off: usize, len: usize) -> Result<Option<Bitmap<'_>>> {
+    match array.nulls() {
+        Some(n) if n.null_count() > 0 => {
+            let b = n.inner();
+            Ok(Some(Bitmap::new(b.values(), b.offset() + off, len)?))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Fixed-width values of a primitive array of native type `T` viewed as `U` of the same
+/// width (e.g. `u32` as `i32`), slots `off..off + len`.
+fn prim<T: ArrowPrimitiveType, U: arrow_buffer::ArrowNativeType>(
+    array: &dyn Array,
+    off: usize,
+    len: usize,
+) -> &[U] {
+    let v = array.as_primitive::<T>().values().inner().typed_data::<U>();
+    &v[off..off + len]
+}
+
+/// Converts the values of slots `off..off + len` with `f` into `out`.
+fn convert<T: ArrowPrimitiveType, U>(
+    array: &dyn Array,
+    off: usize,
+    len: usize,
+    out: &mut Vec<U>,
+    f: impl Fn(T::Native) -> U,
+) {
+    out.clear();
+    out.extend(
+        array.as_primitive::<T>().values()[off..off + len]
+            .iter()
+            .map(|&v| f(v)),
+    );
+}
+
+/// Big-endian two's complement bytes of decimals, `width` bytes each.
+fn decimals<const N: usize>(
+    values: impl Iterator<Item = [u8; N]>,
+    width: usize,
+    out: &mut Vec<u8>,
+) {
+    out.clear();
+    for be in values {
+        if width <= N {
+            out.extend_from_slice(&be[N - width..]);
+        } else {
+            let sign = if be[0] & 0x80 != 0 { 0xff } else { 0 };
+            out.extend(std::iter::repeat_n(sign, width - N));
+            out.extend_from_slice(&be);
+        }
+    }
+}
+
+/// Slots `off..off + len` of `array` as physical values, and their validity.
+#[allow(clippy::too_many_arguments)]
+fn to_batch<'a>(
+    name: &str,
+    data_type: &DataType,
+    width: usize,
+    array: &'a dyn Array,
+    off: usize,
+    len: usize,
+    s: &'a mut Scratch,
+) -> Result<(Batch<'a>, Option<Bitmap<'a>>)> {
+    use ArrowTimeUnit as U;
+    if array.data_type() != data_type {
+        return Err(column_error(
+            name,
+            format_args!(
+                "an array of type {} for a column of type {data_type}",
+                array.data_type()
+            ),
+        ));
+    }
+    if let DataType::Dictionary(..) = data_type {
+        return dictionary_batch(name, width, array, off, len, s);
+    }
+    let validity = validity_of(array, off, len)?;
+    let batch = match data_type {
+        DataType::Null => Batch::Null,
+        DataType::Boolean => {
+            let b = array.as_boolean().values();
+            Batch::Bool(Bitmap::new(b.values(), b.offset() + off, len)?)
+        }
+        DataType::Int8 => {
+            convert::<Int8Type, i32>(array, off, len, &mut s.i32s, i32::from);
+            Batch::I32(&s.i32s)
+        }
+        DataType::Int16 => {
+            convert::<Int16Type, i32>(array, off, len, &mut s.i32s, i32::from);
+            Batch::I32(&s.i32s)
+        }
+        DataType::UInt8 => {
+            convert::<UInt8Type, i32>(array, off, len, &mut s.i32s, i32::from);
+            Batch::I32(&s.i32s)
+        }
+        DataType::UInt16 => {
+            convert::<UInt16Type, i32>(array, off, len, &mut s.i32s, i32::from);
+            Batch::I32(&s.i32s)
+        }
+        DataType::Int32 => Batch::I32(prim::<Int32Type, i32>(array, off, len)),
+        DataType::UInt32 => Batch::I32(prim::<UInt32Type, i32>(array, off, len)),
+        DataType::Date32 => Batch::I32(prim::<Date32Type, i32>(array, off, len)),
+        DataType::Time32(U::Millisecond) => {
+            Batch::I32(prim::<Time32MillisecondType, i32>(array, off, len))
+        }
+        DataType::Time32(_) => {
+            convert::<Time32SecondType, i32>(array, off, len, &mut s.i32s, |v| {
+                v.wrapping_mul(1000)
+            });
+            Batch::I32(&s.i32s)
+        }
+        DataType::Date64 => {
+            convert::<Date64Type, i32>(array, off, len, &mut s.i32s, |v| (v / 86_400_000) as i32);
+            Batch::I32(&s.i32s)
+        }
+        DataType::Int64 => Batch::I64(prim::<Int64Type, i64>(array, off, len)),
+        DataType::UInt64 => Batch::I64(prim::<UInt64Type, i64>(array, off, len)),
+        DataType::Time64(U::Nanosecond) => {
+            Batch::I64(prim::<Time64NanosecondType, i64>(array, off, len))
+        }
+        DataType::Time64(_) => Batch::I64(prim::<Time64MicrosecondType, i64>(array, off, len)),
+        DataType::Timestamp(U::Second, _) => {
+            convert::<TimestampSecondType, i64>(array, off, len, &mut s.i64s, |v| {
+                v.wrapping_mul(1000)
+            });
+            Batch::I64(&s.i64s)
+        }
+        DataType::Timestamp(U::Millisecond, _) => {
+            Batch::I64(prim::<TimestampMillisecondType, i64>(array, off, len))
+        }
+        DataType::Timestamp(U::Microsecond, _) => {
+            Batch::I64(prim::<TimestampMicrosecondType, i64>(array, off, len))
+        }
+        DataType::Timestamp(U::Nanosecond, _) => {
+            Batch::I64(prim::<TimestampNanosecondType, i64>(array, off, len))
+        }
+        DataType::Duration(U::Second) => {
+            Batch::I64(prim::<DurationSecondType, i64>(array, off, len))
+        }
+        DataType::Duration(U::Millisecond) => {
+            Batch::I64(prim::<DurationMillisecondType, i64>(array, off, len))
+        }
+        DataType::Duration(U::Microsecond) => {
+            Batch::I64(prim::<DurationMicrosecondType, i64>(array, off, len))
+        }
+        DataType::Duration(U::Nanosecond) => {
+            Batch::I64(prim::<DurationNanosecondType, i64>(array, off, len))
+        }
+        DataType::Float16 => {
+            let v = array
+                .as_primitive::<Float16Type>()
+                .values()
+                .inner()
+                .as_slice();
+            Batch::Fixed(&v[2 * off..2 * (off + len)])
+        }
+        DataType::Float32 => Batch::F32(prim::<Float32Type, f32>(array, off, len)),
+        DataType::Float64 => Batch::F64(prim::<Float64Type, f64>(array, off, len)),
+        DataType::Utf8 => {
+            let a = array.as_string::<i32>();
+            Batch::Bytes32(&a.value_offsets()[off..=off + len], a.values().as_slice())
+        }
+        DataType::LargeUtf8 => {
+            let a = array.as_string::<i64>();
+            Batch::Bytes64(&a.value_offsets()[off..=off + len], a.values().as_slice())
+        }
+        DataType::Binary => {
+            let a = array.as_binary::<i32>();
+            Batch::Bytes32(&a.value_offsets()[off..=off + len], a.values().as_slice())
+        }
+        DataType::LargeBinary => {
+            let a = array.as_binary::<i64>();
+            Batch::Bytes64(&a.value_offsets()[off..=off + len], a.values().as_slice())
+        }
+        DataType::Utf8View => {
+            let a = array.as_string_view();
+            views(off, len, validity, |i| a.value(i).as_bytes(), s);
+            Batch::Bytes64(&s.offsets, &s.bytes)
+        }
+        DataType::BinaryView => {
+            let a = array.as_binary_view();
+            views(off, len, validity, |i| a.value(i), s);
+            Batch::Bytes64(&s.offsets, &s.bytes)
+        }
+        DataType::FixedSizeBinary(_) => {
+            let a = array.as_fixed_size_binary();
+            let v = a.value_data();
+            let start = (a.offset() + off) * width;
+            let data = v.get(start..start + len * width).ok_or_else(|| {
+                column_error(name, "fixed-size binary values shorter than the array")
+            })?;
+            Batch::Fixed(data)
+        }
+        DataType::Decimal32(..) => {
+            let v = &array.as_primitive::<Decimal32Type>().values()[off..off + len];
+            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut s.bytes);
+            Batch::Fixed(&s.bytes)
+        }
+        DataType::Decimal64(..) => {
+            let v = &array.as_primitive::<Decimal64Type>().values()[off..off + len];
+            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut s.bytes);
+            Batch::Fixed(&s.bytes)
+        }
+        DataType::Decimal128(..) => {
+            let v = &array.as_primitive::<Decimal128Type>().values()[off..off + len];
+            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut s.bytes);
+            Batch::Fixed(&s.bytes)
+        }
+        DataType::Decimal256(..) => {
+            let v = &array.as_primitive::<Decimal256Type>().values()[off..off + len];
+            decimals(
+                v.iter().map(|x: &i256| x.to_be_bytes()),
+                width,
+                &mut s.bytes,
+            );
+            Batch::Fixed(&s.bytes)
+        }
+        other => {
+            return Err(column_error(
+                name,
+                format_args!("{other} values are not written"),
+            ))
+        }
+    };
+    Ok((batch, validity))
+}
+
+/// Copies the values of view slots `off..off + len` into offsets and bytes (null slots
+/// empty).
+fn views<'v>(
+    off: usize,
+    len: usize,
+    validity: Option<Bitmap<'_>>,
+    value: impl Fn(usize) -> &'v [u8],
+    s: &mut Scratch,
+) {
+    s.offsets.clear();
+    s.bytes.clear();
+    s.offsets.push(0);
+    for i in 0..len {
+        let valid = validity.is_none_or(|v| v.word(i) & 1 == 1);
+        if valid {
+            s.bytes.extend_from_slice(value(off + i));
+        }
+        s.offsets.push(s.bytes.len() as i64);
+    }
+}
+
+/// True if dictionary arrays with values of type `v` are written (their values gathered).
+pub fn dictionary_values_supported(v: &DataType) -> bool {
+    matches!(
+        v,
+        DataType::Utf8
+            | DataType::LargeUtf8
+            | DataType::Binary
+            | DataType::LargeBinary
+            | DataType::Int32
+            | DataType::Int64
+            | DataType::Float32
+            | DataType::Float64
+    )
+}
+
+/// Slots `off..off + len` of a dictionary array as the physical values they stand for.
+fn dictionary_batch<'a>(
+    name: &str,
+    _width: usize,
+    array: &'a dyn Array,
+    off: usize,
+    len: usize,
+    s: &'a mut Scratch,
+) -> Result<(Batch<'a>, Option<Bitmap<'a>>)> {
+    macro_rules! keys {
+        ($($t:ty => $k:ident),*) => {
+            match array.data_type() {
+                $(DataType::Dictionary(k, _) if **k == DataType::$k => {
+                    let a = array.as_dictionary::<$t>();
+                    (a.keys().values()[off..off + len].iter().map(|k| k.as_usize()).fill_keys(&mut s.keys), a.values())
+                })*
+                other => return Err(column_error(name, format_args!("dictionary keys of {other}"))),
+            }
+        };
+    }
+    trait CollectInto: Iterator<Item = usize> + Sized {
+        fn fill_keys(self, out: &mut Vec<usize>) {
+            out.clear();
+            out.extend(self);
+        }
+    }
+    impl<I: Iterator<Item = usize>> CollectInto for I {}
+    use arrow_buffer::ArrowNativeType;
+    let ((), values) = keys!(
+        Int8Type => Int8, Int16Type => Int16, Int32Type => Int32, Int64Type => Int64,
+        UInt8Type => UInt8, UInt16Type => UInt16, UInt32Type => UInt32, UInt64Type => UInt64
+    );
+    let values: &'a dyn Array = values.as_ref();
+    let n_values = values.len();
+    // Logical validity: the key is valid and so is the value it points to.
+    let key_valid = validity_of(array, off, len)?;
+    let value_nulls = values.nulls().filter(|n| n.null_count() > 0);
+    let has_nulls = key_valid.is_some() || value_nulls.is_some();
+    if s.keys.iter().any(|&k| k >= n_values) {
+        let bad = key_valid.is_none_or(|v| {
+            s.keys
+                .iter()
+                .enumerate()
+                .any(|(i, &k)| k >= n_values && v.word(i) & 1 == 1)
+        });
+        if bad {
+            return Err(column_error(
+                name,
+                "a dictionary key is out of the dictionary",
+            ));
+        }
+    }
+    s.validity.clear();
+    if has_nulls {
+        s.validity.resize(len.div_ceil(8), 0);
+        for (i, &k) in s.keys.iter().enumerate() {
+            let ok = key_valid.is_none_or(|v| v.word(i) & 1 == 1)
+                && k < n_values
+                && value_nulls.is_none_or(|n| n.is_valid(k));
+            if ok {
+                s.validity[i / 8] |= 1 << (i % 8);
+            }
+        }
+    }
+    let valid_key =
+        |i: usize, k: usize| k < n_values && (!has_nulls || s.validity[i / 8] >> (i % 8) & 1 == 1);
+    let batch = match values.data_type() {
+        DataType::Int32 => {
+            let v = values.as_primitive::<Int32Type>().values();
+            s.i32s.clear();
+            s.i32s.extend(
+                s.keys
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &k)| if valid_key(i, k) { v[k] } else { 0 }),
+            );
+            Batch::I32(&s.i32s)
+        }
+        DataType::Int64 => {
+            let v = values.as_primitive::<Int64Type>().values();
+            s.i64s.clear();
+            s.i64s.extend(
+                s.keys
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &k)| if valid_key(i, k) { v[k] } else { 0 }),
+            );
+            Batch::I64(&s.i64s)
+        }
+        DataType::Float32 => {
+            let v = values.as_primitive::<Float32Type>().values();
+            s.f32s.clear();
+            s.f32s.extend(
+                s.keys
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &k)| if valid_key(i, k) { v[k] } else { 0.0 }),
+            );
+            Batch::F32(&s.f32s)
+        }
+        DataType::Float64 => {
+            let v = values.as_primitive::<Float64Type>().values();
+            s.f64s.clear();
+            s.f64s.extend(
+                s.keys
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &k)| if valid_key(i, k) { v[k] } else { 0.0 }),
+            );
+            Batch::F64(&s.f64s)
+        }
+        DataType::Utf8 | DataType::Binary | DataType::LargeUtf8 | DataType::LargeBinary => {
+            let get = |k: usize| -> &[u8] {
+                match values.data_type() {
+                    DataType::Utf8 => values.as_string::<i32>().value(k).as_bytes(),
+                    DataType::LargeUtf8 => values.as_string::<i64>().value(k).as_bytes(),
+                    DataType::Binary => values.as_binary::<i32>().value(k),
+                    _ => values.as_binary::<i64>().value(k),
+                }
+            };
+            s.offsets.clear();
+            s.bytes.clear();
+            s.offsets.push(0);
+            for (i, &k) in s.keys.iter().enumerate() {
+                if valid_key(i, k) {
+                    s.bytes.extend_from_slice(get(k));
+                }
+                s.offsets.push(s.bytes.len() as i64);
+            }
+            Batch::Bytes64(&s.offsets, &s.bytes)
+        }
+        other => {
+            return Err(column_error(
+                name,
+                format_args!("dictionary arrays of {other} values are not written yet"),
+            ))
+        }
+    };
+    let validity = if has_nulls {
+        Some(Bitmap::new(&s.validity, 0, len)?)
+    } else {
+        None
+    };
+    Ok((batch, validity))
+}

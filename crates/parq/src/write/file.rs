@@ -1,0 +1,427 @@
+//! The file writer: [`ParquetWriter`] over any [`std::io::Write`].
+//!
+//! It owns the file layout: `PAR1`, then the row groups (each column's chunk written whole,
+//! one column after the other, when the row group closes), then the Bloom filters, then the
+//! page indexes (all column indexes, then all offset indexes), then the footer
+//! (`FileMetaData`: schema, row groups, key-value metadata with `ARROW:schema`, `created_by`,
+//! `column_orders`), its length and `PAR1`.
+//!
+//! Everything that can be refused is refused by [`ParquetWriter::try_new`] before the first
+//! byte is written: types without a Parquet mapping, settings a column cannot take (see
+//! [`WriterProperties::resolve`]), unknown column names. A row group is closed when it
+//! reaches the row limit, or when the pages buffered for it reach the byte budget; only the
+//! open row group's pages are held, and each column's buffers are released as soon as its
+//! chunk is written. After an error the writer refuses further calls (its output is not a
+//! valid file).
+
+use std::io::Write;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::{DataType, SchemaRef};
+
+use super::arrow_schema::{encode_arrow_schema, to_parquet_schema, ARROW_SCHEMA_KEY};
+use super::column::{dictionary_values_supported, ColumnWriter, Shared};
+use super::page_index::PageIndexWriter;
+use super::properties::WriterProperties;
+use super::statistics::StatsOrder;
+use crate::format::footer::DecodeOptions;
+use crate::format::metadata::{Arena, FileMetaData, KeyValue, RowGroup, Schema};
+use crate::format::thrift::{wire, Writer};
+use crate::{Error, ErrorKind, Result};
+
+/// The `version` written in the footer (format 2.x, as pyarrow 26 writes it).
+const FORMAT_VERSION: i32 = 2;
+/// Rows given to the columns at a time when a byte budget is set, so that the budget is
+/// checked within large batches.
+const BUDGET_SLICE_ROWS: usize = 64 * 1024;
+
+#[cold]
+fn writer_error(message: impl std::fmt::Display) -> Error {
+    Error::new(ErrorKind::Inconsistent(format!(
+        "parquet writer: {message}"
+    )))
+}
+
+/// A `Write` that counts the bytes written.
+struct Counting<W> {
+    inner: W,
+    pos: u64,
+}
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.inner.write_all(buf)?;
+        self.pos += buf.len() as u64;
+        Ok(())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// A Bloom filter serialized until the footer: row group, column, range in the buffer.
+struct BloomEntry {
+    row_group: usize,
+    column: usize,
+    start: usize,
+    len: usize,
+}
+
+/// Writes Arrow record batches to a Parquet file (flat schemas).
+pub struct ParquetWriter<W: Write> {
+    out: Counting<W>,
+    arrow_schema: SchemaRef,
+    schema: Arc<Schema>,
+    props: WriterProperties,
+    columns: Vec<ColumnWriter>,
+    shared: Shared,
+    arena: Arena,
+    row_groups: Vec<RowGroup>,
+    open_rows: usize,
+    num_rows: i64,
+    page_index: PageIndexWriter,
+    blooms: Vec<u8>,
+    bloom_entries: Vec<BloomEntry>,
+    failed: bool,
+}
+
+impl<W: Write> std::fmt::Debug for ParquetWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParquetWriter")
+            .field("columns", &self.columns.len())
+            .field("row_groups", &self.row_groups.len())
+            .field("num_rows", &self.num_rows)
+            .finish()
+    }
+}
+
+impl<W: Write> ParquetWriter<W> {
+    /// A writer of files of `arrow_schema` with `properties`. Every impossible request is an
+    /// error here, before anything is written; then the leading `PAR1` is written.
+    pub fn try_new(
+        writer: W,
+        arrow_schema: SchemaRef,
+        properties: WriterProperties,
+    ) -> Result<ParquetWriter<W>> {
+        let (schema, leaves) = to_parquet_schema(&arrow_schema)?;
+        let settings = properties.resolve(&schema)?;
+        let mut shared = Shared::default();
+        let mut columns = Vec::with_capacity(leaves.len());
+        for (j, ((field, leaf), s)) in arrow_schema
+            .fields()
+            .iter()
+            .zip(&leaves)
+            .zip(settings)
+            .enumerate()
+        {
+            if let DataType::Dictionary(_, v) = field.data_type() {
+                if !dictionary_values_supported(v) {
+                    return Err(Error::new(ErrorKind::Unsupported(format!(
+                        "cannot write column `{}`: dictionary arrays of {v} values are not written yet",
+                        field.name()
+                    ))));
+                }
+            }
+            let element = schema
+                .leaf_element(j)
+                .ok_or_else(|| writer_error("schema without the leaf"))?;
+            columns.push(ColumnWriter::new(
+                field.name(),
+                field.data_type(),
+                leaf,
+                element,
+                s,
+                &properties,
+                &mut shared,
+            )?);
+        }
+        let mut out = Counting {
+            inner: writer,
+            pos: 0,
+        };
+        out.write_all(b"PAR1")?;
+        Ok(ParquetWriter {
+            out,
+            arrow_schema,
+            schema: Arc::new(schema),
+            props: properties,
+            columns,
+            shared,
+            arena: Arena::default(),
+            row_groups: Vec::new(),
+            open_rows: 0,
+            num_rows: 0,
+            page_index: PageIndexWriter::new(),
+            blooms: Vec::new(),
+            bloom_entries: Vec::new(),
+            failed: false,
+        })
+    }
+
+    /// The Arrow schema of the file.
+    pub fn arrow_schema(&self) -> &SchemaRef {
+        &self.arrow_schema
+    }
+
+    /// The Parquet schema of the file.
+    pub fn schema(&self) -> &Arc<Schema> {
+        &self.schema
+    }
+
+    /// Bytes written so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.out.pos
+    }
+
+    /// Bytes of pages buffered for the open row group.
+    pub fn buffered_bytes(&self) -> usize {
+        self.columns.iter().map(ColumnWriter::buffered_bytes).sum()
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.failed {
+            return Err(writer_error("an earlier error left the file incomplete"));
+        }
+        Ok(())
+    }
+
+    fn guard<T>(&mut self, r: Result<T>) -> Result<T> {
+        if r.is_err() {
+            self.failed = true;
+        }
+        r
+    }
+
+    /// Writes the rows of `batch`, whose columns must have the types of the writer's schema.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.check()?;
+        if batch.num_columns() != self.columns.len() {
+            return Err(writer_error(format_args!(
+                "a batch of {} columns for a schema of {}",
+                batch.num_columns(),
+                self.columns.len()
+            )));
+        }
+        for (field, col) in self.arrow_schema.fields().iter().zip(batch.columns()) {
+            if col.data_type() != field.data_type() {
+                return Err(writer_error(format_args!(
+                    "column `{}`: an array of type {} for a column of type {}",
+                    field.name(),
+                    col.data_type(),
+                    field.data_type()
+                )));
+            }
+            if !field.is_nullable() && col.null_count() > 0 {
+                return Err(writer_error(format_args!(
+                    "column `{}` is not nullable but the batch has nulls in it",
+                    field.name()
+                )));
+            }
+        }
+        let r = self.write_rows(batch);
+        self.guard(r)
+    }
+
+    fn write_rows(&mut self, batch: &RecordBatch) -> Result<()> {
+        let n = batch.num_rows();
+        let mut off = 0;
+        while off < n {
+            let mut k = n - off;
+            if let Some(limit) = self.props.max_row_group_rows() {
+                k = k.min(limit - self.open_rows);
+            }
+            if self.props.max_row_group_bytes().is_some() {
+                k = k.min(BUDGET_SLICE_ROWS);
+            }
+            for (col, array) in self.columns.iter_mut().zip(batch.columns()) {
+                let slice = if off == 0 && k == n {
+                    array.clone()
+                } else {
+                    array.slice(off, k)
+                };
+                col.write(&slice, &mut self.shared)?;
+            }
+            off += k;
+            self.open_rows += k;
+            let rows_full = self
+                .props
+                .max_row_group_rows()
+                .is_some_and(|l| self.open_rows >= l);
+            let bytes_full = self
+                .props
+                .max_row_group_bytes()
+                .is_some_and(|l| self.buffered_bytes() >= l);
+            if rows_full || bytes_full {
+                self.flush_row_group()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Closes the open row group now (nothing happens when it has no rows).
+    pub fn flush(&mut self) -> Result<()> {
+        self.check()?;
+        let r = self.flush_row_group();
+        self.guard(r)
+    }
+
+    fn flush_row_group(&mut self) -> Result<()> {
+        if self.open_rows == 0 {
+            return Ok(());
+        }
+        let rg = self.row_groups.len();
+        let ordinal = i16::try_from(rg)
+            .map_err(|_| writer_error("more than 32767 row groups (the ordinal is an i16)"))?;
+        let file_offset = self.out.pos;
+        let mut chunks = Vec::with_capacity(self.columns.len());
+        let (mut uncompressed, mut compressed) = (0i64, 0i64);
+        for (j, col) in self.columns.iter_mut().enumerate() {
+            let pos = self.out.pos;
+            let (done, _) =
+                col.finish_chunk(&mut self.out, pos, &mut self.arena, &mut self.shared)?;
+            uncompressed += done.chunk.total_uncompressed_size();
+            compressed += done.chunk.total_compressed_size();
+            self.page_index
+                .add_chunk(rg, j, done.column_index.as_ref(), Some(&done.offset_index));
+            if let Some(b) = done.bloom {
+                let start = self.blooms.len();
+                let len = b.write(&mut self.blooms);
+                self.bloom_entries.push(BloomEntry {
+                    row_group: rg,
+                    column: j,
+                    start,
+                    len,
+                });
+            }
+            chunks.push(done.chunk);
+        }
+        let sorting = self.props.sorting_columns();
+        self.row_groups.push(RowGroup {
+            columns: chunks,
+            total_byte_size: uncompressed,
+            num_rows: self.open_rows as i64,
+            sorting_columns: (!sorting.is_empty()).then(|| sorting.to_vec()),
+            file_offset: Some(file_offset as i64),
+            total_compressed_size: Some(compressed),
+            ordinal: Some(ordinal),
+            unknown: Default::default(),
+        });
+        self.num_rows += self.open_rows as i64;
+        self.open_rows = 0;
+        Ok(())
+    }
+
+    /// Writes the open row group, the Bloom filters, the page indexes and the footer; returns
+    /// the file's metadata (as a reader decodes it from the footer written).
+    pub fn close(mut self) -> Result<FileMetaData> {
+        self.check()?;
+        let r = self.finish();
+        self.guard(r)
+    }
+
+    fn finish(&mut self) -> Result<FileMetaData> {
+        self.flush_row_group()?;
+        // Bloom filters.
+        let base = self.out.pos;
+        self.out.write_all(&self.blooms)?;
+        for e in &self.bloom_entries {
+            let off = i64::try_from(base + e.start as u64)
+                .map_err(|_| writer_error("file offset past i64"))?;
+            let len = i32::try_from(e.len).map_err(|_| writer_error("Bloom filter over 2 GiB"))?;
+            self.row_groups[e.row_group].columns[e.column].set_bloom_filter_location(off, len);
+        }
+        self.blooms = Vec::new();
+        // Page indexes.
+        let at = self.out.pos;
+        let locations = self.page_index.write(&mut self.out, at)?;
+        for l in locations {
+            let c = &mut self.row_groups[l.row_group].columns[l.column];
+            if let Some((o, n)) = l.column_index {
+                c.set_column_index_location(o, n);
+            }
+            if let Some((o, n)) = l.offset_index {
+                c.set_offset_index_location(o, n);
+            }
+        }
+        // Footer.
+        let footer = self.encode_footer()?;
+        self.out.write_all(&footer)?;
+        let len = u32::try_from(footer.len()).map_err(|_| writer_error("a footer over 4 GiB"))?;
+        self.out.write_all(&len.to_le_bytes())?;
+        self.out.write_all(b"PAR1")?;
+        self.out.flush()?;
+        crate::format::footer::decode_metadata(&footer, &DecodeOptions::default())
+    }
+
+    /// The Thrift `FileMetaData` of the file.
+    fn encode_footer(&mut self) -> Result<Vec<u8>> {
+        // Key-value metadata: the properties', the Arrow schema's, then ARROW:schema.
+        let mut kv: Vec<(String, Option<String>)> = self.props.key_value_metadata().to_vec();
+        for (k, v) in self.arrow_schema.metadata() {
+            if !kv.iter().any(|(key, _)| key == k) {
+                kv.push((k.clone(), Some(v.clone())));
+            }
+        }
+        kv.retain(|(k, _)| k != ARROW_SCHEMA_KEY);
+        kv.push((
+            ARROW_SCHEMA_KEY.to_string(),
+            Some(encode_arrow_schema(&self.arrow_schema)),
+        ));
+        let kvs: Vec<KeyValue> = kv
+            .iter()
+            .map(|(k, v)| KeyValue {
+                key: self.arena.push(k.as_bytes()),
+                value: v.as_ref().map(|v| self.arena.push(v.as_bytes())),
+            })
+            .collect();
+        let created_by = self.arena.push(self.props.created_by().as_bytes());
+        let orders: Vec<_> = (0..self.schema.num_columns())
+            .map(|j| {
+                self.schema
+                    .leaf_element(j)
+                    .map_or(Ok(StatsOrder::Undefined), StatsOrder::for_element)
+                    .map(StatsOrder::column_order)
+            })
+            .collect::<Result<_>>()?;
+        let buf = self.arena.as_slice();
+        let mut out = Vec::new();
+        let w = &mut Writer::new(&mut out);
+        let mut last = 0i16;
+        w.write_field_header(wire::I32, 1, &mut last);
+        w.write_i32(FORMAT_VERSION);
+        w.write_field_header(wire::LIST, 2, &mut last);
+        self.schema.encode_list(w);
+        w.write_field_header(wire::I64, 3, &mut last);
+        w.write_i64(self.num_rows);
+        w.write_field_header(wire::LIST, 4, &mut last);
+        w.write_list_header(wire::STRUCT, self.row_groups.len());
+        for g in &self.row_groups {
+            g.encode(w, buf, &self.schema);
+        }
+        w.write_field_header(wire::LIST, 5, &mut last);
+        KeyValue::encode_list(&kvs, w, buf);
+        w.write_field_header(wire::BINARY, 6, &mut last);
+        w.write_binary(created_by.slice(buf));
+        w.write_field_header(wire::LIST, 7, &mut last);
+        w.write_list_header(wire::STRUCT, orders.len());
+        for o in orders {
+            // ColumnOrder is a union: TYPE_ORDER (field 1), an empty struct.
+            let mut l = 0i16;
+            let id = match o {
+                crate::format::metadata::ColumnOrder::Ieee754TotalOrder => 2,
+                _ => 1,
+            };
+            w.write_field_header(wire::STRUCT, id, &mut l);
+            w.write_stop();
+            w.write_stop();
+        }
+        w.write_stop();
+        Ok(out)
+    }
+}
