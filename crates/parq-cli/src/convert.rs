@@ -1,6 +1,11 @@
-//! `parq convert IN.parquet OUT.arrow [--columns a,b] [--row-groups 0,2]`: writes the chosen
-//! flat columns to an Arrow IPC file, with the Arrow schema parq reads (file key-value
-//! metadata included, as pyarrow keeps it).
+//! `parq convert IN OUT [--columns a,b] [--row-groups 0,2] [writer options]`: IN is a
+//! Parquet file or an Arrow IPC file (told by its magic bytes); OUT is written as Parquet when
+//! its name ends in `.parquet` (with the writer options of [`WriteArgs`]), else as an Arrow
+//! IPC file, with the Arrow schema parq reads (file key-value metadata included, as pyarrow
+//! keeps it).
+//!
+//! Every request is checked before OUT is touched: writer options on an Arrow output, an
+//! unknown column, an encoding a column's type cannot take are errors naming the problem.
 //!
 //! The file is written to a temporary file (`.OUT.<pid>.<n>.tmp`) in OUT's directory, synced,
 //! then renamed over OUT: a failure (read error, full disk, interruption of the write)
@@ -16,17 +21,22 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use arrow_array::RecordBatch;
+use arrow_ipc::reader::FileReader;
 use arrow_ipc::writer::FileWriter;
-use arrow_schema::DataType;
+use arrow_schema::{DataType, SchemaRef};
+use parq::write::file::ParquetWriter;
 
+use crate::write_options::WriteArgs;
 use crate::{open_reader, CliError};
 
-/// Converts `input` to the Arrow IPC file `output`.
+/// Converts `input` to `output` (Parquet or Arrow IPC, by `output`'s name).
 pub fn run(
     input: &Path,
     output: &Path,
     columns: Option<&[String]>,
     row_groups: Option<&[usize]>,
+    write: &WriteArgs,
 ) -> Result<(), CliError> {
     let out_err = |m: String| CliError::message(output, m);
     if same_file(input, output) {
@@ -34,6 +44,36 @@ pub fn run(
     }
     if output.is_dir() {
         return Err(out_err("is a directory".into()));
+    }
+    let to_parquet = output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
+    if !to_parquet && write.any() {
+        return Err(out_err(
+            "writer options apply to a Parquet output (a name ending in .parquet)".into(),
+        ));
+    }
+    if is_arrow_ipc(input)? {
+        if row_groups.is_some() {
+            return Err(CliError::message(
+                input,
+                "--row-groups applies to a Parquet input".into(),
+            ));
+        }
+        let (schema, batches) = read_ipc(input, columns)?;
+        return match to_parquet {
+            true => write_parquet(output, schema, batches.into_iter().map(Ok), write),
+            false => Err(out_err(
+                "an Arrow IPC input converts to Parquet (a name ending in .parquet)".into(),
+            )),
+        };
+    }
+    if to_parquet {
+        let reader = open_reader(input, columns, row_groups)?;
+        let read_err = |e| CliError::new(input, e);
+        let schema = reader.schema().map_err(read_err)?;
+        let batches = reader.batches().map_err(read_err)?;
+        return write_parquet(output, schema, batches.map(|b| b.map_err(read_err)), write);
     }
     let reader = open_reader(input, columns, row_groups)?;
     let read_err = |e| CliError::new(input, e);
@@ -60,6 +100,82 @@ pub fn run(
     let file = writer
         .into_inner()
         .map_err(write_err)?
+        .into_inner()
+        .map_err(|e| out_err(format!("cannot write: {}", e.error())))?;
+    file.sync_all()
+        .map_err(|e| out_err(format!("cannot write: {e}")))?;
+    drop(file);
+    tmp.persist()
+        .map_err(|e| out_err(format!("cannot rename the temporary file into place: {e}")))
+}
+
+/// Whether `path` is an Arrow IPC file (`ARROW1` magic), not a Parquet file.
+fn is_arrow_ipc(path: &Path) -> Result<bool, CliError> {
+    use std::io::Read;
+    let mut magic = [0u8; 6];
+    let mut f =
+        File::open(path).map_err(|e| CliError::message(path, format!("cannot read: {e}")))?;
+    let n = f
+        .read(&mut magic)
+        .map_err(|e| CliError::message(path, format!("cannot read: {e}")))?;
+    Ok(n == 6 && &magic == b"ARROW1")
+}
+
+/// The batches of an Arrow IPC file, with the chosen columns (by name).
+fn read_ipc(
+    input: &Path,
+    columns: Option<&[String]>,
+) -> Result<(SchemaRef, Vec<RecordBatch>), CliError> {
+    let err = |m: String| CliError::message(input, m);
+    let file = File::open(input).map_err(|e| err(format!("cannot read: {e}")))?;
+    let probe = FileReader::try_new(std::io::BufReader::new(file), None)
+        .map_err(|e| err(format!("not a readable Arrow IPC file: {e}")))?;
+    let projection = match columns {
+        None => None,
+        Some(names) => Some(
+            names
+                .iter()
+                .map(|n| {
+                    probe
+                        .schema()
+                        .index_of(n)
+                        .map_err(|_| err(format!("no column `{n}` in the file")))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+    };
+    drop(probe);
+    let file = File::open(input).map_err(|e| err(format!("cannot read: {e}")))?;
+    let reader = FileReader::try_new(std::io::BufReader::new(file), projection)
+        .map_err(|e| err(format!("not a readable Arrow IPC file: {e}")))?;
+    let schema = reader.schema();
+    let batches = reader
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| err(format!("cannot read: {e}")))?;
+    Ok((schema, batches))
+}
+
+/// Writes `batches` of `schema` to the Parquet file `output` through a temporary file.
+fn write_parquet(
+    output: &Path,
+    schema: SchemaRef,
+    batches: impl Iterator<Item = Result<RecordBatch, CliError>>,
+    write: &WriteArgs,
+) -> Result<(), CliError> {
+    let out_err = |m: String| CliError::message(output, m);
+    let lib_err = |e: parq::Error| CliError::new(output, e);
+    // Every request is checked before the temporary file exists.
+    let properties = write.properties().map_err(lib_err)?;
+    ParquetWriter::try_new(std::io::sink(), schema.clone(), properties.clone()).map_err(lib_err)?;
+    let mut tmp = TempFile::create(output).map_err(out_err)?;
+    let file = tmp.file.take().expect("a new temporary file is open");
+    let mut buf = BufWriter::with_capacity(1 << 20, file);
+    let mut writer = ParquetWriter::try_new(&mut buf, schema, properties).map_err(lib_err)?;
+    for batch in batches {
+        writer.write(&batch?).map_err(lib_err)?;
+    }
+    writer.close().map_err(lib_err)?;
+    let file = buf
         .into_inner()
         .map_err(|e| out_err(format!("cannot write: {}", e.error())))?;
     file.sync_all()

@@ -1,6 +1,7 @@
 //! `parq`: the command line tool. `parq schema FILE` prints the schema in message format;
 //! `parq meta FILE [--json] [--page-index]` prints the footer; `parq cat FILE` prints rows
-//! ([`cat`]); `parq convert IN OUT` writes an Arrow IPC file ([`convert`]).
+//! ([`cat`]); `parq convert IN OUT` writes Arrow IPC or, to a `.parquet` name, Parquet with the
+//! writer options of [`write_options`] ([`convert`]).
 
 mod cat;
 mod convert;
@@ -8,6 +9,7 @@ mod json;
 mod meta;
 mod schema;
 mod text;
+mod write_options;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,11 +58,13 @@ enum Command {
         #[arg(long, value_enum, default_value_t = cat::Format::Table)]
         format: cat::Format,
     },
-    /// Write flat columns to an Arrow IPC file (written to a temporary file, then renamed).
+    /// Convert Parquet to Arrow IPC, or Parquet / Arrow IPC to Parquet (OUT ending in
+    /// .parquet), through a temporary file renamed into place when complete.
     Convert {
-        /// The Parquet file.
+        /// The Parquet or Arrow IPC file.
         input: PathBuf,
-        /// The Arrow IPC file to write (replaced if it exists; never the input).
+        /// The file to write: Parquet if its name ends in .parquet, else Arrow IPC (replaced
+        /// if it exists; never the input).
         output: PathBuf,
         /// Columns to write, by name, in this order (default: all).
         #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
@@ -68,6 +72,8 @@ enum Command {
         /// Row groups to read, by index, in this order (default: all).
         #[arg(long, value_delimiter = ',', value_name = "INDEX,...")]
         row_groups: Option<Vec<usize>>,
+        #[command(flatten)]
+        write: write_options::WriteArgs,
     },
 }
 
@@ -100,8 +106,15 @@ fn main() -> ExitCode {
             output,
             columns,
             row_groups,
-        } => convert::run(input, output, columns.as_deref(), row_groups.as_deref())
-            .map(|()| String::new()),
+            write,
+        } => convert::run(
+            input,
+            output,
+            columns.as_deref(),
+            row_groups.as_deref(),
+            write,
+        )
+        .map(|()| String::new()),
     };
     match res {
         Ok(out) => {

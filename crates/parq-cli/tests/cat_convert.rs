@@ -475,3 +475,102 @@ fn convert_refuses_bad_outputs() {
         .collect();
     assert!(tmps.is_empty(), "{tmps:?}");
 }
+
+/// `parq convert` to Parquet, from Parquet and from Arrow IPC, with writer options: pyarrow
+/// reads what parq wrote, equal to what it reads from the input, and sees the options.
+#[test]
+fn convert_to_parquet_matches_pyarrow() {
+    let dir = tmp("to_parquet");
+    let input = generated();
+    let d = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    // Parquet -> Parquet with options; Parquet -> Arrow -> Parquet with defaults.
+    let (code, _, err) = parq(&[
+        "convert",
+        &input,
+        &d("opts.parquet"),
+        "--compression",
+        "zstd:3",
+        "--dictionary",
+        "false",
+        "--statistics",
+        "chunk",
+        "--row-group-rows",
+        "1000",
+        "--page-rows",
+        "300",
+        "--data-page-version",
+        "2",
+        "--crc",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = parq(&["convert", &input, &d("mid.arrow")]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = parq(&["convert", &d("mid.arrow"), &d("from_ipc.parquet")]);
+    assert_eq!(code, 0, "{err}");
+    let check = r#"
+import sys, pyarrow.parquet as pq
+src, opts, from_ipc = sys.argv[1:4]
+want = pq.read_table(src)
+def same(a, b):
+    # NaN equals NaN here (Arrow's `equals` says it does not).
+    la, lb = a.to_pylist(), b.to_pylist()
+    return a.type == b.type and len(la) == len(lb) and all(
+        x == y or (x != x and y != y) for x, y in zip(la, lb))
+for path in (opts, from_ipc):
+    got = pq.read_table(path)
+    assert got.schema.names == want.schema.names, (path, got.schema, want.schema)
+    for name in want.schema.names:
+        assert same(got.column(name), want.column(name)), (path, name)
+md = pq.ParquetFile(opts).metadata
+assert md.num_row_groups == -(-want.num_rows // 1000), md.num_row_groups
+for rg in range(md.num_row_groups):
+    for c in range(md.num_columns):
+        col = md.row_group(rg).column(c)
+        assert col.compression == "ZSTD", col.compression
+        assert "RLE_DICTIONARY" not in col.encodings and "PLAIN_DICTIONARY" not in col.encodings, col.encodings
+print("ok")
+"#;
+    let out = Command::new(python())
+        .args([
+            "-c",
+            check,
+            &input,
+            &d("opts.parquet"),
+            &d("from_ipc.parquet"),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Impossible requests: clear errors, and nothing written under the target name.
+    let target = d("bad.parquet");
+    fails(
+        &["convert", &input, &target, "--encoding", "nope=PLAIN"],
+        &target,
+        "nope",
+    );
+    fails(
+        &["convert", &input, &target, "--compression", "lzo"],
+        &target,
+        "LZO",
+    );
+    fails(
+        &["convert", &input, &target, "--encoding", "FANCY"],
+        &target,
+        "FANCY",
+    );
+    fails(
+        &["convert", &input, &d("x.arrow"), "--compression", "zstd"],
+        &d("x.arrow"),
+        "writer options apply to a Parquet output",
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.contains("bad") || n.contains("x.arrow"))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
