@@ -1661,12 +1661,11 @@ fn cli_names() {
     }
     assert_eq!(Codec::ZSTD.effective_level(), Some(1));
     assert_eq!(Codec::GZIP.effective_level(), Some(6));
-    assert_eq!(Codec::BROTLI.effective_level(), Some(1));
+    assert_eq!(Codec::BROTLI.effective_level(), Some(8));
     assert_eq!(Codec::SNAPPY.effective_level(), None);
     for s in [
         "snappy:1",
         "lz4_raw:3",
-        "zstd:0",
         "zstd:23",
         "gzip:10",
         "brotli:12",

@@ -8,7 +8,7 @@
 //! | Setting | Default | Source |
 //! |---|---|---|
 //! | codec | SNAPPY | pyarrow 26 (arrow-rs: UNCOMPRESSED): cheap, and what users expect of a Parquet file |
-//! | codec levels | ZSTD 1, GZIP 6, BROTLI 1 when unset | ZSTD 1 as both peers; GZIP 6 is zlib's default (arrow-rs); BROTLI 1 as arrow-rs (pyarrow's 8 is slow) |
+//! | codec levels | ZSTD 1, GZIP 6, BROTLI 8 when unset | the compressor's defaults (`compression::compress`): ZSTD 1 as both peers; GZIP 6 is zlib's default (arrow-rs); BROTLI 8 as pyarrow |
 //! | dictionary | on, fallback when the dictionary page passes 1 MiB | both peers |
 //! | value encoding (no dictionary / fallback) | PLAIN | both peers for data page v1 |
 //! | statistics | page: chunk statistics + column index | arrow-rs (pyarrow writes chunk statistics and page header statistics, no page index); the offset index is always written |
@@ -54,12 +54,9 @@ pub const DEFAULT_MAX_STATISTICS_LEN: usize = 64;
 pub const DEFAULT_BLOOM_FILTER_NDV: u64 = 1024 * 1024;
 /// Default false positive probability a Bloom filter is sized for.
 pub const DEFAULT_BLOOM_FILTER_FPP: f64 = 0.05;
-/// ZSTD level used when none is given.
-pub const DEFAULT_ZSTD_LEVEL: i32 = 1;
-/// GZIP level used when none is given.
-pub const DEFAULT_GZIP_LEVEL: i32 = 6;
-/// BROTLI level used when none is given.
-pub const DEFAULT_BROTLI_LEVEL: i32 = 1;
+pub use crate::compression::compress::{
+    DEFAULT_BROTLI_LEVEL, DEFAULT_GZIP_LEVEL, DEFAULT_ZSTD_LEVEL,
+};
 
 /// An error about writer properties (an impossible or unknown setting).
 #[cold]
@@ -152,15 +149,10 @@ impl Codec {
         Ok(Codec { compression, level })
     }
 
-    /// The levels a codec accepts: ZSTD 1..=22, GZIP 0..=9, BROTLI 0..=11; `None` for codecs
-    /// without levels.
+    /// The levels a codec accepts (the compressor's: ZSTD's own range, GZIP 0..=9, BROTLI
+    /// 0..=11); `None` for codecs without levels.
     pub fn level_range(compression: Compression) -> Option<RangeInclusive<i32>> {
-        match compression {
-            Compression::Zstd => Some(1..=22),
-            Compression::Gzip => Some(0..=9),
-            Compression::Brotli => Some(0..=11),
-            _ => None,
-        }
+        crate::compression::compress::level_range(compression)
     }
 
     /// The codec.
@@ -177,12 +169,8 @@ impl Codec {
     /// ([`DEFAULT_ZSTD_LEVEL`], [`DEFAULT_GZIP_LEVEL`], [`DEFAULT_BROTLI_LEVEL`]); `None` for
     /// codecs without levels.
     pub fn effective_level(self) -> Option<i32> {
-        self.level.or(match self.compression {
-            Compression::Zstd => Some(DEFAULT_ZSTD_LEVEL),
-            Compression::Gzip => Some(DEFAULT_GZIP_LEVEL),
-            Compression::Brotli => Some(DEFAULT_BROTLI_LEVEL),
-            _ => None,
-        })
+        self.level
+            .or(crate::compression::compress::default_level(self.compression))
     }
 
     /// Parses `CODEC` or `CODEC:LEVEL` with parquet.thrift's names, case-insensitive:
