@@ -169,8 +169,9 @@ impl Codec {
     /// ([`DEFAULT_ZSTD_LEVEL`], [`DEFAULT_GZIP_LEVEL`], [`DEFAULT_BROTLI_LEVEL`]); `None` for
     /// codecs without levels.
     pub fn effective_level(self) -> Option<i32> {
-        self.level
-            .or(crate::compression::compress::default_level(self.compression))
+        self.level.or(crate::compression::compress::default_level(
+            self.compression,
+        ))
     }
 
     /// Parses `CODEC` or `CODEC:LEVEL` with parquet.thrift's names, case-insensitive:
