@@ -18,8 +18,8 @@ pub(super) fn read_bits(bits: &[u8], pos: usize, n: usize) -> u64 {
     }
     let byte = pos / 8;
     let shift = pos % 8;
-    let word = match bits.get(byte..byte + 16) {
-        Some(b) => u128::from_le_bytes(b.try_into().expect("16 bytes")),
+    let word = match bits.get(byte..).and_then(|b| b.first_chunk::<16>()) {
+        Some(b) => u128::from_le_bytes(*b),
         None => {
             let need = (shift + n).div_ceil(8);
             let mut buf = [0u8; 16];
@@ -42,9 +42,8 @@ pub(super) fn write_bits(bits: &mut [u8], pos: usize, n: usize, value: u64) {
     let shift = pos % 8;
     let m = u128::from(mask(n)) << shift;
     let v = u128::from(value & mask(n)) << shift;
-    match bits.get_mut(byte..byte + 16) {
+    match bits.get_mut(byte..).and_then(|b| b.first_chunk_mut::<16>()) {
         Some(b) => {
-            let b: &mut [u8; 16] = b.try_into().expect("16 bytes");
             let old = u128::from_le_bytes(*b);
             *b = ((old & !m) | v).to_le_bytes();
         }
