@@ -559,6 +559,24 @@ impl ColumnWriter {
             Some(v) => v.for_each_set_run(f),
             None => f(0, n),
         };
+        // A fixed-width batch: statistics and bloom filter over the valid runs, then the
+        // values through the chunk's encoder (or dictionary of that type).
+        macro_rules! fixed_arm {
+            ($v:expr, $update:ident, $hash:ident, $dict:ident) => {{
+                let v = $v;
+                if stats {
+                    let s = &mut self.page_stats;
+                    runs(&mut |i, k| s.$update(&v[i..i + k]));
+                }
+                if let Some(b) = &mut self.bloom {
+                    runs(&mut |i, k| v[i..i + k].iter().for_each(|&x| b.insert_hash($hash(x))));
+                }
+                self.put_fixed(v, validity, |d| match d {
+                    Dict::$dict(d) => Some(d),
+                    _ => None,
+                })?;
+            }};
+        }
         match batch {
             Batch::Null => {}
             Batch::Bool(bits) => {
@@ -583,58 +601,10 @@ impl ColumnWriter {
                     _ => return Err(self.internal("boolean encoder")),
                 }
             }
-            Batch::I32(v) => {
-                if stats {
-                    let s = &mut self.page_stats;
-                    runs(&mut |i, k| s.update_i32(&v[i..i + k]));
-                }
-                if let Some(b) = &mut self.bloom {
-                    runs(&mut |i, k| v[i..i + k].iter().for_each(|&x| b.insert_hash(hash_i32(x))));
-                }
-                self.put_fixed(v, validity, |d| match d {
-                    Dict::I32(d) => Some(d),
-                    _ => None,
-                })?;
-            }
-            Batch::I64(v) => {
-                if stats {
-                    let s = &mut self.page_stats;
-                    runs(&mut |i, k| s.update_i64(&v[i..i + k]));
-                }
-                if let Some(b) = &mut self.bloom {
-                    runs(&mut |i, k| v[i..i + k].iter().for_each(|&x| b.insert_hash(hash_i64(x))));
-                }
-                self.put_fixed(v, validity, |d| match d {
-                    Dict::I64(d) => Some(d),
-                    _ => None,
-                })?;
-            }
-            Batch::F32(v) => {
-                if stats {
-                    let s = &mut self.page_stats;
-                    runs(&mut |i, k| s.update_f32(&v[i..i + k]));
-                }
-                if let Some(b) = &mut self.bloom {
-                    runs(&mut |i, k| v[i..i + k].iter().for_each(|&x| b.insert_hash(hash_f32(x))));
-                }
-                self.put_fixed(v, validity, |d| match d {
-                    Dict::F32(d) => Some(d),
-                    _ => None,
-                })?;
-            }
-            Batch::F64(v) => {
-                if stats {
-                    let s = &mut self.page_stats;
-                    runs(&mut |i, k| s.update_f64(&v[i..i + k]));
-                }
-                if let Some(b) = &mut self.bloom {
-                    runs(&mut |i, k| v[i..i + k].iter().for_each(|&x| b.insert_hash(hash_f64(x))));
-                }
-                self.put_fixed(v, validity, |d| match d {
-                    Dict::F64(d) => Some(d),
-                    _ => None,
-                })?;
-            }
+            Batch::I32(v) => fixed_arm!(v, update_i32, hash_i32, I32),
+            Batch::I64(v) => fixed_arm!(v, update_i64, hash_i64, I64),
+            Batch::F32(v) => fixed_arm!(v, update_f32, hash_f32, F32),
+            Batch::F64(v) => fixed_arm!(v, update_f64, hash_f64, F64),
             Batch::Bytes32(o, d) => self.put_bytes(o, d, validity, n, stats)?,
             Batch::Bytes64(o, d) => self.put_bytes(o, d, validity, n, stats)?,
             Batch::Fixed(data) => {
