@@ -17,7 +17,7 @@
 //! groups are decoded into one batch instead (one dictionary per column).
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -79,8 +79,7 @@ pub fn run(
     let read_err = |e| CliError::new(input, e);
     let schema = reader.schema().map_err(read_err)?;
 
-    let mut tmp = TempFile::create(output).map_err(out_err)?;
-    let file = tmp.file.take().expect("a new temporary file is open");
+    let (mut tmp, file) = TempFile::create(output).map_err(out_err)?;
     let mut writer = FileWriter::try_new(BufWriter::with_capacity(1 << 20, file), &schema)
         .map_err(|e| out_err(format!("cannot write: {e}")))?;
     let write_err = |e: arrow_schema::ArrowError| out_err(format!("cannot write: {e}"));
@@ -167,8 +166,7 @@ fn write_parquet(
     // Every request is checked before the temporary file exists.
     let properties = write.properties().map_err(lib_err)?;
     ParquetWriter::try_new(std::io::sink(), schema.clone(), properties.clone()).map_err(lib_err)?;
-    let mut tmp = TempFile::create(output).map_err(out_err)?;
-    let file = tmp.file.take().expect("a new temporary file is open");
+    let (mut tmp, file) = TempFile::create(output).map_err(out_err)?;
     let mut buf = BufWriter::with_capacity(1 << 20, file);
     let mut writer = ParquetWriter::try_new(&mut buf, schema, properties).map_err(lib_err)?;
     for batch in batches {
@@ -205,12 +203,12 @@ fn same_file(a: &Path, b: &Path) -> bool {
 struct TempFile {
     path: PathBuf,
     target: PathBuf,
-    file: Option<File>,
     done: bool,
 }
 
 impl TempFile {
-    fn create(target: &Path) -> Result<TempFile, String> {
+    /// The temporary file for `target`, and the file open for writing.
+    fn create(target: &Path) -> Result<(TempFile, File), String> {
         static COUNTER: AtomicU32 = AtomicU32::new(0);
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
@@ -225,12 +223,12 @@ impl TempFile {
             let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
             match OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(file) => {
-                    return Ok(TempFile {
+                    let tmp = TempFile {
                         path,
                         target: target.to_path_buf(),
-                        file: Some(file),
                         done: false,
-                    })
+                    };
+                    return Ok((tmp, file));
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {}
                 Err(e) => {
@@ -243,11 +241,8 @@ impl TempFile {
         }
     }
 
-    /// Renames the file over its target.
+    /// Renames the file (written, synced and closed by the caller) over its target.
     fn persist(&mut self) -> std::io::Result<()> {
-        if let Some(mut f) = self.file.take() {
-            f.flush()?;
-        }
         fs::rename(&self.path, &self.target)?;
         self.done = true;
         Ok(())
@@ -257,7 +252,6 @@ impl TempFile {
 impl Drop for TempFile {
     fn drop(&mut self) {
         if !self.done {
-            self.file = None;
             let _ = fs::remove_file(&self.path);
         }
     }
