@@ -8,9 +8,11 @@
 //! annotation, legacy LIST/MAP shape and invalid schema; embedded `ARROW:schema` cases; hostile
 //! `ARROW:schema` values; and files written by pyarrow with and without `store_schema`.
 
+mod common;
+use common::run_python;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 use arrow_schema::{DataType, Field, TimeUnit};
@@ -340,35 +342,6 @@ for path in sys.argv[1:]:
     print(json.dumps(r))
 
 "##;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn python() -> PathBuf {
-    let p = repo_root().join(".venv/bin/python");
-    assert!(
-        p.exists(),
-        "the Python test venv is missing: run `bash scripts/venv.sh` (expected {})",
-        p.display()
-    );
-    p
-}
-
-fn run_python(script: &str, args: &[String]) -> String {
-    let out = Command::new(python())
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("cannot run the venv's python");
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("python printed non-UTF-8")
-}
 
 /// The generated files (made once per test binary).
 fn generated() -> &'static Vec<PathBuf> {

@@ -7,58 +7,20 @@
 //! arrow-ipc and compares column by column (`ArrayData` equality: types and logical values).
 //! The venv (`bash scripts/venv.sh`) is required: without it these tests fail.
 
+mod common;
+use common::{read_ipc, run_python, tmp_dir};
+
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 use arrow_array::{Array, RecordBatch};
-use arrow_ipc::reader::FileReader;
 use bytes::Bytes;
 use parq::read::{DictionaryColumns, ParquetReader, ReadOptions, StringType};
 use parq::ErrorKind;
 
 fn data_dir() -> PathBuf {
     PathBuf::from("/work/shared/testdata/parquet-testing/data")
-}
-
-fn python() -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-    assert!(
-        p.exists(),
-        "no pyarrow venv at {}: run `bash scripts/venv.sh`",
-        p.display()
-    );
-    p
-}
-
-fn run_python(script: &str, args: &[&str]) -> String {
-    let out = Command::new(python())
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
-}
-
-fn tmp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("parq-read-flat-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-/// pyarrow's table as one batch (empty when it has no rows).
-fn read_ipc(path: &Path) -> Vec<RecordBatch> {
-    let f = File::open(path).expect("open ipc");
-    let reader = FileReader::try_new(f, None).expect("ipc reader");
-    reader.map(|b| b.expect("ipc batch")).collect()
 }
 
 /// Compares parq's batch with pyarrow's (one batch, or none for an empty table).

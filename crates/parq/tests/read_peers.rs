@@ -10,28 +10,16 @@
 //! files DuckDB itself reads them as a second opinion, compared the same way.
 //! The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
 
+mod common;
+use common::{python, read_ipc, tmp_dir};
+
 use std::collections::BTreeSet;
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use arrow_array::{Array, RecordBatch};
-use arrow_ipc::reader::FileReader;
 use parq::read::ParquetReader;
 use serde_json::Value;
-
-fn python() -> PathBuf {
-    if let Some(p) = std::env::var_os("PARQ_PYTHON") {
-        return PathBuf::from(p);
-    }
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-    assert!(
-        p.exists(),
-        "no venv at {}: run `bash scripts/venv.sh` or set PARQ_PYTHON",
-        p.display()
-    );
-    p
-}
 
 /// Runs `read_peers.py <writer> <dir>`: writes the writer's corpus and pyarrow's reading of
 /// it into `dir`; returns the script's JSON description of each file.
@@ -50,18 +38,6 @@ fn generate(writer: &str, dir: &Path) -> Vec<Value> {
     );
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     v.as_array().expect("a list of files").clone()
-}
-
-fn tmp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("parq-read-peers-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn read_ipc(path: &Path) -> Vec<RecordBatch> {
-    let f = File::open(path).expect("open ipc");
-    let reader = FileReader::try_new(f, None).expect("ipc reader");
-    reader.map(|b| b.expect("ipc batch")).collect()
 }
 
 const EXTENSION: &str = "ARROW:extension:name";

@@ -3,8 +3,10 @@
 //! block Bloom filters and XXH64; cross-checked with pyarrow 26 where it writes the same
 //! structures (chunk statistics, column indexes, Bloom filters).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+use common::{run_python, tmp_dir};
+
+use std::path::Path;
 
 use arrow_array::{cast::AsArray, types::*, Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
@@ -28,36 +30,6 @@ use parq::write::{ColumnIndexBuilder, OffsetIndexBuilder, PageIndexWriter};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
-
-fn python() -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-    assert!(
-        p.exists(),
-        "no pyarrow venv at {}: run `bash scripts/venv.sh`",
-        p.display()
-    );
-    p
-}
-
-fn run_python(script: &str, args: &[&str]) {
-    let out = Command::new(python())
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("parq_write_parts_{}_{name}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
 
 fn bounds(
     order: StatsOrder,
@@ -330,7 +302,7 @@ fn read_batch(path: &Path) -> RecordBatch {
 
 #[test]
 fn sbbf_matches_pyarrow_bit_for_bit() {
-    let dir = temp_dir("bloom");
+    let dir = tmp_dir("bloom");
     let path = dir.join("bloom.parquet");
     run_python(BLOOM_SCRIPT, &[path.to_str().expect("path")]);
     let file = std::fs::read(&path).expect("file");
@@ -1120,7 +1092,7 @@ fn check_against_pyarrow(path: &Path) -> (usize, usize) {
 
 #[test]
 fn statistics_and_column_index_match_pyarrow() {
-    let dir = temp_dir("stats");
+    let dir = tmp_dir("stats");
     let main = dir.join("stats.parquet");
     let int96 = dir.join("int96.parquet");
     run_python(

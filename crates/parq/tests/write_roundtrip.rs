@@ -7,8 +7,10 @@
 //!
 //! The pyarrow venv (`bash scripts/venv.sh`) is required for the interop tests.
 
+mod common;
+use common::run_python;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
@@ -660,31 +662,6 @@ fn matrix(dir: &Path, datasets: &[RecordBatch]) -> Vec<(PathBuf, usize)> {
         }
     }
     files
-}
-
-fn python() -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-    assert!(
-        p.exists(),
-        "no pyarrow venv at {}: run `bash scripts/venv.sh`",
-        p.display()
-    );
-    p
-}
-
-fn run_python(script: &str, args: &[String]) -> String {
-    let out = Command::new(python())
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
 }
 
 /// Reads every file with pyarrow and compares with its dataset (from IPC): values (floats
