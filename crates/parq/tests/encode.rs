@@ -1062,8 +1062,8 @@ fn byte_stream_split_round_trips_every_width() {
             let src: Vec<u8> = (0..n * width).map(|_| rng.next() as u8).collect();
             let mut out = vec![9];
             bss::encode_bytes(&src, width, &mut out).unwrap();
-            for k in 0..width.min(3) {
-                for i in 0..n.min(5) {
+            for k in 0..width {
+                for i in 0..n {
                     assert_eq!(out[1 + k * n + i], src[i * width + k]);
                 }
             }

@@ -505,6 +505,41 @@ fn byte_orders() {
         exact(b"\x00\x01", b"\xff")
     );
     assert_eq!(b(StatsOrder::Utf8, &[b"", b"z"]), exact(b"", b"z"));
+    // Values sharing 8-byte prefixes, prefixes of each other, zero bytes and 0xff bytes, in
+    // every rotation: the result is the lexicographic min/max (std's slice order).
+    let tricky: [&[u8]; 12] = [
+        b"abcdefgh",
+        b"abcdefgh\x00",
+        b"abcdefghi",
+        b"abcdefgg\xff\xff",
+        b"abc",
+        b"abc\x00",
+        b"ab",
+        b"",
+        b"\x00",
+        b"\xff\xff\xff\xff\xff\xff\xff\xff",
+        b"\xff\xff\xff\xff\xff\xff\xff\xff\x00",
+        b"\xff\xff\xff\xff\xff\xff\xff",
+    ];
+    for k in 0..tricky.len() {
+        for len in 1..=tricky.len() {
+            let v: Vec<&[u8]> = tricky.iter().cycle().skip(k).take(len).copied().collect();
+            let (lo, hi) = (v.iter().min().unwrap(), v.iter().max().unwrap());
+            assert_eq!(b(StatsOrder::Bytes, &v), exact(lo, hi), "{v:?}");
+            // The same values as Arrow offsets into one buffer (short values near its end
+            // take the byte-by-byte prefix).
+            let mut offsets = vec![0i32];
+            let mut data = Vec::new();
+            for x in &v {
+                data.extend_from_slice(x);
+                offsets.push(data.len() as i32);
+            }
+            let got = bounds(StatsOrder::Utf8, None, |a| {
+                a.update_byte_array_offsets(&offsets, &data)
+            });
+            assert_eq!(got, exact(lo, hi), "{v:?}");
+        }
+    }
     // Decimals: signed big-endian, any width.
     let dec: [&[u8]; 4] = [&[0xff, 0xe7], &[0x03, 0xe8], &[0x80], &[0x00, 0x00, 0x01]];
     assert_eq!(
@@ -1694,4 +1729,72 @@ fn cli_names() {
         assert_eq!(s.parse::<DataPageVersion>().expect(s), v);
     }
     assert!(DataPageVersion::parse("3").is_err());
+}
+
+/// The lane kernels of the integer and float statistics agree with a plain fold over every
+/// length around the lane width, with the extremes anywhere (incl. NaNs and infinities).
+#[test]
+fn min_max_kernels_match_reference() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for len in 1..40 {
+        for _ in 0..20 {
+            let v: Vec<u64> = (0..len).map(|_| next()).collect();
+            let i32s: Vec<i32> = v.iter().map(|&r| r as i32).collect();
+            let i64s: Vec<i64> = v.iter().map(|&r| r as i64).collect();
+            let mut doubles: Vec<f64> = v.iter().map(|&r| (r as i64 as f64) / 7.0).collect();
+            doubles[(v[0] % len as u64) as usize] = f64::NAN;
+            if len > 3 {
+                doubles[(v[1] % len as u64) as usize] = f64::NEG_INFINITY;
+            }
+            let floats: Vec<f32> = doubles.iter().map(|&d| d as f32).collect();
+            let le = |a: &dyn Fn() -> Vec<u8>, b: &dyn Fn() -> Vec<u8>| exact(&a(), &b());
+            let (lo, hi) = (i32s.iter().min().unwrap(), i32s.iter().max().unwrap());
+            let want = le(&|| lo.to_le_bytes().to_vec(), &|| hi.to_le_bytes().to_vec());
+            assert_eq!(
+                bounds(StatsOrder::Int32, None, |a| a.update_i32(&i32s)),
+                want
+            );
+            let u: Vec<u32> = i32s.iter().map(|&x| x as u32).collect();
+            let (lo, hi) = (u.iter().min().unwrap(), u.iter().max().unwrap());
+            let want = le(&|| lo.to_le_bytes().to_vec(), &|| hi.to_le_bytes().to_vec());
+            assert_eq!(
+                bounds(StatsOrder::UInt32, None, |a| a.update_i32(&i32s)),
+                want
+            );
+            let (lo, hi) = (i64s.iter().min().unwrap(), i64s.iter().max().unwrap());
+            let want = le(&|| lo.to_le_bytes().to_vec(), &|| hi.to_le_bytes().to_vec());
+            assert_eq!(
+                bounds(StatsOrder::Int64, None, |a| a.update_i64(&i64s)),
+                want
+            );
+            let u: Vec<u64> = i64s.iter().map(|&x| x as u64).collect();
+            let (lo, hi) = (u.iter().min().unwrap(), u.iter().max().unwrap());
+            let want = le(&|| lo.to_le_bytes().to_vec(), &|| hi.to_le_bytes().to_vec());
+            assert_eq!(
+                bounds(StatsOrder::UInt64, None, |a| a.update_i64(&i64s)),
+                want
+            );
+            let finite = || doubles.iter().copied().filter(|d| !d.is_nan());
+            if finite().count() > 0 {
+                let lo = finite().fold(f64::INFINITY, f64::min);
+                let hi = finite().fold(f64::NEG_INFINITY, f64::max);
+                assert_eq!(
+                    bounds(StatsOrder::Double, None, |a| a.update_f64(&doubles)),
+                    f64s(lo, hi),
+                    "{doubles:?}"
+                );
+                let (lo, hi) = (lo as f32, hi as f32);
+                assert_eq!(
+                    bounds(StatsOrder::Float, None, |a| a.update_f32(&floats)),
+                    f32s(lo, hi)
+                );
+            }
+        }
+    }
 }

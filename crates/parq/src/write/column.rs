@@ -719,7 +719,7 @@ impl ColumnWriter {
                     offsets[i + k].to_usize().unwrap_or(0),
                 );
                 unencoded += b.saturating_sub(a) as u64;
-                s.update_byte_array((i..i + k).map(slice));
+                s.update_byte_array_offsets(offsets.get(i..=i + k).unwrap_or_default(), data);
             });
             self.page_sizes.add_unencoded_bytes(unencoded);
         }

@@ -33,6 +33,7 @@
 
 use std::cmp::Ordering;
 
+use crate::encoding::OffsetSize;
 use crate::format::metadata::{
     Arena, ColumnOrder, PhysicalType, SchemaElement, SizeStatistics, Statistics,
 };
@@ -187,6 +188,35 @@ fn half_key(bits: u16) -> Option<i32> {
         return None;
     }
     Some(if bits & 0x8000 != 0 { -mag } else { mag })
+}
+
+/// The first 8 bytes of `v` as a big-endian integer, zero-padded. Keys order like the byte
+/// strings whenever they differ: at the first differing position of the padded prefixes
+/// either both strings have real bytes, or the smaller key's string has ended (a zero pad
+/// byte below a real byte) and is a prefix of the other. Equal keys decide nothing.
+#[inline(always)]
+fn prefix_key(v: &[u8]) -> u64 {
+    match v.first_chunk::<8>() {
+        Some(w) => u64::from_be_bytes(*w),
+        None => {
+            let mut w = [0u8; 8];
+            // `v` is shorter than 8 bytes here.
+            w[..v.len()].copy_from_slice(v);
+            u64::from_be_bytes(w)
+        }
+    }
+}
+
+/// The value `data[w[0]..w[1]]` of an offsets window (empty when out of range).
+#[inline(always)]
+fn byte_array_value<'d, O: OffsetSize>(w: &[O], data: &'d [u8]) -> &'d [u8] {
+    match (
+        w.first().and_then(|o| o.to_usize()),
+        w.get(1).and_then(|o| o.to_usize()),
+    ) {
+        (Some(s), Some(e)) => data.get(s..e).unwrap_or_default(),
+        _ => &[],
+    }
 }
 
 /// Compares big-endian two's complement integers of any lengths (an empty value is zero).
@@ -406,9 +436,9 @@ impl StatsAccumulator {
             return;
         }
         let bounds = match self.order {
-            StatsOrder::Int32 => min_max_ord(values.iter().copied()),
+            StatsOrder::Int32 => min_max_ord(values, |v| v),
             StatsOrder::UInt32 => {
-                min_max_ord(values.iter().map(|&v| v as u32)).map(|(lo, hi)| (lo as i32, hi as i32))
+                min_max_ord(values, |v| v as u32).map(|(lo, hi)| (lo as i32, hi as i32))
             }
             _ => return self.mismatch(),
         };
@@ -442,9 +472,9 @@ impl StatsAccumulator {
             return;
         }
         let bounds = match self.order {
-            StatsOrder::Int64 => min_max_ord(values.iter().copied()),
+            StatsOrder::Int64 => min_max_ord(values, |v| v),
             StatsOrder::UInt64 => {
-                min_max_ord(values.iter().map(|&v| v as u64)).map(|(lo, hi)| (lo as i64, hi as i64))
+                min_max_ord(values, |v| v as u64).map(|(lo, hi)| (lo as i64, hi as i64))
             }
             _ => return self.mismatch(),
         };
@@ -481,11 +511,7 @@ impl StatsAccumulator {
             return self.mismatch();
         }
         // `min`/`max` of floats ignore NaN; only NaNs leave lo > hi.
-        let (lo, hi) = values
-            .iter()
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &v| {
-                (lo.min(v), hi.max(v))
-            });
+        let (lo, hi) = float_min_max(values, f32::INFINITY, f32::NEG_INFINITY);
         if lo <= hi {
             self.merge_f32(lo, hi);
         }
@@ -507,11 +533,7 @@ impl StatsAccumulator {
         if self.order != StatsOrder::Double {
             return self.mismatch();
         }
-        let (lo, hi) = values
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
-                (lo.min(v), hi.max(v))
-            });
+        let (lo, hi) = float_min_max(values, f64::INFINITY, f64::NEG_INFINITY);
         if lo <= hi {
             self.merge_f64(lo, hi);
         }
@@ -550,29 +572,83 @@ impl StatsAccumulator {
                 return;
             }
         };
-        let mut lo: Option<&[u8]> = None;
-        let mut hi: Option<&[u8]> = None;
-        let mut n = 0u64;
-        for v in values {
-            n += 1;
-            match (lo, hi) {
-                (Some(l), Some(h)) => {
-                    if cmp(v, l).is_lt() {
-                        lo = Some(v);
-                    } else if cmp(v, h).is_gt() {
-                        hi = Some(v);
-                    }
+        let mut values = values.into_iter();
+        let Some(first) = values.next() else {
+            return;
+        };
+        let (mut lo, mut hi) = (first, first);
+        let mut n = 1u64;
+        if self.order == StatsOrder::SignedBytes {
+            for v in values {
+                n += 1;
+                if cmp(v, lo).is_lt() {
+                    lo = v;
+                } else if cmp(v, hi).is_gt() {
+                    hi = v;
                 }
-                _ => {
-                    lo = Some(v);
-                    hi = Some(v);
+            }
+        } else {
+            // Unsigned lexicographic order, decided by the 8-byte prefix keys whenever they
+            // differ (see `prefix_key`); full comparisons only on equal keys.
+            let (mut lo_key, mut hi_key) = (prefix_key(lo), prefix_key(hi));
+            for v in values {
+                n += 1;
+                let k = prefix_key(v);
+                if k < lo_key || (k == lo_key && v < lo) {
+                    lo = v;
+                    lo_key = k;
+                } else if k > hi_key || (k == hi_key && v > hi) {
+                    hi = v;
+                    hi_key = k;
                 }
             }
         }
         self.value_count += n;
-        if let (Some(l), Some(h)) = (lo, hi) {
-            self.merge_bytes(l, h, cmp);
+        self.merge_bytes(lo, hi, cmp);
+    }
+
+    /// Adds the BYTE_ARRAY values `data[offsets[i]..offsets[i + 1]]` (Arrow offsets; an
+    /// offset outside `data` or below the previous one stands for an empty value: the
+    /// encoders reject such offsets).
+    pub fn update_byte_array_offsets<O: OffsetSize>(&mut self, offsets: &[O], data: &[u8]) {
+        if !matches!(
+            self.order,
+            StatsOrder::Bytes | StatsOrder::Utf8 | StatsOrder::FixedBytes
+        ) {
+            let value = |w: &[O]| byte_array_value(w, data);
+            return self.update_byte_array(offsets.windows(2).map(value));
         }
+        let Some(first) = offsets.windows(2).next() else {
+            return;
+        };
+        let mut lo = byte_array_value(first, data);
+        let mut hi = lo;
+        let (mut lo_key, mut hi_key) = (prefix_key(lo), prefix_key(hi));
+        let mut start = first[1].to_usize().unwrap_or(0);
+        for o in offsets.iter().skip(2) {
+            let end = o.to_usize().unwrap_or(0);
+            let v = data.get(start..end).unwrap_or_default();
+            // The value's first 8 bytes in one load where `data` has them, the bytes past the
+            // value's end masked off; else byte by byte.
+            let k = match data.get(start..).and_then(|d| d.first_chunk::<8>()) {
+                Some(w) => {
+                    let pad = 8 * (8 - v.len().min(8)) as u32;
+                    u64::from_be_bytes(*w) & u64::MAX.checked_shl(pad).unwrap_or(0)
+                }
+                None => prefix_key(v),
+            };
+            start = end;
+            if k < lo_key || (k == lo_key && v < lo) {
+                lo = v;
+                lo_key = k;
+            } else if k > hi_key || (k == hi_key && v > hi) {
+                hi = v;
+                hi_key = k;
+            }
+        }
+        self.value_count += offsets.len() as u64 - 1;
+        let cmp: fn(&[u8], &[u8]) -> Ordering = |a, b| a.cmp(b);
+        self.merge_bytes(lo, hi, cmp);
     }
 
     fn merge_bytes(&mut self, lo: &[u8], hi: &[u8], cmp: fn(&[u8], &[u8]) -> Ordering) {
@@ -747,11 +823,56 @@ impl StatsAccumulator {
     }
 }
 
-/// The min and max of an iterator of ordered values; `None` when it is empty.
+/// Lanes of the min/max kernels: independent accumulators the compiler keeps in vector
+/// registers (and that break the loop-carried dependency of a single accumulator).
+const LANES: usize = 8;
+
+/// The min and max of `values` ignoring NaN, from `(inf, -inf)` (left as they are when
+/// every value is NaN). `v < lo` and `v > hi` are false for NaN, so NaNs never move the
+/// bounds; each lane's select is a vector min/max instruction.
 #[inline]
-fn min_max_ord<T: Ord + Copy>(mut it: impl Iterator<Item = T>) -> Option<(T, T)> {
-    let first = it.next()?;
-    Some(it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v))))
+fn float_min_max<T: PartialOrd + Copy>(values: &[T], inf: T, neg_inf: T) -> (T, T) {
+    let (chunks, tail) = values.as_chunks::<LANES>();
+    let mut lo = [inf; LANES];
+    let mut hi = [neg_inf; LANES];
+    for c in chunks {
+        for i in 0..LANES {
+            lo[i] = if c[i] < lo[i] { c[i] } else { lo[i] };
+            hi[i] = if c[i] > hi[i] { c[i] } else { hi[i] };
+        }
+    }
+    let (mut l, mut h) = (inf, neg_inf);
+    for &v in lo.iter().chain(tail) {
+        if v < l {
+            l = v;
+        }
+    }
+    for &v in hi.iter().chain(tail) {
+        if v > h {
+            h = v;
+        }
+    }
+    (l, h)
+}
+
+/// The min and max of `values` by `key` (the values themselves, or reinterpreted as
+/// unsigned), in lanes; `None` when `values` is empty.
+#[inline]
+fn min_max_ord<T: Copy, K: Ord + Copy>(values: &[T], key: impl Fn(T) -> K) -> Option<(K, K)> {
+    let first = key(*values.first()?);
+    let (chunks, tail) = values.as_chunks::<LANES>();
+    let mut lo = [first; LANES];
+    let mut hi = [first; LANES];
+    for c in chunks {
+        for i in 0..LANES {
+            lo[i] = lo[i].min(key(c[i]));
+            hi[i] = hi[i].max(key(c[i]));
+        }
+    }
+    let tail = tail.iter().map(|&v| key(v));
+    let lo = lo.into_iter().chain(tail.clone()).min().unwrap_or(first);
+    let hi = hi.into_iter().chain(tail).max().unwrap_or(first);
+    Some((lo, hi))
 }
 
 /// Accumulates `SizeStatistics` of a page or column chunk: the unencoded bytes of
