@@ -20,7 +20,7 @@
 use super::{bad_offsets, bit_width, offset_range, write_uleb128, write_zigzag, Bitmap};
 use crate::encoding::bitpack::pack;
 use crate::encoding::delta_binary_packed::DeltaInt;
-use crate::encoding::{error, OffsetSize};
+use crate::encoding::{copy_chunks, error, OffsetSize, COPY_SLACK};
 use crate::Result;
 
 /// The default block size: 128 values in 4 miniblocks of 32 (parquet-cpp's for INT32,
@@ -275,6 +275,13 @@ fn check_offsets<O: OffsetSize>(
     Ok(range)
 }
 
+/// The `(start, end)` byte ranges of checked offsets.
+fn ranges_of<O: OffsetSize>(offsets: &[O]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    offsets
+        .windows(2)
+        .map(|w| (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0)))
+}
+
 /// The lengths of checked offsets, into `lengths` (cleared first).
 fn lengths_of<O: OffsetSize>(offsets: &[O], lengths: &mut Vec<i32>) {
     lengths.clear();
@@ -436,16 +443,42 @@ impl DeltaByteArrayEncoder {
         self.prefixes.estimated_len() + self.suffixes.estimated_len() + self.bytes.len()
     }
 
-    /// Encodes values given by an iterator of byte slices (checked by the caller).
-    fn put_iter<'v>(&mut self, values: impl Iterator<Item = &'v [u8]>) {
+    /// Encodes the values `src[s..e]` of `ranges`, whose lengths total at most `total` bytes
+    /// (ranges outside `src` stand for empty values: callers check them first).
+    ///
+    /// Suffixes are copied in 16-byte chunks ([`copy_chunks`]) where both `src` and the
+    /// reserved output have [`COPY_SLACK`] bytes to spare, exactly elsewhere.
+    fn put_ranges(
+        &mut self,
+        src: &[u8],
+        ranges: impl Iterator<Item = (usize, usize)>,
+        total: usize,
+    ) {
         self.prefix_scratch.clear();
         self.suffix_scratch.clear();
+        self.bytes.reserve(total + COPY_SLACK);
+        let room = self.bytes.capacity();
         let mut prev: Option<&[u8]> = None;
-        for v in values {
+        for (s, e) in ranges {
+            let v = src.get(s..e).unwrap_or_default();
             let p = common_prefix(prev.unwrap_or(&self.last), v);
+            let suffix = v.get(p..).unwrap_or_default();
             self.prefix_scratch.push(p as i32);
-            self.suffix_scratch.push((v.len() - p) as i32);
-            self.bytes.extend_from_slice(&v[p..]);
+            self.suffix_scratch.push(suffix.len() as i32);
+            let pos = self.bytes.len();
+            let len = suffix.len();
+            if e + COPY_SLACK <= src.len() && pos + len + COPY_SLACK <= room {
+                // SAFETY: `suffix` ends at `src[e]` and `e + COPY_SLACK <= src.len()`:
+                // readable; `pos + len + COPY_SLACK <= room`: inside the capacity; `src` is
+                // not part of `self.bytes`. The `len` bytes after `pos` are initialized by
+                // the copy before `set_len`.
+                unsafe {
+                    copy_chunks(suffix.as_ptr(), self.bytes.as_mut_ptr().add(pos), len);
+                    self.bytes.set_len(pos + len);
+                }
+            } else {
+                self.bytes.extend_from_slice(suffix);
+            }
             prev = Some(v);
         }
         if let Some(p) = prev {
@@ -458,11 +491,8 @@ impl DeltaByteArrayEncoder {
 
     /// Appends the BYTE_ARRAY values of Arrow-style `offsets` into `values`.
     pub fn put<O: OffsetSize>(&mut self, offsets: &[O], values: &[u8]) -> Result<()> {
-        check_offsets(DBA, offsets, values)?;
-        self.put_iter(offsets.windows(2).map(|w| {
-            let (s, e) = (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0));
-            values.get(s..e).unwrap_or_default()
-        }));
+        let (first, last) = check_offsets(DBA, offsets, values)?;
+        self.put_ranges(values, ranges_of(offsets), last - first);
         Ok(())
     }
 
@@ -477,10 +507,13 @@ impl DeltaByteArrayEncoder {
         check_validity(DBA, &validity, offsets.len() - 1)?;
         let mut n = 0;
         validity.for_each_set_run(|i, k| {
-            self.put_iter(offsets[i..i + k + 1].windows(2).map(|w| {
-                let (s, e) = (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0));
-                values.get(s..e).unwrap_or_default()
-            }));
+            let o = offsets.get(i..i + k + 1).unwrap_or_default();
+            let (s, e) = (o.first(), o.last());
+            let total = match (s.and_then(|s| s.to_usize()), e.and_then(|e| e.to_usize())) {
+                (Some(s), Some(e)) => e.saturating_sub(s),
+                _ => 0,
+            };
+            self.put_ranges(values, ranges_of(o), total);
             n += k;
         });
         Ok(n)
@@ -497,7 +530,12 @@ impl DeltaByteArrayEncoder {
                 ),
             ));
         }
-        self.put_iter(values.chunks_exact(width));
+        let n = values.len() / width;
+        self.put_ranges(
+            values,
+            (0..n).map(|i| (i * width, i * width + width)),
+            values.len(),
+        );
         Ok(())
     }
 
