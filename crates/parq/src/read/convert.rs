@@ -9,6 +9,9 @@
 //! - INT96 -> Timestamp(unit): `(julian day - 2440588) * units per day + nanoseconds of the
 //!   day / nanoseconds per unit`, with wrapping 64-bit arithmetic as Arrow C++ does;
 //! - FIXED_LEN_BYTE_ARRAY(2) -> Float16: little-endian IEEE half floats;
+//! - INTERVAL (FIXED_LEN_BYTE_ARRAY(12)) -> Interval(YearMonth) (the months) or
+//!   Interval(DayTime) (the days and milliseconds), each little-endian 32 bits read as signed
+//!   (as arrow-rs reads them back; only with `ARROW:schema` asking for it);
 //! - DECIMAL: INT32/INT64 sign-extended; FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY as big-endian
 //!   two's complement (an empty value is 0; a value wider than the Arrow type is an error
 //!   unless its extra leading bytes are sign extension);
@@ -27,8 +30,8 @@ use arrow_array::{
     GenericStringArray, LargeBinaryArray, OffsetSizeTrait, PrimitiveArray, StringViewArray,
 };
 use arrow_buffer::ScalarBuffer;
-use arrow_buffer::{i256, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer};
-use arrow_schema::{DataType, TimeUnit};
+use arrow_buffer::{i256, BooleanBuffer, Buffer, IntervalDayTime, NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType, IntervalUnit, TimeUnit};
 
 use super::column::ConvertError;
 use crate::encoding::plain::Int96;
@@ -220,6 +223,33 @@ pub(crate) fn from_fixed(
         | DataType::Decimal64(..)
         | DataType::Decimal128(..)
         | DataType::Decimal256(..) => decimal(values.chunks_exact(width), len, nulls, t),
+        DataType::Interval(unit) if width == 12 => {
+            // INTERVAL: little-endian (months, days, milliseconds), read as signed.
+            let field = |c: &[u8], i: usize| {
+                let b = [c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]];
+                i32::from_le_bytes(b)
+            };
+            if values.len() != len * 12 {
+                return Err(ConvertError::new(format!(
+                    "{} INTERVAL bytes for {len} values",
+                    values.len()
+                )));
+            }
+            let chunks = values.chunks_exact(12);
+            match unit {
+                IntervalUnit::YearMonth => {
+                    let v: Vec<i32> = chunks.map(|c| field(c, 0)).collect();
+                    Ok(prim::<IntervalYearMonthType>(v, nulls, t))
+                }
+                IntervalUnit::DayTime => {
+                    let v: Vec<IntervalDayTime> = chunks
+                        .map(|c| IntervalDayTime::new(field(c, 1), field(c, 2)))
+                        .collect();
+                    Ok(prim::<IntervalDayTimeType>(v, nulls, t))
+                }
+                IntervalUnit::MonthDayNano => Err(cannot("FIXED_LEN_BYTE_ARRAY", t)),
+            }
+        }
         _ => Err(cannot("FIXED_LEN_BYTE_ARRAY", t)),
     }
 }

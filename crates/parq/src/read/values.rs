@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
-use arrow_schema::DataType;
+use arrow_schema::{DataType, IntervalUnit};
 
 use super::bytes::Bytes;
 use super::column::{ColumnSpec, ConvertError};
@@ -89,6 +89,7 @@ impl Storage {
                 let fits = match t {
                     D::FixedSizeBinary(n) => usize::try_from(*n) == Ok(w),
                     D::Float16 => w == 2,
+                    D::Interval(IntervalUnit::YearMonth | IntervalUnit::DayTime) => w == 12,
                     D::Decimal32(..) | D::Decimal64(..) | D::Decimal128(..) | D::Decimal256(..) => {
                         true
                     }
@@ -256,14 +257,14 @@ impl Storage {
                 convert::from_large_bytes(b.offsets, b.values, nulls, t, checked)
             }
             Storage::Dict(d) => {
-                let (keys, offsets, values) = d.into_parts();
                 let (key, value) = dictionary_parts(t)?;
+                let (keys, offsets, values) = d.finish(key, nulls.as_ref())?;
                 let dict = convert::from_bytes(offsets, values, None, value, Utf8Checked(false))?;
                 dictionary_array(keys, nulls, key, dict)
             }
             Storage::LargeDict(d) => {
-                let (keys, offsets, values) = d.into_parts();
                 let (key, value) = dictionary_parts(t)?;
+                let (keys, offsets, values) = d.finish(key, nulls.as_ref())?;
                 let dict =
                     convert::from_large_bytes(offsets, values, None, value, Utf8Checked(false))?;
                 dictionary_array(keys, nulls, key, dict)

@@ -4,6 +4,9 @@
 //! `ApplyOriginalMetadata` does:
 //!
 //! - time zones of UTC-adjusted timestamps (the unit stays the Parquet one);
+//! - Interval(YearMonth) and Interval(DayTime) over the FixedSizeBinary(12) of an INTERVAL
+//!   column (not pyarrow: it writes no intervals and reads INTERVAL as FixedSizeBinary(12);
+//!   arrow-rs restores them so);
 //! - Duration over Int64; Dictionary (with the written index type and ordering) over
 //!   Utf8/Binary; LargeUtf8/LargeBinary/Utf8View/BinaryView over Utf8/Binary; Decimal32/64/256
 //!   over a Decimal128 of the same precision and scale;
@@ -18,7 +21,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_schema::{DataType, Field, Fields, Schema as ArrowSchema};
+use arrow_schema::{DataType, Field, Fields, IntervalUnit, Schema as ArrowSchema};
 use base64::Engine;
 
 use super::tree::{FieldNode, EXTENSION_METADATA_KEY, EXTENSION_NAME_KEY};
@@ -189,6 +192,15 @@ fn apply_storage(origin: &Field, node: &mut FieldNode) -> bool {
             modified = true;
         }
         (DataType::Duration(_), DataType::Int64) => {
+            node.field.set_data_type(ot.clone());
+            modified = true;
+        }
+        // Not in pyarrow 26 (which writes no intervals and reads INTERVAL as
+        // FixedSizeBinary(12)): arrow-rs and parq write these two units as INTERVAL.
+        (
+            DataType::Interval(IntervalUnit::YearMonth | IntervalUnit::DayTime),
+            DataType::FixedSizeBinary(12),
+        ) => {
             node.field.set_data_type(ot.clone());
             modified = true;
         }

@@ -40,7 +40,9 @@
 //! Deliberate differences from pyarrow: a malformed `ARROW:schema` (bad base64, truncated
 //! or invalid IPC message) is ignored with the plain mapping, reported in
 //! [`EmbeddedSchema::Ignored`], where pyarrow fails to open the file; schemas nested deeper
-//! than [`tree::MAX_NESTING`] groups are refused.
+//! than [`tree::MAX_NESTING`] groups are refused; an `ARROW:schema` Interval(YearMonth) or
+//! Interval(DayTime) over INTERVAL (FIXED_LEN_BYTE_ARRAY(12)) is restored, as arrow-rs does
+//! (pyarrow keeps FixedSizeBinary(12)).
 
 pub mod annotation;
 pub mod embedded;

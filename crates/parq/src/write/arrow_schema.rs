@@ -1,7 +1,8 @@
 //! Arrow schema -> Parquet schema for the writer: one leaf per top-level field (flat schemas),
-//! typed and annotated as pyarrow 26 writes them, and the `ARROW:schema` key-value (the
-//! base64 of an Arrow IPC schema message behind the `0xFFFFFFFF` continuation marker and its
-//! length, as pyarrow and arrow-rs embed it) so that Arrow readers get the exact types back.
+//! typed and annotated as pyarrow 26 writes them (and, for intervals, which pyarrow 26 refuses,
+//! as arrow-rs 60.1 writes them), and the `ARROW:schema` key-value (the base64 of an Arrow IPC
+//! schema message behind the `0xFFFFFFFF` continuation marker and its length, as pyarrow and
+//! arrow-rs embed it) so that Arrow readers get the exact types back.
 //!
 //! | Arrow | Parquet (physical, logical / converted) |
 //! |---|---|
@@ -20,14 +21,25 @@
 //! | Time64(us, ns) | INT64 TIME(MICROS / NANOS, local) |
 //! | Timestamp(unit, tz) | INT64 TIMESTAMP(ms/us/ns, UTC-adjusted iff tz) (seconds -> ms); TIMESTAMP_MILLIS/MICROS when UTC-adjusted |
 //! | Duration | INT64 (unit restored from `ARROW:schema`) |
-//! | Dictionary(K, V) | the mapping of V (values written, dictionary restored from `ARROW:schema`) |
-//! | Null | INT32 UNKNOWN, always OPTIONAL |
+//! | Interval(YearMonth), Interval(DayTime) | FIXED_LEN_BYTE_ARRAY(12) / INTERVAL (no logical type): (months, 0, 0) / (0, days, milliseconds) |
+//! | Dictionary(K, V), any integer K | the mapping of V (the values written; readers restore the dictionary from `ARROW:schema`: pyarrow 26 and parq over byte strings only, arrow-rs over any V) |
+//! | Null | INT32 UNKNOWN, always OPTIONAL (also as the values of a dictionary) |
 //!
-//! Intervals (pyarrow 26 refuses them too), nested types and types without a Parquet mapping
-//! are refused with an error naming the field, before anything is written. A nullable field
-//! is OPTIONAL, else REQUIRED; the field metadata `PARQUET:field_id` becomes `field_id`.
+//! INTERVAL is three little-endian 32-bit integers (months, days, milliseconds). As arrow-rs
+//! 60.1 does (it reads them back), negative Arrow months, days or milliseconds are written as
+//! their two's complement bits, though the spec calls the three numbers unsigned: a reader
+//! following the spec sees `2^32 - n` for `-n`. INTERVAL has no sort order, so its columns get
+//! no min/max statistics (the null count only) and no column index. Interval(MonthDayNano) is
+//! refused (nanoseconds and month/day/nanosecond triples have no lossless INTERVAL form;
+//! arrow-rs 60.1 refuses it too, pyarrow 26 refuses every interval).
+//!
+//! Nested types and types without a Parquet mapping are refused with an error naming the
+//! field, before anything is written. A nullable field is OPTIONAL, else REQUIRED; the field
+//! metadata `PARQUET:field_id` becomes `field_id`.
 
-use arrow_schema::{DataType, Field, Schema as ArrowSchema, TimeUnit as ArrowTimeUnit};
+use arrow_schema::{
+    DataType, Field, IntervalUnit, Schema as ArrowSchema, TimeUnit as ArrowTimeUnit,
+};
 use base64::Engine;
 
 use crate::format::metadata::{
@@ -201,16 +213,30 @@ pub fn leaf_type(field: &str, dt: &DataType) -> Result<LeafType> {
             }
         }
         DataType::Duration(_) => leaf(P::Int64),
-        DataType::Dictionary(_, v) => {
+        DataType::Dictionary(k, v) => {
+            if !k.is_dictionary_key_type() {
+                return Err(unsupported(
+                    field,
+                    format_args!("dictionary keys of type {k} (integers only)"),
+                ));
+            }
             if matches!(**v, DataType::Dictionary(..)) {
                 return Err(unsupported(field, "a dictionary of dictionaries"));
             }
             leaf_type(field, v)?
         }
-        DataType::Interval(_) => {
+        DataType::Interval(IntervalUnit::YearMonth | IntervalUnit::DayTime) => LeafType {
+            type_length: Some(12),
+            converted: Some(ConvertedType::Interval),
+            ..leaf(P::FixedLenByteArray)
+        },
+        DataType::Interval(IntervalUnit::MonthDayNano) => {
             return Err(unsupported(
                 field,
-                format_args!("{dt} has no Parquet mapping written (pyarrow 26 refuses it too)"),
+                format_args!(
+                    "{dt} has no lossless Parquet mapping (INTERVAL holds months, days and \
+                     milliseconds; arrow-rs 60.1 refuses it too)"
+                ),
             ))
         }
         DataType::List(_)
@@ -274,7 +300,11 @@ pub fn to_parquet_schema(schema: &ArrowSchema) -> Result<(Schema, Vec<LeafType>)
 }
 
 fn element(f: &Field, t: &LeafType, name: ByteRange) -> Result<SchemaElement> {
-    let repetition = if f.is_nullable() || *f.data_type() == DataType::Null {
+    let null_type = match f.data_type() {
+        DataType::Dictionary(_, v) => **v == DataType::Null,
+        t => *t == DataType::Null,
+    };
+    let repetition = if f.is_nullable() || null_type {
         Repetition::Optional
     } else {
         Repetition::Required

@@ -7,7 +7,9 @@
 //!    buffers when the layouts agree (Int32, Int64, floats, strings and binaries with their
 //!    offsets, fixed-size binaries, Float16), else converted into a scratch buffer shared by
 //!    all columns (narrow and unsigned integers, Date64, Time32(s), Timestamp(s), decimals
-//!    to big-endian bytes, views to offsets, dictionary arrays gathered to their values);
+//!    to big-endian bytes, intervals to their 12 INTERVAL bytes, views to offsets);
+//!    dictionary arrays are gathered to their values, the dictionary's values viewed or
+//!    converted once per array;
 //! 2. definition levels (max level 0 or 1) go to a streaming RLE encoder straight from the
 //!    validity bitmap (no level is materialized); repetition levels will sit beside them
 //!    for nested columns, the page layout already has their place;
@@ -34,9 +36,11 @@ use std::io::Write;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
+use std::sync::Arc;
+
 use arrow_array::{Array, ArrayRef};
 use arrow_buffer::i256;
-use arrow_schema::{DataType, TimeUnit as ArrowTimeUnit};
+use arrow_schema::{DataType, IntervalUnit, TimeUnit as ArrowTimeUnit};
 
 use super::arrow_schema::LeafType;
 use super::bloom::{hash_bytes, hash_f32, hash_f64, hash_i32, hash_i64, Sbbf};
@@ -81,8 +85,14 @@ fn column_error(column: &str, message: impl std::fmt::Display) -> Error {
 pub struct Shared {
     compressors: Vec<Compressor>,
     scratch: Scratch,
-    /// v1 page bodies assembled before compression; dictionary page bodies.
+    /// Dictionary page bodies; v1 page bodies assembled before compression when their
+    /// levels outgrew the room kept for them before the values.
     body: Vec<u8>,
+    /// Compressed dictionary page bodies.
+    packed: Vec<u8>,
+    /// The most bytes of hash table a column's dictionary keeps between two writes (`None`:
+    /// no limit); see [`Shared::set_idle_table_bytes`].
+    idle_table_bytes: Option<usize>,
 }
 
 impl Shared {
@@ -98,19 +108,49 @@ impl Shared {
         self.compressors.push(Compressor::new(codec, level)?);
         Ok(self.compressors.len() - 1)
     }
+
+    /// Sets the most bytes of hash table a column's dictionary keeps between two writes: a
+    /// larger table is freed when the column's write returns (its entries stay), and rebuilt
+    /// by the column's next write if the chunk goes on, when that costs no more than the
+    /// write that freed it (the table has no more entries than the values written). A file
+    /// writer with many columns sets a share of a budget, so that the tables of the columns
+    /// waiting for their next values stay small.
+    pub fn set_idle_table_bytes(&mut self, bytes: Option<usize>) {
+        self.idle_table_bytes = bytes;
+    }
 }
 
 /// Conversion buffers, reused slice after slice.
 #[derive(Debug, Default)]
 struct Scratch {
+    /// The keys of a dictionary slice.
     keys: Vec<usize>,
-    f32s: Vec<f32>,
-    f64s: Vec<f64>,
+    /// The validity of a dictionary slice.
+    validity: Vec<u8>,
+    /// The values of the slice, converted or gathered.
+    out: Buffers,
+    /// The converted values of the dictionary of the array being written (dictionaries
+    /// whose values need a conversion), kept from its first slice to its last.
+    dict: Buffers,
+    /// Where the values are in `dict`.
+    dict_kind: Kind,
+    /// The dictionary `dict` holds: address and length of its values array.
+    dict_of: Option<(usize, usize)>,
+}
+
+/// Physical values converted from Arrow values.
+#[derive(Debug, Default)]
+struct Buffers {
     i32s: Vec<i32>,
     i64s: Vec<i64>,
+    f32s: Vec<f32>,
+    f64s: Vec<f64>,
+    /// Fixed-width values back to back, or the bytes of byte strings.
     bytes: Vec<u8>,
+    /// Offsets of byte strings into `bytes`.
     offsets: Vec<i64>,
-    validity: Vec<u8>,
+    /// Booleans, LSB first.
+    bits: Vec<u8>,
 }
 
 /// A slice of an Arrow array as physical values (one per slot, nulls included).
@@ -214,14 +254,132 @@ impl Dict {
     fn write_indices(&self, indices: &[u32], out: &mut Vec<u8>) -> Result<()> {
         rle::encode_dictionary_indices(indices, self.len(), out)
     }
+
+    /// Heap bytes of the hash table.
+    fn table_bytes(&self) -> usize {
+        match self {
+            Dict::I32(d) => d.table_bytes(),
+            Dict::I64(d) => d.table_bytes(),
+            Dict::F32(d) => d.table_bytes(),
+            Dict::F64(d) => d.table_bytes(),
+            Dict::Bytes(d) => d.table_bytes(),
+        }
+    }
+
+    /// Frees the hash table (no more values are interned, or the column is idle).
+    fn release_table(&mut self) {
+        match self {
+            Dict::I32(d) => d.release_table(),
+            Dict::I64(d) => d.release_table(),
+            Dict::F32(d) => d.release_table(),
+            Dict::F64(d) => d.release_table(),
+            Dict::Bytes(d) => d.release_table(),
+        }
+    }
+
+    /// The PLAIN size of the values `indices` stand for.
+    fn plain_size(&self, indices: &[u32]) -> usize {
+        match self {
+            Dict::I32(d) => d.plain_size(indices),
+            Dict::I64(d) => d.plain_size(indices),
+            Dict::F32(d) => d.plain_size(indices),
+            Dict::F64(d) => d.plain_size(indices),
+            Dict::Bytes(d) => d.plain_size(indices),
+        }
+    }
+
+    /// Encodes the values `indices` stand for with `enc` (a fallback encoder: PLAIN appends to
+    /// `out`, the others keep them until their page is flushed). `fixed` is the width of
+    /// FIXED_LEN_BYTE_ARRAY values.
+    fn reencode(
+        &self,
+        name: &str,
+        indices: &[u32],
+        enc: &mut ValueEnc,
+        out: &mut Vec<u8>,
+        fixed: Option<usize>,
+    ) -> Result<()> {
+        match self {
+            Dict::I32(d) => reencode_fixed(name, d, indices, enc, out),
+            Dict::I64(d) => reencode_fixed(name, d, indices, enc, out),
+            Dict::F32(d) => reencode_fixed(name, d, indices, enc, out),
+            Dict::F64(d) => reencode_fixed(name, d, indices, enc, out),
+            Dict::Bytes(d) => {
+                let (mut offsets, mut data) = (Vec::new(), Vec::new());
+                for part in indices.chunks(MINI_BATCH) {
+                    d.gather(part, &mut offsets, &mut data)?;
+                    match (enc as &mut ValueEnc, fixed) {
+                        (ValueEnc::Plain(_), Some(w)) => {
+                            plain::put_fixed_len_byte_array(&data, w, out)?
+                        }
+                        (ValueEnc::Plain(_), None) => plain::put_byte_array(&offsets, &data, out)?,
+                        (ValueEnc::DeltaLength(e), None) => e.put(&offsets, &data)?,
+                        (ValueEnc::DeltaBytes(e), Some(w)) => e.put_fixed(&data, w)?,
+                        (ValueEnc::DeltaBytes(e), None) => e.put(&offsets, &data)?,
+                        (ValueEnc::Bss(e), Some(_)) => e.put_bytes(&data)?,
+                        _ => {
+                            return Err(column_error(
+                                name,
+                                "internal error: no fallback encoder for the dictionary's values",
+                            ))
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
-/// A page kept in the chunk's buffers: the ends of its header and of its body.
+/// [`Dict::reencode`] for fixed-width values, a mini-batch at a time.
+fn reencode_fixed<T>(
+    name: &str,
+    d: &DictEncoder<T>,
+    indices: &[u32],
+    enc: &mut ValueEnc,
+    out: &mut Vec<u8>,
+) -> Result<()>
+where
+    T: crate::encoding::encode::dictionary::DictValue + DeltaOrNot,
+{
+    let mut buf = Vec::with_capacity(indices.len().min(MINI_BATCH));
+    for part in indices.chunks(MINI_BATCH) {
+        buf.clear();
+        d.gather(part, &mut buf)?;
+        match &mut *enc {
+            ValueEnc::Plain(_) => plain::put_fixed(&buf, out),
+            ValueEnc::Bss(e) => e.put(&buf)?,
+            other => T::put_delta(other, &buf, None).ok_or_else(|| {
+                column_error(
+                    name,
+                    "internal error: no fallback encoder for the dictionary's values",
+                )
+            })??,
+        }
+    }
+    Ok(())
+}
+
+/// A page kept in the chunk's buffers: the end of its header (in `headers`) and the range
+/// of its body (in the chunk's body buffer, see [`ColumnWriter::chunk_bodies`]).
 #[derive(Debug, Clone, Copy)]
 struct PageSpan {
     header_end: usize,
+    body_start: usize,
     body_end: usize,
 }
+
+/// A chunk's first data page tries the dictionary: once it holds this many values, all
+/// distinct, or when it closes with this many values or more and the dictionary page and
+/// the indices are not smaller than the PLAIN values, the chunk gives the dictionary up (the
+/// page's values are encoded again with the fallback encoding, and no dictionary page is
+/// written). A column with fewer distinct values than this many draws rarely shows this
+/// many distinct values in a row (under 1% of uniform draws from 100,000 values); random
+/// floats or identifiers always do.
+pub const DICTIONARY_TRIAL_VALUES: usize = 1000;
+
+/// The room kept before a page's values for its levels, when they are not known yet.
+const LEVELS_ROOM: usize = 8;
 
 /// What a finished chunk hands to the file writer.
 #[derive(Debug)]
@@ -258,7 +416,15 @@ pub struct ColumnWriter {
     enc: ValueEnc,
     dict: Option<Dict>,
     indices: Vec<u32>,
+    /// The page's encoded values, from `page_start`; the room before them (from `page_base`)
+    /// takes the levels when the page closes, so that the body is contiguous without a copy
+    /// of the values. Uncompressed, this is the chunk's body buffer (earlier pages first);
+    /// compressed, the page's (bodies are compressed into `bodies`).
     values: Vec<u8>,
+    page_base: usize,
+    page_start: usize,
+    /// The room to keep for the levels of the next page.
+    levels_room: usize,
     def_levels: Vec<u8>,
     def_enc: RleEncoder,
     bools: Vec<bool>,
@@ -278,6 +444,8 @@ pub struct ColumnWriter {
     headers: Vec<u8>,
     bodies: Vec<u8>,
     pages: Vec<PageSpan>,
+    /// Bytes of the chunk's data pages so far (headers and bodies).
+    data_bytes: u64,
     chunk_values: u64,
     uncompressed: u64,
     compressed: u64,
@@ -342,6 +510,9 @@ impl ColumnWriter {
             dict: None,
             indices: Vec::new(),
             values: Vec::new(),
+            page_base: 0,
+            page_start: 0,
+            levels_room: LEVELS_ROOM,
             def_levels: Vec::new(),
             def_enc: RleEncoder::new(1)?,
             bools: Vec::new(),
@@ -359,6 +530,7 @@ impl ColumnWriter {
             headers: Vec::new(),
             bodies: Vec::new(),
             pages: Vec::new(),
+            data_bytes: 0,
             chunk_values: 0,
             uncompressed: 0,
             compressed: 0,
@@ -430,7 +602,9 @@ impl ColumnWriter {
         self.dict_pages = 0;
         self.data_pages.clear();
         self.pages.clear();
+        self.data_bytes = 0;
         self.encodings = EncodingList::new();
+        self.begin_page();
         Ok(())
     }
 
@@ -462,8 +636,22 @@ impl ColumnWriter {
             if self.dict_over_limit() {
                 self.flush_page(shared)?;
                 self.fall_back()?;
-            } else if self.page_full() {
-                self.flush_page(shared)?;
+            } else {
+                if self.dict_all_distinct() {
+                    self.give_up_dictionary()?;
+                }
+                if self.page_full() {
+                    self.flush_page(shared)?;
+                }
+            }
+        }
+        // The column now waits for its next values: a large hash table is freed (see
+        // `Shared::set_idle_table_bytes`).
+        if let (ValueEnc::Dict, Some(d), Some(limit)) =
+            (&self.enc, &mut self.dict, shared.idle_table_bytes)
+        {
+            if d.table_bytes() > limit && d.len() <= n {
+                d.release_table();
             }
         }
         Ok(())
@@ -482,7 +670,9 @@ impl ColumnWriter {
 
     fn estimated_page_bytes(&self) -> usize {
         let values = match &self.enc {
-            ValueEnc::Plain(_) | ValueEnc::RleBool(_) => self.values.len(),
+            ValueEnc::Plain(_) | ValueEnc::RleBool(_) => {
+                self.values.len().saturating_sub(self.page_start)
+            }
             ValueEnc::Dict => {
                 let entries = self.dict.as_ref().map_or(0, Dict::len);
                 let bits = (usize::BITS - entries.saturating_sub(1).leading_zeros()) as usize;
@@ -785,8 +975,7 @@ impl ColumnWriter {
         if self.page_values == 0 {
             return Ok(());
         }
-        let name = &self.name;
-        let too_big = |what: &str, v: usize| {
+        let too_big = |name: &str, what: &str, v: usize| {
             i32::try_from(v).map_err(|_| {
                 column_error(
                     name,
@@ -794,20 +983,30 @@ impl ColumnWriter {
                 )
             })
         };
-        let num_values = too_big("value count", self.page_values)?;
-        let num_nulls = too_big("null count", self.page_nulls)?;
-        // Values: everything ends in `self.values`.
+        let num_values = too_big(&self.name, "value count", self.page_values)?;
+        let num_nulls = too_big(&self.name, "null count", self.page_nulls)?;
+        // Values: everything ends in `self.values`, from `page_start`.
+        if let ValueEnc::Dict = self.enc {
+            let d = self
+                .dict
+                .as_ref()
+                .ok_or_else(|| column_error(&self.name, "internal error: no dictionary"))?;
+            d.write_indices(&self.indices, &mut self.values)?;
+            // The chunk's first page decides whether the dictionary pays.
+            let encoded = self.values.len() - self.page_start;
+            if self.pages.is_empty()
+                && self.indices.len() >= DICTIONARY_TRIAL_VALUES
+                && d.size_bytes() + encoded >= d.plain_size(&self.indices)
+            {
+                self.values.truncate(self.page_start);
+                self.give_up_dictionary()?;
+            }
+            self.indices.clear();
+        }
         let encoding = self.enc.encoding();
         match &mut self.enc {
             ValueEnc::Plain(b) => b.reset(),
-            ValueEnc::Dict => {
-                let d = self
-                    .dict
-                    .as_ref()
-                    .ok_or_else(|| column_error(name, "internal error: no dictionary"))?;
-                d.write_indices(&self.indices, &mut self.values)?;
-                self.indices.clear();
-            }
+            ValueEnc::Dict => {}
             ValueEnc::DeltaI32(e) => e.flush(&mut self.values),
             ValueEnc::DeltaI64(e) => e.flush(&mut self.values),
             ValueEnc::DeltaLength(e) => e.flush(&mut self.values),
@@ -815,55 +1014,98 @@ impl ColumnWriter {
             ValueEnc::Bss(e) => e.flush(&mut self.values),
             ValueEnc::RleBool(r) => {
                 r.flush(&mut self.values);
-                rle::end_length_prefix(&mut self.values, 0)?;
+                rle::end_length_prefix(&mut self.values, self.page_start)?;
             }
         }
         if self.max_def > 0 {
             self.def_enc.flush(&mut self.def_levels);
         }
-        let compressor = &mut shared.compressors[self.compressor];
+        let name = &self.name;
+        let compressor = shared
+            .compressors
+            .get_mut(self.compressor)
+            .ok_or_else(|| column_error(name, "internal error: the writer's compressor"))?;
         let codec = compressor.codec();
-        let body_start = self.bodies.len();
-        let (page_type, uncompressed_len, levels_len) = match self.version {
+        let plain_body = codec == Compression::Uncompressed;
+        let levels_len = self.def_levels.len();
+        let values_len = self.values.len() - self.page_start;
+        // The body: levels right before the values when they fit the room kept there (else
+        // a copy: into a scratch buffer before compression, or moving the values on).
+        // Uncompressed, the body stays where it is; compressed, it is compressed into
+        // `bodies`.
+        let (page_type, uncompressed_len, v2_levels_len, body_start, body_end) = match self.version
+        {
             DataPageVersion::V1 => {
-                let levels = if self.max_def > 0 {
-                    4 + self.def_levels.len()
-                } else {
-                    0
-                };
-                let total = levels + self.values.len();
-                if codec == Compression::Uncompressed {
-                    self.bodies.reserve(total);
-                    if self.max_def > 0 {
-                        push_prefixed(&mut self.bodies, &self.def_levels)?;
+                let levels = if self.max_def > 0 { 4 + levels_len } else { 0 };
+                let total = levels + values_len;
+                let start = self.page_start.checked_sub(levels);
+                match start {
+                    Some(start) if start >= self.page_base => {
+                        if levels > 0 {
+                            let prefix = (levels_len as u32).to_le_bytes();
+                            self.values[start..start + 4].copy_from_slice(&prefix);
+                            self.values[start + 4..self.page_start]
+                                .copy_from_slice(&self.def_levels);
+                        }
+                        if plain_body {
+                            (PageType::DataPage, total, 0, start, self.values.len())
+                        } else {
+                            let b = self.bodies.len();
+                            compressor.compress(&self.values[start..], &mut self.bodies)?;
+                            (PageType::DataPage, total, 0, b, self.bodies.len())
+                        }
                     }
-                    self.bodies.extend_from_slice(&self.values);
-                } else if self.max_def > 0 {
-                    let body = &mut shared.body;
-                    body.clear();
-                    push_prefixed(body, &self.def_levels)?;
-                    body.extend_from_slice(&self.values);
-                    compressor.compress(body, &mut self.bodies)?;
-                } else {
-                    compressor.compress(&self.values, &mut self.bodies)?;
+                    _ if plain_body => {
+                        let start = self.make_room(levels);
+                        let prefix = (levels_len as u32).to_le_bytes();
+                        self.values[start..start + 4].copy_from_slice(&prefix);
+                        self.values[start + 4..self.page_start].copy_from_slice(&self.def_levels);
+                        (PageType::DataPage, total, 0, start, self.values.len())
+                    }
+                    _ => {
+                        let body = &mut shared.body;
+                        body.clear();
+                        push_prefixed(body, &self.def_levels)?;
+                        body.extend_from_slice(&self.values[self.page_start..]);
+                        let b = self.bodies.len();
+                        compressor.compress(body, &mut self.bodies)?;
+                        (PageType::DataPage, total, 0, b, self.bodies.len())
+                    }
                 }
-                (PageType::DataPage, total, 0)
             }
             DataPageVersion::V2 => {
-                self.bodies.extend_from_slice(&self.def_levels);
-                if codec == Compression::Uncompressed {
-                    self.bodies.extend_from_slice(&self.values);
+                let total = levels_len + values_len;
+                if plain_body {
+                    let start = match self.page_start.checked_sub(levels_len) {
+                        Some(start) if start >= self.page_base => start,
+                        _ => self.make_room(levels_len),
+                    };
+                    self.values[start..self.page_start].copy_from_slice(&self.def_levels);
+                    (
+                        PageType::DataPageV2,
+                        total,
+                        levels_len,
+                        start,
+                        self.values.len(),
+                    )
                 } else {
-                    compressor.compress(&self.values, &mut self.bodies)?;
+                    let b = self.bodies.len();
+                    self.bodies.extend_from_slice(&self.def_levels);
+                    compressor.compress(&self.values[self.page_start..], &mut self.bodies)?;
+                    (
+                        PageType::DataPageV2,
+                        total,
+                        levels_len,
+                        b,
+                        self.bodies.len(),
+                    )
                 }
-                (
-                    PageType::DataPageV2,
-                    self.def_levels.len() + self.values.len(),
-                    self.def_levels.len(),
-                )
             }
         };
-        let body = &self.bodies[body_start..];
+        let body = self
+            .chunk_bodies()
+            .get(body_start..body_end)
+            .ok_or_else(|| column_error(&self.name, "internal error: page body range"))?;
         let compressed_len = body.len();
         let crc = self.crc.then(|| crc32fast::hash(body) as i32);
         // Page statistics in the header at the `page` level.
@@ -874,8 +1116,8 @@ impl ColumnWriter {
         });
         let header = PageHeader {
             page_type,
-            uncompressed_page_size: too_big("size", uncompressed_len)?,
-            compressed_page_size: too_big("size", compressed_len)?,
+            uncompressed_page_size: too_big(&self.name, "size", uncompressed_len)?,
+            compressed_page_size: too_big(&self.name, "size", compressed_len)?,
             crc,
             data_page_header: (page_type == PageType::DataPage).then(|| DataPageHeader {
                 num_values,
@@ -892,7 +1134,7 @@ impl ColumnWriter {
                 num_nulls,
                 num_rows: num_values,
                 encoding,
-                definition_levels_byte_length: levels_len as i32,
+                definition_levels_byte_length: v2_levels_len as i32,
                 repetition_levels_byte_length: 0,
                 is_compressed: Some(codec != Compression::Uncompressed),
                 statistics: statistics.clone(),
@@ -903,18 +1145,19 @@ impl ColumnWriter {
         let header_start = self.headers.len();
         header.encode(&mut Writer::new(&mut self.headers), arena.as_slice());
         let header_len = self.headers.len() - header_start;
-        // Where the page lands relative to the first data page.
-        let offset = (header_start + body_start) as u64;
         self.pages.push(PageSpan {
             header_end: self.headers.len(),
-            body_end: self.bodies.len(),
+            body_start,
+            body_end,
         });
+        // Where the page lands relative to the first data page.
         self.offset_index.add_page(
-            offset,
+            self.data_bytes,
             header_len + compressed_len,
             self.chunk_values,
             Some(self.page_unencoded),
         )?;
+        self.data_bytes += (header_len + compressed_len) as u64;
         if let Some(ci) = &mut self.column_index {
             ci.add_page(&self.page_stats, Some(&self.page_sizes));
         }
@@ -932,9 +1175,58 @@ impl ColumnWriter {
         self.page_values = 0;
         self.page_nulls = 0;
         self.page_unencoded = 0;
-        self.values.clear();
+        // Room for the levels of the next page: those of this one, and some slack.
+        self.levels_room = levels_len + levels_len / 4 + LEVELS_ROOM;
         self.def_levels.clear();
+        if !plain_body {
+            self.values.clear();
+        }
+        self.begin_page();
         Ok(())
+    }
+
+    /// The buffer holding the chunk's page bodies: the values buffer when they are not
+    /// compressed (each page's body is left where its values were encoded).
+    fn chunk_bodies(&self) -> &[u8] {
+        if self.settings.codec.compression() == Compression::Uncompressed {
+            &self.values
+        } else {
+            &self.bodies
+        }
+    }
+
+    /// Starts the values of a page at the end of `values`, after room for its levels (v1:
+    /// with their length prefix) when they go before the values in place: uncompressed
+    /// pages, and compressed v1 pages (compressed from one contiguous slice).
+    fn begin_page(&mut self) {
+        let room = match (self.version, self.max_def > 0) {
+            (_, false) => 0,
+            (DataPageVersion::V1, true) => 4 + self.levels_room,
+            (DataPageVersion::V2, true) => {
+                if self.settings.codec.compression() == Compression::Uncompressed {
+                    self.levels_room
+                } else {
+                    0
+                }
+            }
+        };
+        self.page_base = self.values.len();
+        self.values.resize(self.page_base + room, 0);
+        self.page_start = self.values.len();
+    }
+
+    /// Moves the open page's values on so that `need` bytes fit before them (levels that
+    /// outgrew the room kept); returns where those bytes start.
+    #[cold]
+    fn make_room(&mut self, need: usize) -> usize {
+        let have = self.page_start - self.page_base;
+        let extra = need.saturating_sub(have);
+        let end = self.values.len();
+        self.values.resize(end + extra, 0);
+        self.values
+            .copy_within(self.page_start..end, self.page_start + extra);
+        self.page_start += extra;
+        self.page_start - need
     }
 
     /// Closes the chunk of the row group: writes its pages to `out` (whose next byte is at
@@ -948,7 +1240,11 @@ impl ColumnWriter {
         shared: &mut Shared,
     ) -> Result<(FinishedChunk, u64)> {
         self.flush_page(shared)?;
-        let compressor = &mut shared.compressors[self.compressor];
+        let name = &self.name;
+        let compressor = shared
+            .compressors
+            .get_mut(self.compressor)
+            .ok_or_else(|| column_error(name, "internal error: the writer's compressor"))?;
         let codec = compressor.codec();
         let mut written = 0u64;
         let mut chunk = ColumnChunk::new(self.physical, codec);
@@ -962,14 +1258,13 @@ impl ColumnWriter {
             let plain = &mut shared.body;
             plain.clear();
             d.write_page(plain)?;
-            let mut compressed = Vec::new();
             let body: &[u8] = if codec == Compression::Uncompressed {
                 plain
             } else {
-                compressor.compress(plain, &mut compressed)?;
-                &compressed
+                shared.packed.clear();
+                compressor.compress(plain, &mut shared.packed)?;
+                &shared.packed
             };
-            let name = &self.name;
             let fit = |v: usize| {
                 i32::try_from(v).map_err(|_| {
                     column_error(
@@ -1006,13 +1301,21 @@ impl ColumnWriter {
             self.compressed += (h.len() + body.len()) as u64;
             self.dict_pages = 1;
         }
+        // The data pages, each header then body, straight from the chunk's buffers.
         let data_start = pos + written;
-        let (mut h0, mut b0) = (0, 0);
+        let bodies = self.chunk_bodies();
+        let mut h0 = 0;
         for p in &self.pages {
-            out.write_all(&self.headers[h0..p.header_end])?;
-            out.write_all(&self.bodies[b0..p.body_end])?;
-            written += (p.header_end - h0 + p.body_end - b0) as u64;
-            (h0, b0) = (p.header_end, p.body_end);
+            let (Some(header), Some(body)) = (
+                self.headers.get(h0..p.header_end),
+                bodies.get(p.body_start..p.body_end),
+            ) else {
+                return Err(column_error(&self.name, "internal error: page spans"));
+            };
+            out.write_all(header)?;
+            out.write_all(body)?;
+            written += (header.len() + body.len()) as u64;
+            h0 = p.header_end;
         }
         let as_i64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         chunk.set_num_values(as_i64(self.chunk_values));
@@ -1074,13 +1377,16 @@ impl ColumnWriter {
             }
             b
         });
-        // Release the chunk's buffers.
+        // Release the chunk's buffers: between chunks a column holds no page data.
         self.headers = Vec::new();
         self.bodies = Vec::new();
         self.values = Vec::new();
         self.indices = Vec::new();
         self.def_levels = Vec::new();
+        self.bools = Vec::new();
+        self.compact = Vec::new();
         self.pages = Vec::new();
+        self.dict = None;
         self.start_chunk()?;
         Ok((
             FinishedChunk {
@@ -1103,9 +1409,42 @@ impl ColumnWriter {
     }
 
     /// Switches to the fallback encoding for the rest of the chunk (the dictionary keeps its
-    /// entries: it is still written, for the pages that use it).
+    /// entries: it is still written, for the pages that use it; its hash table is freed).
     fn fall_back(&mut self) -> Result<()> {
         self.enc = self.value_encoder(self.settings.encoding)?;
+        if let Some(d) = &mut self.dict {
+            d.release_table();
+        }
+        Ok(())
+    }
+
+    /// True if the chunk's first page has [`DICTIONARY_TRIAL_VALUES`] values or more and
+    /// every one is a new dictionary entry (the dictionary would only add its indices).
+    fn dict_all_distinct(&self) -> bool {
+        matches!(self.enc, ValueEnc::Dict)
+            && self.pages.is_empty()
+            && self.indices.len() >= DICTIONARY_TRIAL_VALUES
+            && self
+                .dict
+                .as_ref()
+                .is_some_and(|d| d.len() == self.indices.len())
+    }
+
+    /// Gives up the dictionary of a chunk whose first page is open: the page's values (its
+    /// indices) are encoded again with the fallback encoding, which the rest of the chunk
+    /// uses, and the dictionary is dropped (no page uses it, none is written).
+    fn give_up_dictionary(&mut self) -> Result<()> {
+        if !self.pages.is_empty() {
+            return Err(self.internal("dictionary to give up"));
+        }
+        let Some(dict) = self.dict.take() else {
+            return Err(self.internal("dictionary to give up"));
+        };
+        let mut enc = self.value_encoder(self.settings.encoding)?;
+        let fixed = (self.physical == PhysicalType::FixedLenByteArray).then_some(self.width);
+        dict.reencode(&self.name, &self.indices, &mut enc, &mut self.values, fixed)?;
+        self.enc = enc;
+        self.indices = Vec::new();
         Ok(())
     }
 }
@@ -1221,6 +1560,17 @@ fn decimals<const N: usize>(
     }
 }
 
+/// INTERVAL values: (months, days, milliseconds) as three little-endian 32-bit integers
+/// each. Negative Arrow fields keep their two's complement bits (as arrow-rs writes them).
+fn intervals(values: impl Iterator<Item = [i32; 3]>, out: &mut Vec<u8>) {
+    out.clear();
+    for v in values {
+        for x in v {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+}
+
 /// Slots `off..off + len` of `array` as physical values, and their validity.
 #[allow(clippy::too_many_arguments)]
 fn to_batch<'a>(
@@ -1232,7 +1582,6 @@ fn to_batch<'a>(
     len: usize,
     s: &'a mut Scratch,
 ) -> Result<(Batch<'a>, Option<Bitmap<'a>>)> {
-    use ArrowTimeUnit as U;
     if array.data_type() != data_type {
         return Err(column_error(
             name,
@@ -1246,27 +1595,34 @@ fn to_batch<'a>(
         return dictionary_batch(name, width, array, off, len, s);
     }
     let validity = validity_of(array, off, len)?;
-    let batch = match data_type {
+    let batch = match view(name, data_type, width, array, off, len)? {
+        Some(b) => b,
+        None => {
+            let kind = convert_into(
+                name, data_type, width, array, off, len, validity, &mut s.out,
+            )?;
+            kind.batch(&s.out, len)?
+        }
+    };
+    Ok((batch, validity))
+}
+
+/// Slots `off..off + len` of `array` straight from its buffers, for the types whose layout is
+/// the physical one (`None` for the others, which [`convert_into`] converts).
+fn view<'a>(
+    name: &str,
+    data_type: &DataType,
+    width: usize,
+    array: &'a dyn Array,
+    off: usize,
+    len: usize,
+) -> Result<Option<Batch<'a>>> {
+    use ArrowTimeUnit as U;
+    Ok(Some(match data_type {
         DataType::Null => Batch::Null,
         DataType::Boolean => {
             let b = array.as_boolean().values();
             Batch::Bool(Bitmap::new(b.values(), b.offset() + off, len)?)
-        }
-        DataType::Int8 => {
-            convert::<Int8Type, i32>(array, off, len, &mut s.i32s, i32::from);
-            Batch::I32(&s.i32s)
-        }
-        DataType::Int16 => {
-            convert::<Int16Type, i32>(array, off, len, &mut s.i32s, i32::from);
-            Batch::I32(&s.i32s)
-        }
-        DataType::UInt8 => {
-            convert::<UInt8Type, i32>(array, off, len, &mut s.i32s, i32::from);
-            Batch::I32(&s.i32s)
-        }
-        DataType::UInt16 => {
-            convert::<UInt16Type, i32>(array, off, len, &mut s.i32s, i32::from);
-            Batch::I32(&s.i32s)
         }
         DataType::Int32 => Batch::I32(prim::<Int32Type, i32>(array, off, len)),
         DataType::UInt32 => Batch::I32(prim::<UInt32Type, i32>(array, off, len)),
@@ -1274,28 +1630,12 @@ fn to_batch<'a>(
         DataType::Time32(U::Millisecond) => {
             Batch::I32(prim::<Time32MillisecondType, i32>(array, off, len))
         }
-        DataType::Time32(_) => {
-            convert::<Time32SecondType, i32>(array, off, len, &mut s.i32s, |v| {
-                v.wrapping_mul(1000)
-            });
-            Batch::I32(&s.i32s)
-        }
-        DataType::Date64 => {
-            convert::<Date64Type, i32>(array, off, len, &mut s.i32s, |v| (v / 86_400_000) as i32);
-            Batch::I32(&s.i32s)
-        }
         DataType::Int64 => Batch::I64(prim::<Int64Type, i64>(array, off, len)),
         DataType::UInt64 => Batch::I64(prim::<UInt64Type, i64>(array, off, len)),
         DataType::Time64(U::Nanosecond) => {
             Batch::I64(prim::<Time64NanosecondType, i64>(array, off, len))
         }
         DataType::Time64(_) => Batch::I64(prim::<Time64MicrosecondType, i64>(array, off, len)),
-        DataType::Timestamp(U::Second, _) => {
-            convert::<TimestampSecondType, i64>(array, off, len, &mut s.i64s, |v| {
-                v.wrapping_mul(1000)
-            });
-            Batch::I64(&s.i64s)
-        }
         DataType::Timestamp(U::Millisecond, _) => {
             Batch::I64(prim::<TimestampMillisecondType, i64>(array, off, len))
         }
@@ -1343,16 +1683,6 @@ fn to_batch<'a>(
             let a = array.as_binary::<i64>();
             Batch::Bytes64(&a.value_offsets()[off..=off + len], a.values().as_slice())
         }
-        DataType::Utf8View => {
-            let a = array.as_string_view();
-            views(off, len, validity, |i| a.value(i).as_bytes(), s);
-            Batch::Bytes64(&s.offsets, &s.bytes)
-        }
-        DataType::BinaryView => {
-            let a = array.as_binary_view();
-            views(off, len, validity, |i| a.value(i), s);
-            Batch::Bytes64(&s.offsets, &s.bytes)
-        }
         DataType::FixedSizeBinary(_) => {
             let a = array.as_fixed_size_binary();
             let v = a.value_data();
@@ -1362,29 +1692,135 @@ fn to_batch<'a>(
             })?;
             Batch::Fixed(data)
         }
+        _ => return Ok(None),
+    }))
+}
+
+/// Where [`convert_into`] left its values in [`Buffers`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Kind {
+    #[default]
+    I32,
+    I64,
+    /// `offsets` and `bytes`.
+    Bytes,
+    /// `bytes`, `width` bytes a value.
+    Fixed,
+}
+
+impl Kind {
+    /// The `len` values of kind `self` in `b`.
+    fn batch(self, b: &Buffers, len: usize) -> Result<Batch<'_>> {
+        let n = match self {
+            Kind::I32 => b.i32s.len(),
+            Kind::I64 => b.i64s.len(),
+            Kind::Bytes => b.offsets.len().saturating_sub(1),
+            Kind::Fixed => len,
+        };
+        if n != len {
+            return Err(Error::new(ErrorKind::Inconsistent(format!(
+                "internal error: {n} converted values for {len} slots"
+            ))));
+        }
+        Ok(match self {
+            Kind::I32 => Batch::I32(&b.i32s),
+            Kind::I64 => Batch::I64(&b.i64s),
+            Kind::Bytes => Batch::Bytes64(&b.offsets, &b.bytes),
+            Kind::Fixed => Batch::Fixed(&b.bytes),
+        })
+    }
+}
+
+/// Converts slots `off..off + len` of `array` (validity `validity`), of a type whose layout
+/// is not the physical one, into `b`; returns where the values are.
+#[allow(clippy::too_many_arguments)]
+fn convert_into(
+    name: &str,
+    data_type: &DataType,
+    width: usize,
+    array: &dyn Array,
+    off: usize,
+    len: usize,
+    validity: Option<Bitmap<'_>>,
+    b: &mut Buffers,
+) -> Result<Kind> {
+    use ArrowTimeUnit as U;
+    Ok(match data_type {
+        DataType::Int8 => {
+            convert::<Int8Type, i32>(array, off, len, &mut b.i32s, i32::from);
+            Kind::I32
+        }
+        DataType::Int16 => {
+            convert::<Int16Type, i32>(array, off, len, &mut b.i32s, i32::from);
+            Kind::I32
+        }
+        DataType::UInt8 => {
+            convert::<UInt8Type, i32>(array, off, len, &mut b.i32s, i32::from);
+            Kind::I32
+        }
+        DataType::UInt16 => {
+            convert::<UInt16Type, i32>(array, off, len, &mut b.i32s, i32::from);
+            Kind::I32
+        }
+        DataType::Time32(U::Second) => {
+            convert::<Time32SecondType, i32>(array, off, len, &mut b.i32s, |v| {
+                v.wrapping_mul(1000)
+            });
+            Kind::I32
+        }
+        DataType::Date64 => {
+            convert::<Date64Type, i32>(array, off, len, &mut b.i32s, |v| (v / 86_400_000) as i32);
+            Kind::I32
+        }
+        DataType::Timestamp(U::Second, _) => {
+            convert::<TimestampSecondType, i64>(array, off, len, &mut b.i64s, |v| {
+                v.wrapping_mul(1000)
+            });
+            Kind::I64
+        }
+        DataType::Utf8View => {
+            let a = array.as_string_view();
+            views(off, len, validity, |i| a.value(i).as_bytes(), b);
+            Kind::Bytes
+        }
+        DataType::BinaryView => {
+            let a = array.as_binary_view();
+            views(off, len, validity, |i| a.value(i), b);
+            Kind::Bytes
+        }
         DataType::Decimal32(..) => {
             let v = &array.as_primitive::<Decimal32Type>().values()[off..off + len];
-            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut s.bytes);
-            Batch::Fixed(&s.bytes)
+            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut b.bytes);
+            Kind::Fixed
         }
         DataType::Decimal64(..) => {
             let v = &array.as_primitive::<Decimal64Type>().values()[off..off + len];
-            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut s.bytes);
-            Batch::Fixed(&s.bytes)
+            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut b.bytes);
+            Kind::Fixed
         }
         DataType::Decimal128(..) => {
             let v = &array.as_primitive::<Decimal128Type>().values()[off..off + len];
-            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut s.bytes);
-            Batch::Fixed(&s.bytes)
+            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut b.bytes);
+            Kind::Fixed
         }
         DataType::Decimal256(..) => {
             let v = &array.as_primitive::<Decimal256Type>().values()[off..off + len];
             decimals(
                 v.iter().map(|x: &i256| x.to_be_bytes()),
                 width,
-                &mut s.bytes,
+                &mut b.bytes,
             );
-            Batch::Fixed(&s.bytes)
+            Kind::Fixed
+        }
+        DataType::Interval(IntervalUnit::YearMonth) if width == 12 => {
+            let v = &array.as_primitive::<IntervalYearMonthType>().values()[off..off + len];
+            intervals(v.iter().map(|&months| [months, 0, 0]), &mut b.bytes);
+            Kind::Fixed
+        }
+        DataType::Interval(IntervalUnit::DayTime) if width == 12 => {
+            let v = &array.as_primitive::<IntervalDayTimeType>().values()[off..off + len];
+            intervals(v.iter().map(|x| [0, x.days, x.milliseconds]), &mut b.bytes);
+            Kind::Fixed
         }
         other => {
             return Err(column_error(
@@ -1392,8 +1828,7 @@ fn to_batch<'a>(
                 format_args!("{other} values are not written"),
             ))
         }
-    };
-    Ok((batch, validity))
+    })
 }
 
 /// Copies the values of view slots `off..off + len` into offsets and bytes (null slots
@@ -1403,172 +1838,277 @@ fn views<'v>(
     len: usize,
     validity: Option<Bitmap<'_>>,
     value: impl Fn(usize) -> &'v [u8],
-    s: &mut Scratch,
+    b: &mut Buffers,
 ) {
-    s.offsets.clear();
-    s.bytes.clear();
-    s.offsets.push(0);
+    b.offsets.clear();
+    b.bytes.clear();
+    b.offsets.push(0);
     for i in 0..len {
         let valid = validity.is_none_or(|v| v.word(i) & 1 == 1);
         if valid {
-            s.bytes.extend_from_slice(value(off + i));
+            b.bytes.extend_from_slice(value(off + i));
         }
-        s.offsets.push(s.bytes.len() as i64);
+        b.offsets.push(b.bytes.len() as i64);
     }
 }
 
-/// True if dictionary arrays with values of type `v` are written (their values gathered).
+/// True if dictionary arrays with values of type `v` are written (their values gathered):
+/// every type written as a plain column.
 pub fn dictionary_values_supported(v: &DataType) -> bool {
+    use DataType as D;
     matches!(
         v,
-        DataType::Utf8
-            | DataType::LargeUtf8
-            | DataType::Binary
-            | DataType::LargeBinary
-            | DataType::Int32
-            | DataType::Int64
-            | DataType::Float32
-            | DataType::Float64
+        D::Null
+            | D::Boolean
+            | D::Int8
+            | D::Int16
+            | D::Int32
+            | D::Int64
+            | D::UInt8
+            | D::UInt16
+            | D::UInt32
+            | D::UInt64
+            | D::Float16
+            | D::Float32
+            | D::Float64
+            | D::Utf8
+            | D::LargeUtf8
+            | D::Utf8View
+            | D::Binary
+            | D::LargeBinary
+            | D::BinaryView
+            | D::FixedSizeBinary(_)
+            | D::Decimal32(..)
+            | D::Decimal64(..)
+            | D::Decimal128(..)
+            | D::Decimal256(..)
+            | D::Date32
+            | D::Date64
+            | D::Time32(_)
+            | D::Time64(_)
+            | D::Timestamp(..)
+            | D::Duration(_)
+            | D::Interval(IntervalUnit::YearMonth | IntervalUnit::DayTime)
     )
 }
 
-/// Slots `off..off + len` of a dictionary array as the physical values they stand for.
+/// The keys of slots `off..off + len` of a dictionary array with keys `K` (as `usize`; a
+/// negative key becomes a huge one, out of every dictionary) into `keys`, and its values.
+fn dictionary_keys<'a, K: ArrowDictionaryKeyType>(
+    array: &'a dyn Array,
+    off: usize,
+    len: usize,
+    keys: &mut Vec<usize>,
+) -> &'a ArrayRef {
+    use arrow_buffer::ArrowNativeType;
+    let a = array.as_dictionary::<K>();
+    keys.clear();
+    keys.extend(
+        a.keys().values()[off..off + len]
+            .iter()
+            .map(|k| k.as_usize()),
+    );
+    a.values()
+}
+
+/// `out` = `values[k]` for every key `k` whose slot is `valid`, `T::default()` for the
+/// others.
+fn gather<T: Copy + Default>(
+    values: &[T],
+    keys: &[usize],
+    valid: impl Fn(usize, usize) -> bool,
+    out: &mut Vec<T>,
+) {
+    out.clear();
+    out.extend(keys.iter().enumerate().map(|(i, &k)| {
+        if valid(i, k) {
+            values.get(k).copied().unwrap_or_default()
+        } else {
+            T::default()
+        }
+    }));
+}
+
+/// Byte strings `k` (`offsets`, `data`) for every key `k` whose slot is `valid` (empty for
+/// the others) into 64-bit `out_offsets` and `out_bytes`.
+fn gather_bytes<O: crate::encoding::OffsetSize>(
+    offsets: &[O],
+    data: &[u8],
+    keys: &[usize],
+    valid: impl Fn(usize, usize) -> bool,
+    out_offsets: &mut Vec<i64>,
+    out_bytes: &mut Vec<u8>,
+) {
+    out_offsets.clear();
+    out_bytes.clear();
+    out_offsets.push(0);
+    for (i, &k) in keys.iter().enumerate() {
+        if valid(i, k) {
+            let at = |j: usize| offsets.get(j).and_then(|o| o.to_usize()).unwrap_or(0);
+            out_bytes.extend_from_slice(data.get(at(k)..at(k + 1)).unwrap_or_default());
+        }
+        out_offsets.push(out_bytes.len() as i64);
+    }
+}
+
+/// Slots `off..off + len` of a dictionary array as the physical values they stand for. The
+/// dictionary's values are viewed straight from their buffers when their layout is the
+/// physical one, else converted once per array (at its first slice, `off == 0`, kept in
+/// [`Scratch::dict`] for the next slices); then each slot takes the value of its key. A null
+/// key or a key to a null value is a null slot; a valid key out of the dictionary is an error.
 fn dictionary_batch<'a>(
     name: &str,
-    _width: usize,
+    width: usize,
     array: &'a dyn Array,
     off: usize,
     len: usize,
     s: &'a mut Scratch,
 ) -> Result<(Batch<'a>, Option<Bitmap<'a>>)> {
-    macro_rules! keys {
-        ($($t:ty => $k:ident),*) => {
-            match array.data_type() {
-                $(DataType::Dictionary(k, _) if **k == DataType::$k => {
-                    let a = array.as_dictionary::<$t>();
-                    (a.keys().values()[off..off + len].iter().map(|k| k.as_usize()).fill_keys(&mut s.keys), a.values())
-                })*
-                other => return Err(column_error(name, format_args!("dictionary keys of {other}"))),
-            }
-        };
-    }
-    trait CollectInto: Iterator<Item = usize> + Sized {
-        fn fill_keys(self, out: &mut Vec<usize>) {
-            out.clear();
-            out.extend(self);
+    let DataType::Dictionary(key_type, _) = array.data_type() else {
+        return Err(column_error(name, "internal error: not a dictionary array"));
+    };
+    let keys = &mut s.keys;
+    let values: &'a ArrayRef = match **key_type {
+        DataType::Int8 => dictionary_keys::<Int8Type>(array, off, len, keys),
+        DataType::Int16 => dictionary_keys::<Int16Type>(array, off, len, keys),
+        DataType::Int32 => dictionary_keys::<Int32Type>(array, off, len, keys),
+        DataType::Int64 => dictionary_keys::<Int64Type>(array, off, len, keys),
+        DataType::UInt8 => dictionary_keys::<UInt8Type>(array, off, len, keys),
+        DataType::UInt16 => dictionary_keys::<UInt16Type>(array, off, len, keys),
+        DataType::UInt32 => dictionary_keys::<UInt32Type>(array, off, len, keys),
+        DataType::UInt64 => dictionary_keys::<UInt64Type>(array, off, len, keys),
+        ref other => {
+            return Err(column_error(
+                name,
+                format_args!("dictionary keys of type {other}"),
+            ))
         }
-    }
-    impl<I: Iterator<Item = usize>> CollectInto for I {}
-    use arrow_buffer::ArrowNativeType;
-    let ((), values) = keys!(
-        Int8Type => Int8, Int16Type => Int16, Int32Type => Int32, Int64Type => Int64,
-        UInt8Type => UInt8, UInt16Type => UInt16, UInt32Type => UInt32, UInt64Type => UInt64
-    );
-    let values: &'a dyn Array = values.as_ref();
+    };
+    let value_type = values.data_type();
     let n_values = values.len();
     // Logical validity: the key is valid and so is the value it points to.
     let key_valid = validity_of(array, off, len)?;
     let value_nulls = values.nulls().filter(|n| n.null_count() > 0);
     let has_nulls = key_valid.is_some() || value_nulls.is_some();
-    if s.keys.iter().any(|&k| k >= n_values) {
-        let bad = key_valid.is_none_or(|v| {
-            s.keys
-                .iter()
-                .enumerate()
-                .any(|(i, &k)| k >= n_values && v.word(i) & 1 == 1)
-        });
-        if bad {
-            return Err(column_error(
-                name,
-                "a dictionary key is out of the dictionary",
-            ));
-        }
+    let key_is_valid = |i: usize| key_valid.is_none_or(|v| v.word(i) & 1 == 1);
+    if let Some(i) = s
+        .keys
+        .iter()
+        .enumerate()
+        .position(|(i, &k)| k >= n_values && key_is_valid(i))
+    {
+        return Err(column_error(
+            name,
+            format_args!(
+                "the dictionary key of row {} (of this array) is out of the dictionary of \
+                 {n_values} values",
+                off + i
+            ),
+        ));
     }
     s.validity.clear();
     if has_nulls {
         s.validity.resize(len.div_ceil(8), 0);
         for (i, &k) in s.keys.iter().enumerate() {
-            let ok = key_valid.is_none_or(|v| v.word(i) & 1 == 1)
-                && k < n_values
-                && value_nulls.is_none_or(|n| n.is_valid(k));
+            let ok = key_is_valid(i) && k < n_values && value_nulls.is_none_or(|n| n.is_valid(k));
             if ok {
                 s.validity[i / 8] |= 1 << (i % 8);
             }
         }
     }
-    let valid_key =
-        |i: usize, k: usize| k < n_values && (!has_nulls || s.validity[i / 8] >> (i % 8) & 1 == 1);
-    let batch = match values.data_type() {
-        DataType::Int32 => {
-            let v = values.as_primitive::<Int32Type>().values();
-            s.i32s.clear();
-            s.i32s.extend(
-                s.keys
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &k)| if valid_key(i, k) { v[k] } else { 0 }),
-            );
-            Batch::I32(&s.i32s)
-        }
-        DataType::Int64 => {
-            let v = values.as_primitive::<Int64Type>().values();
-            s.i64s.clear();
-            s.i64s.extend(
-                s.keys
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &k)| if valid_key(i, k) { v[k] } else { 0 }),
-            );
-            Batch::I64(&s.i64s)
-        }
-        DataType::Float32 => {
-            let v = values.as_primitive::<Float32Type>().values();
-            s.f32s.clear();
-            s.f32s.extend(
-                s.keys
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &k)| if valid_key(i, k) { v[k] } else { 0.0 }),
-            );
-            Batch::F32(&s.f32s)
-        }
-        DataType::Float64 => {
-            let v = values.as_primitive::<Float64Type>().values();
-            s.f64s.clear();
-            s.f64s.extend(
-                s.keys
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &k)| if valid_key(i, k) { v[k] } else { 0.0 }),
-            );
-            Batch::F64(&s.f64s)
-        }
-        DataType::Utf8 | DataType::Binary | DataType::LargeUtf8 | DataType::LargeBinary => {
-            let get = |k: usize| -> &[u8] {
-                match values.data_type() {
-                    DataType::Utf8 => values.as_string::<i32>().value(k).as_bytes(),
-                    DataType::LargeUtf8 => values.as_string::<i64>().value(k).as_bytes(),
-                    DataType::Binary => values.as_binary::<i32>().value(k),
-                    _ => values.as_binary::<i64>().value(k),
-                }
-            };
-            s.offsets.clear();
-            s.bytes.clear();
-            s.offsets.push(0);
-            for (i, &k) in s.keys.iter().enumerate() {
-                if valid_key(i, k) {
-                    s.bytes.extend_from_slice(get(k));
-                }
-                s.offsets.push(s.bytes.len() as i64);
+    // The dictionary's values as physical values.
+    let dict_values = match view(name, value_type, width, values.as_ref(), 0, n_values)? {
+        Some(b) => b,
+        None => {
+            let id = (Arc::as_ptr(values).cast::<()>() as usize, n_values);
+            if off == 0 || s.dict_of != Some(id) {
+                s.dict_of = None;
+                let value_valid = validity_of(values.as_ref(), 0, n_values)?;
+                s.dict_kind = convert_into(
+                    name,
+                    value_type,
+                    width,
+                    values.as_ref(),
+                    0,
+                    n_values,
+                    value_valid,
+                    &mut s.dict,
+                )?;
+                s.dict_of = Some(id);
             }
-            Batch::Bytes64(&s.offsets, &s.bytes)
+            s.dict_kind.batch(&s.dict, n_values)?
         }
-        other => {
-            return Err(column_error(
-                name,
-                format_args!("dictionary arrays of {other} values are not written yet"),
-            ))
+    };
+    let validity = &s.validity;
+    let valid = |i: usize, k: usize| {
+        k < n_values && (!has_nulls || validity.get(i / 8).is_some_and(|b| b >> (i % 8) & 1 == 1))
+    };
+    let keys = &s.keys;
+    let out = &mut s.out;
+    let kind = match dict_values {
+        Batch::Null => None,
+        Batch::Bool(bits) => {
+            out.bits.clear();
+            out.bits.resize(len.div_ceil(8), 0);
+            for (i, &k) in keys.iter().enumerate() {
+                if valid(i, k) && bits.word(k) & 1 == 1 {
+                    out.bits[i / 8] |= 1 << (i % 8);
+                }
+            }
+            Some(Out::Bool)
         }
+        Batch::I32(v) => {
+            gather(v, keys, valid, &mut out.i32s);
+            Some(Out::I32)
+        }
+        Batch::I64(v) => {
+            gather(v, keys, valid, &mut out.i64s);
+            Some(Out::I64)
+        }
+        Batch::F32(v) => {
+            gather(v, keys, valid, &mut out.f32s);
+            Some(Out::F32)
+        }
+        Batch::F64(v) => {
+            gather(v, keys, valid, &mut out.f64s);
+            Some(Out::F64)
+        }
+        Batch::Bytes32(o, d) => {
+            gather_bytes(o, d, keys, valid, &mut out.offsets, &mut out.bytes);
+            Some(Out::Bytes)
+        }
+        Batch::Bytes64(o, d) => {
+            gather_bytes(o, d, keys, valid, &mut out.offsets, &mut out.bytes);
+            Some(Out::Bytes)
+        }
+        Batch::Fixed(d) => {
+            out.bytes.clear();
+            out.bytes.reserve(len * width);
+            for (i, &k) in keys.iter().enumerate() {
+                let value = if valid(i, k) {
+                    d.get(k * width..(k + 1) * width)
+                } else {
+                    None
+                };
+                match value {
+                    Some(v) => out.bytes.extend_from_slice(v),
+                    None => out.bytes.resize(out.bytes.len() + width, 0),
+                }
+            }
+            Some(Out::Fixed)
+        }
+    };
+    let s: &'a Scratch = s;
+    let out = &s.out;
+    let batch = match kind {
+        None => Batch::Null,
+        Some(Out::Bool) => Batch::Bool(Bitmap::new(&out.bits, 0, len)?),
+        Some(Out::I32) => Batch::I32(&out.i32s),
+        Some(Out::I64) => Batch::I64(&out.i64s),
+        Some(Out::F32) => Batch::F32(&out.f32s),
+        Some(Out::F64) => Batch::F64(&out.f64s),
+        Some(Out::Bytes) => Batch::Bytes64(&out.offsets, &out.bytes),
+        Some(Out::Fixed) => Batch::Fixed(&out.bytes),
     };
     let validity = if has_nulls {
         Some(Bitmap::new(&s.validity, 0, len)?)
@@ -1576,4 +2116,16 @@ fn dictionary_batch<'a>(
         None
     };
     Ok((batch, validity))
+}
+
+/// Which buffer of [`Scratch::out`] holds the values gathered from a dictionary.
+#[derive(Clone, Copy)]
+enum Out {
+    Bool,
+    I32,
+    I64,
+    F32,
+    F64,
+    Bytes,
+    Fixed,
 }

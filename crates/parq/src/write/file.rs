@@ -35,6 +35,10 @@ const FORMAT_VERSION: i32 = 2;
 /// Rows given to the columns at a time when a byte budget is set, so that the budget is
 /// checked within large batches.
 const BUDGET_SLICE_ROWS: usize = 64 * 1024;
+/// The most bytes of dictionary hash tables the columns keep between their writes, all
+/// together: each column keeps its share (see [`Shared::set_idle_table_bytes`]), so that a
+/// wide schema's columns, each waiting while the others are written, hold small tables.
+const IDLE_TABLES_BYTES: usize = 64 << 20;
 
 #[cold]
 fn writer_error(message: impl std::fmt::Display) -> Error {
@@ -141,6 +145,7 @@ impl<W: Write> ParquetWriter<W> {
                 &mut shared,
             )?);
         }
+        shared.set_idle_table_bytes(Some(IDLE_TABLES_BYTES / columns.len().max(1)));
         let mut out = Counting {
             inner: writer,
             pos: 0,
@@ -327,6 +332,9 @@ impl<W: Write> ParquetWriter<W> {
 
     fn finish(&mut self) -> Result<FileMetaData> {
         self.flush_row_group()?;
+        // From here on only the metadata is needed: release the columns' state.
+        self.columns = Vec::new();
+        self.shared = Shared::default();
         // Bloom filters.
         let base = self.out.pos;
         self.out.write_all(&self.blooms)?;
@@ -340,6 +348,7 @@ impl<W: Write> ParquetWriter<W> {
         // Page indexes.
         let at = self.out.pos;
         let locations = self.page_index.write(&mut self.out, at)?;
+        self.page_index = PageIndexWriter::new();
         for l in locations {
             let c = &mut self.row_groups[l.row_group].columns[l.column];
             if let Some((o, n)) = l.column_index {
@@ -349,8 +358,11 @@ impl<W: Write> ParquetWriter<W> {
                 c.set_offset_index_location(o, n);
             }
         }
-        // Footer.
+        // Footer. Once encoded, the row groups' metadata is released: the metadata returned
+        // is decoded from the footer's bytes.
         let footer = self.encode_footer()?;
+        self.row_groups = Vec::new();
+        self.arena = Arena::default();
         self.out.write_all(&footer)?;
         let len = u32::try_from(footer.len()).map_err(|_| writer_error("a footer over 4 GiB"))?;
         self.out.write_all(&len.to_le_bytes())?;
@@ -423,5 +435,275 @@ impl<W: Write> ParquetWriter<W> {
         }
         w.write_stop();
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow_array::{
+        Array, ArrayRef, FixedSizeBinaryArray, Float32Array, Float64Array, Int32Array, Int64Array,
+        RecordBatch, StringArray,
+    };
+    use arrow_schema::{DataType, Field, Schema};
+
+    use super::super::column::DICTIONARY_TRIAL_VALUES;
+    use super::super::properties::{Codec, DataPageVersion, WriterProperties};
+    use super::ParquetWriter;
+    use crate::format::metadata::{ColumnChunk, Encoding, FileMetaData};
+    use crate::read::ParquetReader;
+
+    /// Writes `batch` with `props`, reads it back (checking it is the same) and returns the
+    /// file's metadata.
+    fn roundtrip(batch: &RecordBatch, props: WriterProperties) -> FileMetaData {
+        let mut buf = Vec::new();
+        let mut w = ParquetWriter::try_new(&mut buf, batch.schema(), props).unwrap();
+        w.write(batch).unwrap();
+        let meta = w.close().unwrap();
+        let r = ParquetReader::from_bytes(bytes::Bytes::from(buf)).unwrap();
+        let got = r.read_batch().unwrap();
+        assert_eq!(got.num_rows(), batch.num_rows());
+        for (i, col) in batch.columns().iter().enumerate() {
+            assert_eq!(
+                &got.column(i).to_data(),
+                &col.to_data(),
+                "column {}",
+                batch.schema().field(i).name()
+            );
+        }
+        meta
+    }
+
+    fn batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
+        let fields: Vec<Field> = columns
+            .iter()
+            .map(|(n, a)| Field::new(*n, a.data_type().clone(), true))
+            .collect();
+        RecordBatch::try_new(
+            Arc::new(Schema::new(fields)),
+            columns.into_iter().map(|(_, a)| a).collect(),
+        )
+        .unwrap()
+    }
+
+    fn uses_dictionary(c: &ColumnChunk) -> bool {
+        c.encodings().contains(Encoding::RleDictionary)
+    }
+
+    /// Distinct floats: the dictionary is given up after the first values, the chunk has
+    /// no dictionary page and its pages are PLAIN; a low-cardinality column beside it keeps
+    /// its dictionary.
+    #[test]
+    fn distinct_values_give_the_dictionary_up() {
+        let n = 50_000;
+        let b = batch(vec![
+            (
+                "f",
+                Arc::new(Float64Array::from_iter_values(
+                    (0..n).map(|i| f64::from(i) * 0.37 + 1e6),
+                )),
+            ),
+            (
+                "k",
+                Arc::new(Int64Array::from_iter(
+                    (0..n).map(|i| (i % 7 != 0).then_some(i64::from(i % 25) * 1_000_003)),
+                )),
+            ),
+            (
+                "s",
+                Arc::new(StringArray::from_iter((0..n).map(|i| {
+                    (i % 5 != 0).then(|| format!("distinct string number {i}"))
+                }))),
+            ),
+        ]);
+        for codec in [Codec::UNCOMPRESSED, Codec::SNAPPY, Codec::ZSTD] {
+            for version in [DataPageVersion::V1, DataPageVersion::V2] {
+                let props = WriterProperties::builder()
+                    .compression(codec)
+                    .data_page_version(version)
+                    .page_crc(true)
+                    .build()
+                    .unwrap();
+                let meta = roundtrip(&b, props);
+                let cols = meta.row_groups()[0].columns();
+                for c in [&cols[0], &cols[2]] {
+                    assert!(!uses_dictionary(c), "{:?}", c.encodings());
+                    assert!(c.encodings().contains(Encoding::Plain));
+                    assert_eq!(c.dictionary_page_offset(), None);
+                }
+                assert!(uses_dictionary(&cols[1]));
+                assert!(cols[1].dictionary_page_offset().is_some());
+            }
+        }
+    }
+
+    /// The first page closes with mostly distinct values (not all): the dictionary page and
+    /// indices would not be smaller than PLAIN, so the page is written PLAIN and so is the
+    /// rest of the chunk, with the column's fallback encoding.
+    #[test]
+    fn first_page_decides() {
+        let n = 30_000i64;
+        // Nine distinct values in ten.
+        let mostly = |i: i64| if i % 10 == 9 { i - 1 } else { i };
+        let b = batch(vec![
+            (
+                "plain",
+                Arc::new(Int64Array::from_iter_values((0..n).map(mostly))),
+            ),
+            (
+                "delta",
+                Arc::new(Int64Array::from_iter(
+                    (0..n).map(|i| (i % 3 != 0).then_some(mostly(i) * 3)),
+                )),
+            ),
+            (
+                "half",
+                Arc::new(Int64Array::from_iter_values((0..n).map(|i| i / 2))),
+            ),
+        ]);
+        let props = WriterProperties::builder()
+            .data_page_rows(Some(2_000))
+            .column_dictionary("delta", true)
+            .column_encoding("delta", Encoding::DeltaBinaryPacked)
+            .build()
+            .unwrap();
+        let meta = roundtrip(&b, props);
+        let cols = meta.row_groups()[0].columns();
+        assert!(!uses_dictionary(&cols[0]));
+        assert!(cols[0].encodings().contains(Encoding::Plain));
+        assert!(!uses_dictionary(&cols[1]));
+        assert!(cols[1].encodings().contains(Encoding::DeltaBinaryPacked));
+        assert_eq!(cols[1].dictionary_page_offset(), None);
+        // Two rows per value: the dictionary pays on the first page (then passes no limit).
+        assert!(uses_dictionary(&cols[2]));
+    }
+
+    /// Pages smaller than the trial keep the dictionary (as small files always did).
+    #[test]
+    fn small_pages_keep_the_dictionary() {
+        let b = batch(vec![(
+            "x",
+            Arc::new(Int32Array::from_iter_values(
+                0..(DICTIONARY_TRIAL_VALUES as i32 - 1),
+            )),
+        )]);
+        let meta = roundtrip(&b, WriterProperties::default());
+        let c = &meta.row_groups()[0].columns()[0];
+        assert!(uses_dictionary(c));
+        assert!(c.dictionary_page_offset().is_some());
+    }
+
+    /// Fallback encodings of every kind re-encode the values given up, nulls included.
+    #[test]
+    fn given_up_values_in_fallback_encodings() {
+        let n = 6_000;
+        let fixed: Vec<Option<[u8; 4]>> = (0..n)
+            .map(|i: u32| (i % 4 != 1).then_some((i * 2_654_435_761).to_be_bytes()))
+            .collect();
+        let b = batch(vec![
+            (
+                "f32",
+                Arc::new(Float32Array::from_iter(
+                    (0..n).map(|i| (i % 6 != 2).then_some(i as f32 * 1.5)),
+                )),
+            ),
+            (
+                "i32",
+                Arc::new(Int32Array::from_iter_values((0..n as i32).map(|i| i * 7))),
+            ),
+            (
+                "s",
+                Arc::new(StringArray::from_iter_values(
+                    (0..n).map(|i| format!("s{i:08}")),
+                )),
+            ),
+            (
+                "fixed",
+                Arc::new(
+                    FixedSizeBinaryArray::try_from_sparse_iter_with_size(
+                        fixed.iter().map(|v| v.as_ref().map(|b| b.as_slice())),
+                        4,
+                    )
+                    .unwrap(),
+                ),
+            ),
+        ]);
+        for (enc_f, enc_i, enc_s, enc_fixed) in [
+            (
+                Encoding::ByteStreamSplit,
+                Encoding::DeltaBinaryPacked,
+                Encoding::DeltaLengthByteArray,
+                Encoding::ByteStreamSplit,
+            ),
+            (
+                Encoding::Plain,
+                Encoding::ByteStreamSplit,
+                Encoding::DeltaByteArray,
+                Encoding::DeltaByteArray,
+            ),
+        ] {
+            for codec in [Codec::UNCOMPRESSED, Codec::SNAPPY] {
+                let props = WriterProperties::builder()
+                    .compression(codec)
+                    .dictionary(true)
+                    .column_encoding("f32", enc_f)
+                    .column_encoding("i32", enc_i)
+                    .column_encoding("s", enc_s)
+                    .column_encoding("fixed", enc_fixed)
+                    .build()
+                    .unwrap();
+                let meta = roundtrip(&b, props);
+                let cols = meta.row_groups()[0].columns();
+                for (c, e) in cols.iter().zip([enc_f, enc_i, enc_s, enc_fixed]) {
+                    assert!(!uses_dictionary(c), "{:?}", c.encodings());
+                    assert!(c.encodings().contains(e), "{:?} {e:?}", c.encodings());
+                }
+            }
+        }
+    }
+
+    /// Many columns written in small batches: the columns' idle dictionaries free their
+    /// tables and rebuild them on the next write, with the same output.
+    #[test]
+    fn wide_schema_idle_tables() {
+        let cols = 300;
+        let rows = 400;
+        let arrays: Vec<(String, ArrayRef)> = (0..cols)
+            .map(|c| {
+                let a: ArrayRef =
+                    Arc::new(Int64Array::from_iter((0..rows).map(|r| {
+                        ((r + c) % 11 != 0).then_some(((r * 7 + c) % 150) as i64)
+                    })));
+                (format!("c{c}"), a)
+            })
+            .collect();
+        let b = batch(
+            arrays
+                .iter()
+                .map(|(n, a)| (n.as_str(), a.clone()))
+                .collect(),
+        );
+        let props = WriterProperties::builder()
+            .max_row_group_rows(Some(2 * rows))
+            .build()
+            .unwrap();
+        let mut wide = Vec::new();
+        let mut w = ParquetWriter::try_new(&mut wide, b.schema(), props.clone()).unwrap();
+        for _ in 0..4 {
+            // 150 entries in batches of 50 rows: tables are freed and rebuilt.
+            for off in (0..rows).step_by(50) {
+                w.write(&b.slice(off, 50)).unwrap();
+            }
+        }
+        let meta = w.close().unwrap();
+        assert_eq!(meta.row_groups().len(), 2);
+        assert!(meta.row_groups()[1].columns().iter().all(uses_dictionary));
+        let r = ParquetReader::from_bytes(bytes::Bytes::from(wide)).unwrap();
+        let got = r.read_batch().unwrap();
+        assert_eq!(got.num_rows(), 4 * rows);
+        for i in 0..4 {
+            assert_eq!(got.slice(i * rows, rows), b);
+        }
     }
 }

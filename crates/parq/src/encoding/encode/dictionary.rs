@@ -17,6 +17,14 @@
 //! the entry index, so a probe touches an entry only when the tags match), indexed by the
 //! top bits of a folded multiply of the key with a per-encoder random seed (so crafted input cannot force
 //! collisions); the seed never changes the output, which depends only on first occurrences.
+//! A table starts at [`INITIAL_SLOTS`] slots and doubles as entries arrive, so a dictionary
+//! of few entries costs a few hundred bytes (a writer holds one per column, and a wide schema
+//! has many columns). A writer that keeps many idle dictionaries can free their tables with
+//! `release_table` (the entries stay; the next `put` rebuilds the table from them).
+//!
+//! For a writer that gives up the dictionary after some values (the dictionary does not pay,
+//! see [`DictEncoder::plain_size`]), `gather` turns indices back into the values they stand
+//! for, to encode them another way.
 //!
 //! [`DictEncoder::dict_size_bytes`] is the size of the dictionary page the entries make, for
 //! the caller's fallback check against a limit ([`DEFAULT_DICTIONARY_PAGE_SIZE_LIMIT`],
@@ -34,6 +42,9 @@ const NAME: &str = "RLE_DICTIONARY";
 /// pyarrow's (parquet-cpp's) default dictionary page size limit: 1 MiB. A writer falls back
 /// to the column's fallback encoding once [`DictEncoder::dict_size_bytes`] passes it.
 pub const DEFAULT_DICTIONARY_PAGE_SIZE_LIMIT: usize = 1 << 20;
+
+/// The slots of a new table (a power of two); it doubles whenever the entries pass half of it.
+pub const INITIAL_SLOTS: usize = 16;
 
 /// The entry index of an empty table slot (a slot is a 32-bit hash tag above a 32-bit entry
 /// index, so a probe rejects most other entries without touching them).
@@ -147,9 +158,47 @@ struct Table {
 impl Table {
     fn new() -> Self {
         Table {
-            slots: vec![u64::from(EMPTY); 1024],
-            shift: 64 - 10,
+            slots: vec![u64::from(EMPTY); INITIAL_SLOTS],
+            shift: 64 - INITIAL_SLOTS.trailing_zeros(),
             seed: random_seed(),
+        }
+    }
+
+    /// True when the slots were released (see [`Table::release`]); `rebuild` first.
+    #[inline(always)]
+    fn is_released(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Frees the slots; [`Table::rebuild`] makes them again from the entries.
+    fn release(&mut self) {
+        self.slots = Vec::new();
+    }
+
+    /// Makes the slots of a released table for `entries` entries (the smallest table that
+    /// holds them at a load of at most 1/2), inserting every entry by `hash_of(entry)`.
+    #[cold]
+    fn rebuild(&mut self, entries: usize, hash_of: impl Fn(usize) -> u64) {
+        let cap = entries
+            .saturating_mul(2)
+            .max(INITIAL_SLOTS)
+            .checked_next_power_of_two()
+            .unwrap_or(1 << (usize::BITS - 1));
+        self.fill(cap, entries, hash_of);
+    }
+
+    /// Replaces the slots by `cap` (a power of two) slots holding entries `0..entries`.
+    fn fill(&mut self, cap: usize, entries: usize, hash_of: impl Fn(usize) -> u64) {
+        self.slots = vec![u64::from(EMPTY); cap];
+        self.shift = 64 - cap.trailing_zeros();
+        let mask = self.mask();
+        for e in 0..entries {
+            let h = hash_of(e);
+            let mut pos = self.home(h);
+            while self.slots[pos] as u32 != EMPTY {
+                pos = (pos + 1) & mask;
+            }
+            self.slots[pos] = slot(h, e);
         }
     }
 
@@ -170,26 +219,35 @@ impl Table {
         if entries * 2 <= self.slots.len() {
             return;
         }
-        let cap = self.slots.len() * 2;
-        self.slots.clear();
-        self.slots.resize(cap, u64::from(EMPTY));
-        self.shift -= 1;
-        let mask = self.mask();
-        for e in 0..entries {
-            let h = hash_of(e);
-            let mut pos = self.home(h);
-            while self.slots[pos] as u32 != EMPTY {
-                pos = (pos + 1) & mask;
-            }
-            self.slots[pos] = slot(h, e);
-        }
+        self.grow(entries, hash_of);
     }
 
-    fn clear(&mut self) {
-        self.slots.clear();
-        self.slots.resize(1024, u64::from(EMPTY));
-        self.shift = 64 - 10;
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, entries: usize, hash_of: impl Fn(usize) -> u64) {
+        let cap = self.slots.len() * 2;
+        self.fill(cap, entries, hash_of);
     }
+
+    /// Back to a new table's size (the larger slots are freed).
+    fn clear(&mut self) {
+        self.slots = vec![u64::from(EMPTY); INITIAL_SLOTS];
+        self.shift = 64 - INITIAL_SLOTS.trailing_zeros();
+    }
+
+    /// Heap bytes of the slots.
+    fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<u64>()
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn bad_index(i: u32, len: usize) -> crate::Error {
+    error(
+        NAME,
+        format!("index {i} is out of a dictionary of {len} entries"),
+    )
 }
 
 #[cold]
@@ -243,10 +301,58 @@ impl<T: DictValue> DictEncoder<T> {
         self.entries.len() * T::WIDTH
     }
 
-    /// Empties the dictionary (for the next column chunk), keeping its allocations.
+    /// Empties the dictionary (for the next column chunk), keeping the entries' allocation;
+    /// the table goes back to its initial size.
     pub fn clear(&mut self) {
         self.entries.clear();
         self.table.clear();
+    }
+
+    /// Frees the hash table and the spare room of the entries (for a writer holding many
+    /// idle dictionaries); the next `put` rebuilds the table from the entries.
+    pub fn release_table(&mut self) {
+        self.table.release();
+        self.entries.shrink_to_fit();
+    }
+
+    /// Heap bytes held (entries and table).
+    pub fn heap_bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<T>() + self.table.heap_bytes()
+    }
+
+    /// Heap bytes of the hash table (what [`release_table`](Self::release_table) frees).
+    pub fn table_bytes(&self) -> usize {
+        self.table.heap_bytes()
+    }
+
+    /// The PLAIN size of the values `indices` stand for (what the dictionary saves against).
+    pub fn plain_size(&self, indices: &[u32]) -> usize {
+        indices.len() * T::WIDTH
+    }
+
+    /// Appends the values `indices` stand for to `out`. Errors (appending nothing) for an
+    /// index out of the dictionary.
+    pub fn gather(&self, indices: &[u32], out: &mut Vec<T>) -> Result<()> {
+        let len = self.entries.len();
+        if let Some(&i) = indices.iter().find(|&&i| i as usize >= len) {
+            return Err(bad_index(i, len));
+        }
+        out.reserve(indices.len());
+        out.extend(
+            indices
+                .iter()
+                .filter_map(|&i| self.entries.get(i as usize).copied()),
+        );
+        Ok(())
+    }
+
+    /// Rebuilds a released table.
+    #[inline]
+    fn ready(&mut self) {
+        if self.table.is_released() {
+            let (entries, seed) = (&self.entries, self.table.seed);
+            self.table.rebuild(entries.len(), |e| entries[e].hash(seed));
+        }
     }
 
     #[inline(always)]
@@ -278,6 +384,7 @@ impl<T: DictValue> DictEncoder<T> {
         if values.len() > MAX_ENTRIES - self.entries.len() {
             return Err(too_many(values.len()));
         }
+        self.ready();
         indices.extend(values.iter().map(|&v| self.intern(v)));
         Ok(())
     }
@@ -303,6 +410,7 @@ impl<T: DictValue> DictEncoder<T> {
         if values.len() > MAX_ENTRIES - self.entries.len() {
             return Err(too_many(values.len()));
         }
+        self.ready();
         let mut n = 0;
         validity.for_each_set_run(|i, k| {
             indices.extend(values[i..i + k].iter().map(|&v| self.intern(v)));
@@ -390,12 +498,85 @@ impl ByteArrayDictEncoder {
         }
     }
 
-    /// Empties the dictionary (for the next column chunk), keeping its allocations.
+    /// Empties the dictionary (for the next column chunk), keeping the entries' allocations;
+    /// the table goes back to its initial size.
     pub fn clear(&mut self) {
         self.arena.clear();
         self.offsets.truncate(1);
         self.hashes.clear();
         self.table.clear();
+    }
+
+    /// Frees the hash table and the spare room of the entries (for a writer holding many
+    /// idle dictionaries); the next `put` rebuilds the table from the cached hashes.
+    pub fn release_table(&mut self) {
+        self.table.release();
+        self.arena.shrink_to_fit();
+        self.offsets.shrink_to_fit();
+        self.hashes.shrink_to_fit();
+    }
+
+    /// Heap bytes of the hash table (what [`release_table`](Self::release_table) frees).
+    pub fn table_bytes(&self) -> usize {
+        self.table.heap_bytes()
+    }
+
+    /// Heap bytes held (entries, their offsets and hashes, and the table).
+    pub fn heap_bytes(&self) -> usize {
+        self.arena.capacity()
+            + self.offsets.capacity() * std::mem::size_of::<i64>()
+            + self.hashes.capacity() * std::mem::size_of::<u64>()
+            + self.table.heap_bytes()
+    }
+
+    /// The PLAIN size of the values `indices` stand for (4 bytes of length each for
+    /// BYTE_ARRAY); indices out of the dictionary count for nothing.
+    pub fn plain_size(&self, indices: &[u32]) -> usize {
+        match self.fixed {
+            Some(w) => indices.len() * w,
+            None => indices
+                .iter()
+                .map(|&i| 4 + self.entry(i as usize).len())
+                .sum(),
+        }
+    }
+
+    /// Replaces `offsets` and `data` with the values `indices` stand for, Arrow-style
+    /// (`offsets` starts with 0). Errors for an index out of the dictionary.
+    pub fn gather(
+        &self,
+        indices: &[u32],
+        offsets: &mut Vec<i64>,
+        data: &mut Vec<u8>,
+    ) -> Result<()> {
+        offsets.clear();
+        data.clear();
+        offsets.reserve(indices.len() + 1);
+        offsets.push(0);
+        for &i in indices {
+            let (Some(&s), Some(&e)) = (
+                self.offsets.get(i as usize),
+                self.offsets.get(i as usize + 1),
+            ) else {
+                return Err(bad_index(i, self.len()));
+            };
+            let v = self
+                .arena
+                .get(s as usize..e as usize)
+                .ok_or_else(|| bad_index(i, self.len()))?;
+            data.extend_from_slice(v);
+            offsets.push(data.len() as i64);
+        }
+        Ok(())
+    }
+
+    /// Rebuilds a released table.
+    #[inline]
+    fn ready(&mut self) {
+        if self.table.is_released() {
+            let hashes = &self.hashes;
+            self.table.rebuild(hashes.len(), |e| hashes[e]);
+        }
     }
 
     #[inline(always)]
@@ -460,6 +641,7 @@ impl ByteArrayDictEncoder {
         indices: &mut Vec<u32>,
     ) -> Result<()> {
         self.check_offsets(offsets, values)?;
+        self.ready();
         indices.extend(offsets.windows(2).map(|w| {
             let (s, e) = (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0));
             self.intern(values.get(s..e).unwrap_or_default())
@@ -486,6 +668,7 @@ impl ByteArrayDictEncoder {
                 ),
             ));
         }
+        self.ready();
         let mut n = 0;
         validity.for_each_set_run(|i, k| {
             indices.extend(offsets[i..i + k + 1].windows(2).map(|w| {
@@ -517,6 +700,7 @@ impl ByteArrayDictEncoder {
         if values.len() / width > MAX_ENTRIES - self.len() {
             return Err(too_many(values.len() / width));
         }
+        self.ready();
         indices.extend(values.chunks_exact(width).map(|v| self.intern(v)));
         Ok(())
     }
@@ -536,5 +720,157 @@ impl ByteArrayDictEncoder {
     /// Appends RLE_DICTIONARY data page values for `indices` (into this dictionary).
     pub fn write_indices(&self, indices: &[u32], out: &mut Vec<u8>) -> Result<()> {
         encode_dictionary_indices(indices, self.len(), out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Distinct `i64`s (a bijective mix of `0..n`).
+    fn distinct(n: usize) -> Vec<i64> {
+        (0..n as u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) as i64)
+            .collect()
+    }
+
+    #[test]
+    fn table_starts_tiny_and_grows_with_many_entries() {
+        let mut d = DictEncoder::<i64>::new();
+        assert_eq!(d.table.slots.len(), INITIAL_SLOTS);
+        assert!(d.heap_bytes() <= INITIAL_SLOTS * 8);
+        let values = distinct(300_000);
+        let mut idx = Vec::new();
+        // In uneven slices, so that growth happens within and between calls.
+        for part in values.chunks(7_777) {
+            d.put(part, &mut idx).unwrap();
+        }
+        assert_eq!(d.len(), values.len());
+        assert!(idx.iter().enumerate().all(|(i, &k)| k as usize == i));
+        assert_eq!(d.entries(), &values[..]);
+        assert!(d.table.slots.len() >= 2 * d.len());
+        assert!(d.table.slots.len() <= 4 * d.len());
+        // Every value is found again, at its first index.
+        let mut again = Vec::new();
+        d.put(&values, &mut again).unwrap();
+        assert_eq!(again, idx);
+        assert_eq!(d.len(), values.len());
+    }
+
+    #[test]
+    fn colliding_hashes() {
+        // A million distinct values share 32-bit hash tags by the birthday bound (about 116
+        // pairs): tags that match must still be told apart by the values.
+        let mut d = DictEncoder::<i64>::new();
+        let values = distinct(1 << 20);
+        let seed = d.table.seed;
+        let mut tags: Vec<u32> = values.iter().map(|v| v.hash(seed) as u32).collect();
+        tags.sort_unstable();
+        let shared = tags.windows(2).filter(|w| w[0] == w[1]).count();
+        assert!(shared > 0, "no tag collisions among a million values");
+        let mut idx = Vec::new();
+        d.put(&values, &mut idx).unwrap();
+        assert_eq!(d.len(), values.len());
+        assert!(idx.iter().enumerate().all(|(i, &k)| k as usize == i));
+        // Repeats in reverse order find the same entries.
+        let rev: Vec<i64> = values.iter().rev().copied().collect();
+        let mut back = Vec::new();
+        d.put(&rev, &mut back).unwrap();
+        assert!(back.iter().rev().enumerate().all(|(i, &k)| k as usize == i));
+        // Home-slot collisions at the tiny initial size: few values, many repeats.
+        let mut small = DictEncoder::<i32>::new();
+        let vals: Vec<i32> = (0..10_000).map(|i| (i * 7919) % 13).collect();
+        let mut idx = Vec::new();
+        small.put(&vals, &mut idx).unwrap();
+        assert_eq!(small.len(), 13);
+        assert_eq!(small.table.slots.len(), 32);
+        for (&v, &k) in vals.iter().zip(&idx) {
+            assert_eq!(small.entries()[k as usize], v);
+        }
+    }
+
+    #[test]
+    fn released_table_is_rebuilt() {
+        let mut d = DictEncoder::<f64>::new();
+        let values: Vec<f64> = (0..5_000).map(|i| f64::from(i % 3_000) * 0.25).collect();
+        let mut idx = Vec::new();
+        d.put(&values[..2_500], &mut idx).unwrap();
+        let before = d.heap_bytes();
+        d.release_table();
+        assert!(d.table.is_released());
+        assert!(d.heap_bytes() < before);
+        d.put(&values[2_500..], &mut idx).unwrap();
+        assert_eq!(d.len(), 3_000);
+        for (&v, &k) in values.iter().zip(&idx) {
+            assert_eq!(d.entries()[k as usize], v);
+        }
+        // Released while empty, then used.
+        let mut e = DictEncoder::<i32>::new();
+        e.release_table();
+        let mut idx = Vec::new();
+        e.put_valid(
+            &[1, 2, 1, 3],
+            Bitmap::new(&[0b1011], 0, 4).unwrap(),
+            &mut idx,
+        )
+        .unwrap();
+        assert_eq!(idx, [0, 1, 2]);
+        e.clear();
+        assert_eq!(e.table.slots.len(), INITIAL_SLOTS);
+    }
+
+    #[test]
+    fn byte_arrays_grow_release_and_gather() {
+        let strings: Vec<String> = (0..20_000).map(|i| format!("v{}", i % 12_345)).collect();
+        let mut offsets = vec![0i32];
+        let mut data = Vec::new();
+        for s in &strings {
+            data.extend_from_slice(s.as_bytes());
+            offsets.push(data.len() as i32);
+        }
+        let mut d = ByteArrayDictEncoder::new();
+        assert_eq!(d.table.slots.len(), INITIAL_SLOTS);
+        let mut idx = Vec::new();
+        d.put(&offsets[..10_001], &data, &mut idx).unwrap();
+        d.release_table();
+        d.put(&offsets[10_000..], &data, &mut idx).unwrap();
+        assert_eq!(d.len(), 12_345);
+        let (mut o, mut v) = (Vec::new(), Vec::new());
+        d.gather(&idx, &mut o, &mut v).unwrap();
+        assert_eq!(o.len(), strings.len() + 1);
+        for (i, s) in strings.iter().enumerate() {
+            assert_eq!(&v[o[i] as usize..o[i + 1] as usize], s.as_bytes());
+        }
+        assert_eq!(
+            d.plain_size(&idx),
+            strings.iter().map(|s| 4 + s.len()).sum::<usize>()
+        );
+        assert!(d.gather(&[12_345], &mut o, &mut v).is_err());
+        // Fixed width.
+        let mut f = ByteArrayDictEncoder::new_fixed(2);
+        let mut idx = Vec::new();
+        f.put_fixed(b"aabbaacc", &mut idx).unwrap();
+        assert_eq!(idx, [0, 1, 0, 2]);
+        assert_eq!(f.plain_size(&idx), 8);
+        f.gather(&idx, &mut o, &mut v).unwrap();
+        assert_eq!(v, b"aabbaacc");
+    }
+
+    #[test]
+    fn gather_and_plain_size() {
+        let mut d = DictEncoder::<f32>::new();
+        let values = [1.5f32, -0.0, 0.0, 1.5, f32::NAN];
+        let mut idx = Vec::new();
+        d.put(&values, &mut idx).unwrap();
+        assert_eq!(d.plain_size(&idx), 20);
+        let mut out = Vec::new();
+        d.gather(&idx, &mut out).unwrap();
+        assert_eq!(
+            out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            values.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
+        let mut none = Vec::new();
+        assert!(d.gather(&[0, 3], &mut none).is_ok());
+        assert!(d.gather(&[0, 9], &mut Vec::new()).is_err());
     }
 }
