@@ -17,8 +17,8 @@
 //! decode is taken with the counting allocator; pyarrow reports its memory pool's peak.
 //! Row counts are checked on every timed call (pyarrow: row and null counts per sample run).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use anyhow::{bail, ensure, Context, Result};
 use arrow_60::{Array, RecordBatch};
@@ -30,9 +30,10 @@ use crate::alloc::alloc_stats_during;
 use crate::decode_cases::{all_cases, CaseSpec, Codec, Written, NULL_SHARE};
 use crate::footer::check_writable;
 use crate::measure::{measure, timed_simple, Case, MeasureArgs, MeasureConfig, Samples, Stats};
-use crate::measure::{WARMUP_ITERS, WARMUP_MAX, WARMUP_MIN};
-use crate::peers::{find_python, Python};
-use crate::report::{fmt_ms, fmt_speedup, machine_line, render_table};
+use crate::peers::{find_python, harness_args, json_samples, json_u64, run_python_json, Python};
+use crate::report::{
+    fmt_ms, fmt_speedup, machine_line, render_table, target_summary, write_json_values,
+};
 use crate::workload::{Facts, Mode, PARQ, PARQUET_60, PYARROW};
 
 /// Targets of the issue: parq at least this much faster than `parquet` 60.1.0 ...
@@ -48,6 +49,7 @@ pub const TARGET_SEED_ALLOC: f64 = 1.1;
 /// holds, from one warm buffer to another (the physical limit of any decoder).
 pub const MEMCPY: &str = "memcpy";
 
+/// The options of `decode` and `encode` (the same cases, implementations and peers).
 #[derive(clap::Args, Debug)]
 pub struct DecodeArgs {
     /// Values per column in the per-encoding cases (and rows of the table case without
@@ -89,7 +91,8 @@ pub struct DecodeArgs {
 }
 
 impl DecodeArgs {
-    fn case_specs(&self) -> Result<Vec<CaseSpec>> {
+    /// The selected cases.
+    pub fn case_specs(&self) -> Result<Vec<CaseSpec>> {
         ensure!(self.values > 0, "--values must be at least 1");
         let codecs: Vec<Codec> = if !self.codecs.is_empty() {
             Codec::ALL
@@ -125,6 +128,36 @@ impl DecodeArgs {
         }
         ensure!(!cases.is_empty(), "no case matches the selection");
         Ok(cases)
+    }
+
+    /// The selected Rust implementations, `parquet` 60.1.0 first.
+    pub fn rust_impls(&self) -> Vec<&'static str> {
+        [PARQUET_60, PARQ]
+            .into_iter()
+            .filter(|i| self.impls.is_empty() || self.impls.iter().any(|a| a == i))
+            .collect()
+    }
+
+    /// Python with pyarrow when `--peers pyarrow` asks for it (announced on stderr), and the
+    /// directory for the files handed to it (created when needed).
+    pub fn pyarrow_setup(&self, workspace_root: &Path) -> Result<(Option<Python>, PathBuf)> {
+        let python = if self.peers.iter().any(|p| p == PYARROW) {
+            find_python(self.python.as_deref(), workspace_root)
+        } else {
+            None
+        };
+        if let Some(py) = &python {
+            eprintln!("pyarrow {} via {}", py.pyarrow_version, py.path.display());
+        }
+        let data_dir = self
+            .data_dir
+            .clone()
+            .unwrap_or_else(|| workspace_root.join("target/parq-bench-data"));
+        if python.is_some() {
+            std::fs::create_dir_all(&data_dir)
+                .with_context(|| format!("cannot create {}", data_dir.display()))?;
+        }
+        Ok((python, data_dir))
     }
 }
 
@@ -162,14 +195,14 @@ impl DecodeCell {
 }
 
 /// parq: every row of every column, one batch per row group.
-fn read_parq(bytes: &Bytes, rows: usize) -> Result<Vec<RecordBatch>> {
+pub fn read_parq(bytes: &Bytes, rows: usize) -> Result<Vec<RecordBatch>> {
     Ok(parq::read::ParquetReader::from_bytes(bytes.clone())?
         .with_batch_size(rows)
         .read_all()?)
 }
 
 /// `parquet` 60.1.0: every row of every column, in batches of all rows.
-fn read_60(bytes: &Bytes, rows: usize) -> Result<Vec<RecordBatch>> {
+pub fn read_60(bytes: &Bytes, rows: usize) -> Result<Vec<RecordBatch>> {
     let reader = ParquetRecordBatchReaderBuilder::try_new(bytes.clone())?
         .with_batch_size(rows.max(1))
         .build()?;
@@ -186,8 +219,9 @@ fn facts(batches: &[RecordBatch]) -> Facts {
     }
 }
 
-/// Compares two decodes of the same file row by row, whatever their batching.
-fn compare(a: &[RecordBatch], b: &[RecordBatch], what: &str) -> Result<()> {
+/// Compares two decodes of the same file (or a decode and the batches written) row by row,
+/// whatever their batching.
+pub fn compare(a: &[RecordBatch], b: &[RecordBatch], what: &str) -> Result<()> {
     let rows = |x: &[RecordBatch]| x.iter().map(RecordBatch::num_rows).sum::<usize>();
     let (total, total_b) = (rows(a), rows(b));
     ensure!(total == total_b, "{what}: {total} rows against {total_b}");
@@ -277,37 +311,13 @@ fn pyarrow_case(
 ) -> Result<(Samples, Option<usize>)> {
     std::fs::write(path, &written.bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;
-    let out = Command::new(&py.path)
-        .arg("-c")
-        .arg(PYARROW_SCRIPT)
-        .arg(path)
-        .args(
-            [
-                cfg.exact_iters.unwrap_or(0) as u128,
-                cfg.min_iters as u128,
-                cfg.min_time.as_nanos(),
-                WARMUP_ITERS as u128,
-                WARMUP_MIN.as_nanos(),
-                WARMUP_MAX.as_nanos(),
-            ]
-            .map(|v| v.to_string()),
-        )
-        .output()
-        .with_context(|| format!("running {}", py.path.display()));
+    let mut args: Vec<OsString> = vec![path.into()];
+    args.extend(harness_args(cfg).into_iter().map(OsString::from));
+    let v = run_python_json(py, PYARROW_SCRIPT, args);
     let _ = std::fs::remove_file(path);
-    let out = out?;
-    if !out.status.success() {
-        bail!(
-            "pyarrow failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).context("pyarrow output")?;
-    let num = |k: &str| {
-        v[k].as_u64()
-            .with_context(|| format!("pyarrow output lacks {k}"))
-    };
-    let (rows, columns, nulls) = (num("num_rows")?, num("num_columns")?, num("null_count")?);
+    let v = v?;
+    let (rows, columns) = (json_u64(&v, "num_rows")?, json_u64(&v, "num_columns")?);
+    let nulls = json_u64(&v, "null_count")?;
     ensure!(
         rows as usize == spec.rows
             && columns as usize == spec.columns.len()
@@ -318,15 +328,8 @@ fn pyarrow_case(
         spec.columns.len(),
         written.null_count
     );
-    let samples_ns = v["samples_ns"]
-        .as_array()
-        .and_then(|a| a.iter().map(|x| x.as_u64()).collect::<Option<Vec<u64>>>())
-        .context("pyarrow output lacks samples_ns")?;
     Ok((
-        Samples {
-            samples_ns,
-            iterations: num("iterations")? as usize,
-        },
+        json_samples(&v)?,
         v["peak_bytes"].as_u64().map(|b| b as usize),
     ))
 }
@@ -407,12 +410,7 @@ fn measure_case(
     let cell = |imp: &'static str, stats: Stats, heap_bytes: Option<usize>| DecodeCell {
         case: spec.name.clone(),
         ty: spec.ty.clone(),
-        encoding: spec
-            .columns
-            .iter()
-            .map(|c| c.enc.name())
-            .collect::<Vec<_>>()
-            .join("+"),
+        encoding: spec.encodings(),
         codec: spec.codec.name(),
         nullable: spec.nullable,
         rows,
@@ -438,8 +436,8 @@ fn measure_case(
     Ok(cells)
 }
 
-/// Bytes held by the buffers of the decoded arrays (values, offsets, validity).
-fn output_bytes(batches: &[RecordBatch]) -> usize {
+/// Bytes held by the buffers of the arrays (values, offsets, validity).
+pub fn output_bytes(batches: &[RecordBatch]) -> usize {
     fn data_bytes(d: &arrow_data_60::ArrayData) -> usize {
         d.buffers().iter().map(|b| b.len()).sum::<usize>()
             + d.nulls().map_or(0, |n| n.buffer().len())
@@ -459,27 +457,9 @@ fn decode_cases_write(spec: &CaseSpec) -> Result<Written> {
 pub fn run(args: &DecodeArgs, workspace_root: &Path) -> Result<()> {
     let specs = args.case_specs()?;
     check_writable(&args.json)?;
-    let python = if args.peers.iter().any(|p| p == PYARROW) {
-        find_python(args.python.as_deref(), workspace_root)
-    } else {
-        None
-    };
-    if let Some(py) = &python {
-        eprintln!("pyarrow {} via {}", py.pyarrow_version, py.path.display());
-    }
-    let data_dir = args
-        .data_dir
-        .clone()
-        .unwrap_or_else(|| workspace_root.join("target/parq-bench-data"));
-    if python.is_some() {
-        std::fs::create_dir_all(&data_dir)
-            .with_context(|| format!("cannot create {}", data_dir.display()))?;
-    }
+    let (python, data_dir) = args.pyarrow_setup(workspace_root)?;
     let pyarrow_path = data_dir.join(format!("decode-{}.parquet", std::process::id()));
-    let impls: Vec<&'static str> = [PARQUET_60, PARQ]
-        .into_iter()
-        .filter(|i| args.impls.is_empty() || args.impls.iter().any(|a| a == i))
-        .collect();
+    let impls = args.rust_impls();
     let cfg = args.measure.config();
 
     eprintln!("{} before measuring", machine_line());
@@ -617,25 +597,8 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
     );
     out.push_str(&render_table(&headers, &rows));
     // Cases below the target: how many, and by name those where parq is slower outright.
-    let summary =
-        |out: &mut String, peer: &str, target: f64, n: usize, misses: &[(String, f64)]| {
-            if n == 0 {
-                return;
-            }
-            let losses = misses.iter().filter(|(_, s)| *s < 1.0).count();
-            out.push_str(&format!(
-                "target parq >= {target}x faster than {peer}: met in {} of {n} cases; \
-             below it in {} ({losses} of them slower than {peer})\n",
-                n - misses.len(),
-                misses.len(),
-            ));
-            for (case, s) in misses {
-                let what = if *s < 1.0 { "slower" } else { "below" };
-                out.push_str(&format!("  {what}: {case} ({})\n", fmt_speedup(*s)));
-            }
-        };
-    summary(&mut out, "parquet 60.1.0", TARGET_VS_60, n_60, &misses_60);
-    summary(
+    target_summary(&mut out, "parquet 60.1.0", TARGET_VS_60, n_60, &misses_60);
+    target_summary(
         &mut out,
         "pyarrow (1 thread)",
         TARGET_VS_PYARROW,
@@ -693,8 +656,7 @@ pub fn write_json(cells: &[DecodeCell], path: &Path) -> Result<()> {
             })
         })
         .collect();
-    let text = serde_json::to_string_pretty(&values)?;
-    std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))
+    write_json_values(&values, path)
 }
 
 #[cfg(test)]

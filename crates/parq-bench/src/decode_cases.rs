@@ -4,6 +4,10 @@
 //!
 //! The data of a case depends only on its type, encoding, nullability and size (not on the
 //! codec), so the same values are measured uncompressed, with snappy and with zstd.
+//!
+//! `parq-bench encode` writes the same cases: [`case_batch`] is the input, [`props_60`] the
+//! settings `parquet` 60.1.0 writes them with, [`check_encodings`] checks every writer's
+//! output.
 
 use std::sync::Arc;
 
@@ -17,13 +21,17 @@ use arrow_schema_60::{DataType, Field, Schema};
 use bytes::Bytes;
 use parquet_60::arrow::ArrowWriter;
 use parquet_60::basic::{Compression, Encoding, ZstdLevel};
-use parquet_60::file::properties::{WriterProperties, WriterVersion};
+use parquet_60::file::properties::{WriterProperties, WriterPropertiesBuilder, WriterVersion};
 use parquet_60::schema::types::ColumnPath;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 /// Share of nulls in the nullable variants.
 pub const NULL_SHARE: f64 = 0.1;
+/// The ZSTD level every writer uses: 1, the default of `parquet` 60.1.0, pyarrow and parq.
+pub const ZSTD_LEVEL: i32 = 1;
+/// Rows per row group when a case does not set them: the writers' default (1 Mi rows).
+pub const DEFAULT_ROW_GROUP_ROWS: usize = 1024 * 1024;
 
 /// The physical (and Arrow) type of a generated column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +109,7 @@ impl Enc {
     }
 
     /// The encoding set on the column, when it is not the dictionary.
-    fn explicit(self) -> Option<Encoding> {
+    pub fn explicit(self) -> Option<Encoding> {
         match self {
             Enc::Plain => Some(Encoding::PLAIN),
             Enc::Rle => Some(Encoding::RLE),
@@ -111,6 +119,11 @@ impl Enc {
             Enc::ByteStreamSplit => Some(Encoding::BYTE_STREAM_SPLIT),
             Enc::Dictionary | Enc::Default => None,
         }
+    }
+
+    /// The parquet.thrift name of [`Enc::explicit`] (as parq and pyarrow take it).
+    pub fn explicit_name(self) -> Option<&'static str> {
+        self.explicit().map(|_| self.name())
     }
 }
 
@@ -133,13 +146,17 @@ impl Codec {
         }
     }
 
-    fn compression(self) -> Result<Compression> {
+    pub fn compression(self) -> Result<Compression> {
         Ok(match self {
             Codec::Uncompressed => Compression::UNCOMPRESSED,
             Codec::Snappy => Compression::SNAPPY,
-            // Level 1, the writer's default for ZSTD and pyarrow's too.
-            Codec::Zstd => Compression::ZSTD(ZstdLevel::try_new(1)?),
+            Codec::Zstd => Compression::ZSTD(ZstdLevel::try_new(ZSTD_LEVEL)?),
         })
+    }
+
+    /// The level written with, for the codecs that have one.
+    pub fn level(self) -> Option<i32> {
+        (self == Codec::Zstd).then_some(ZSTD_LEVEL)
     }
 }
 
@@ -192,6 +209,22 @@ impl CaseSpec {
     /// Values decoded per call (rows x columns, nulls included).
     pub fn values(&self) -> usize {
         self.rows * self.columns.len()
+    }
+
+    /// The encodings of the columns, e.g. "DELTA_BINARY_PACKED" or "default+default".
+    pub fn encodings(&self) -> String {
+        let names: Vec<&str> = self.columns.iter().map(|c| c.enc.name()).collect();
+        names.join("+")
+    }
+
+    /// Rows per row group as written: the case's, else [`DEFAULT_ROW_GROUP_ROWS`].
+    pub fn rows_per_row_group(&self) -> usize {
+        self.row_group_rows.unwrap_or(DEFAULT_ROW_GROUP_ROWS)
+    }
+
+    /// The row groups every writer produces for the case.
+    pub fn row_groups(&self) -> usize {
+        self.rows.div_ceil(self.rows_per_row_group().max(1))
     }
 }
 
@@ -284,8 +317,8 @@ pub struct Written {
     pub null_count: usize,
 }
 
-/// Generates the case's values and writes them with `parquet` 60.1.0.
-pub fn write_case(spec: &CaseSpec) -> Result<Written> {
+/// The case's values: one Arrow batch of all its rows (the same whatever the codec).
+pub fn case_batch(spec: &CaseSpec) -> Result<RecordBatch> {
     let mut fields = Vec::new();
     let mut arrays = Vec::new();
     for (i, col) in spec.columns.iter().enumerate() {
@@ -294,10 +327,13 @@ pub fn write_case(spec: &CaseSpec) -> Result<Written> {
         fields.push(Field::new(col.name, col.kind.data_type(), spec.nullable));
         arrays.push(array);
     }
-    let schema = Arc::new(Schema::new(fields));
-    let batch = RecordBatch::try_new(schema.clone(), arrays)?;
-    let null_count = batch.columns().iter().map(|a| a.null_count()).sum();
+    Ok(RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays)?)
+}
 
+/// The `parquet` 60.1.0 properties of a case: data page v1, its codec, its row group size
+/// when it sets one, and per column the dictionary (DICT) or the explicit encoding with the
+/// dictionary off; the writer's defaults for the rest.
+pub fn props_60(spec: &CaseSpec) -> Result<WriterPropertiesBuilder> {
     let mut props = WriterProperties::builder()
         .set_writer_version(WriterVersion::PARQUET_1_0)
         .set_compression(spec.codec.compression()?);
@@ -317,8 +353,15 @@ pub fn write_case(spec: &CaseSpec) -> Result<Written> {
             }
         }
     }
+    Ok(props)
+}
+
+/// Generates the case's values and writes them with `parquet` 60.1.0.
+pub fn write_case(spec: &CaseSpec) -> Result<Written> {
+    let batch = case_batch(spec)?;
+    let null_count = batch.columns().iter().map(|a| a.null_count()).sum();
     let mut buf = Vec::new();
-    let mut writer = ArrowWriter::try_new(&mut buf, schema, Some(props.build()))?;
+    let mut writer = ArrowWriter::try_new(&mut buf, batch.schema(), Some(props_60(spec)?.build()))?;
     writer.write(&batch)?;
     let meta = writer.close()?;
     let row_groups = meta.num_row_groups();
@@ -332,11 +375,27 @@ pub fn write_case(spec: &CaseSpec) -> Result<Written> {
     })
 }
 
-/// Checks that the writer used the requested encodings (and, for the dictionary cases, did
-/// not fall back to PLAIN).
-fn check_encodings(spec: &CaseSpec, bytes: &Bytes) -> Result<()> {
+/// Checks that a file of the case (whoever wrote it) uses the requested encodings (and, for
+/// the dictionary cases, did not fall back to PLAIN); returns its number of row groups.
+pub fn check_encodings(spec: &CaseSpec, bytes: &Bytes) -> Result<usize> {
     use parquet_60::file::reader::{FileReader, SerializedFileReader};
     let reader = SerializedFileReader::new(bytes.clone())?;
+    ensure!(
+        reader
+            .metadata()
+            .file_metadata()
+            .schema_descr()
+            .num_columns()
+            == spec.columns.len(),
+        "{}: the file has {} columns, the case {}",
+        spec.name,
+        reader
+            .metadata()
+            .file_metadata()
+            .schema_descr()
+            .num_columns(),
+        spec.columns.len()
+    );
     for rg in reader.metadata().row_groups() {
         for (col, chunk) in spec.columns.iter().zip(rg.columns()) {
             let encodings: Vec<Encoding> = chunk.encodings().collect();
@@ -372,7 +431,7 @@ fn check_encodings(spec: &CaseSpec, bytes: &Bytes) -> Result<()> {
             }
         }
     }
-    Ok(())
+    Ok(reader.metadata().num_row_groups())
 }
 
 fn seed_of(col: &ColumnSpec, nullable: bool, rows: usize) -> u64 {

@@ -6,6 +6,9 @@
 //!   writer memory by statistics level).
 //! - `parq-bench decode`: column data decode (every encoding, codec and nullability) into
 //!   Arrow, parq vs `parquet` 60.1.0 / pyarrow.
+//! - `parq-bench encode`: the same cases written from Arrow to Parquet, parq vs `parquet`
+//!   60.1.0's ArrowWriter / pyarrow (time, output size, peak memory).
+//! - `parq-bench encode-wide`: one 100,000-column write per process (time, peak RSS).
 //!
 //! Flow: datasets (generated once, cached) -> workload (modes, selections) -> worker (one
 //! process per implementation and round) -> peers / parq_impl (one `Case` per implementation
@@ -15,6 +18,8 @@ mod alloc;
 mod datasets;
 mod decode;
 mod decode_cases;
+mod encode;
+mod encode_wide;
 mod footer;
 mod measure;
 mod parq_impl;
@@ -48,6 +53,13 @@ enum Command {
     FooterStudy(study::StudyArgs),
     /// Column data decode into Arrow, per encoding and codec, parq vs parquet 60.1 / pyarrow.
     Decode(decode::DecodeArgs),
+    /// Arrow to Parquet writes of the decode cases, parq vs parquet 60.1 / pyarrow.
+    Encode(decode::DecodeArgs),
+    /// A wide write (100,000 Float32 columns x 20 row groups by default), one process per writer.
+    EncodeWide(encode_wide::WideArgs),
+    /// Internal: one wide write in this process, the facts printed as JSON.
+    #[command(hide = true)]
+    EncodeWideWorker(encode_wide::WideWorkerArgs),
     /// Internal: measure one implementation on one file, print the samples as JSON.
     #[command(hide = true)]
     Worker(worker::WorkerArgs),
@@ -92,6 +104,9 @@ fn main() -> ExitCode {
         Command::Footer(args) => footer::run(args, &root),
         Command::FooterStudy(args) => study::run(args, &root),
         Command::Decode(args) => decode::run(args, &root),
+        Command::Encode(args) => encode::run(args, &root),
+        Command::EncodeWide(args) => encode_wide::run(args, &root),
+        Command::EncodeWideWorker(args) => encode_wide::worker_main(args),
         Command::Report(args) => report(args),
         Command::Worker(args) => worker::worker_main(args),
     };

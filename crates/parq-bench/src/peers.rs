@@ -1,7 +1,10 @@
 //! The peers parq is measured against: the `parquet` crate 56.2.0 (Thrift-compiler generated
 //! decoder) and 60.1.0 (hand-written decoder, statistics skip options, page index masks) as
-//! [`Case`]s for a worker process, and pyarrow's `read_metadata` in a Python process.
+//! [`Case`]s for a worker process, and pyarrow's `read_metadata` in a Python process; and
+//! what every pyarrow peer shares: finding Python, running a script that prints JSON, the
+//! measurement rules as script arguments.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -242,24 +245,32 @@ print(json.dumps({"samples_ns": samples, "iterations": len(samples),
     "column_chunks": md.num_row_groups * md.num_columns}))
 "#;
 
-/// Runs the pyarrow cell for one file in a Python process.
-pub fn pyarrow_samples(py: &Python, file: &LoadedFile, cfg: &MeasureConfig) -> Result<Samples> {
+/// The measurement rules as the arguments the Python scripts take after their own: exact
+/// iterations (0: by time), minimum samples, minimum time, warm-up calls, minimum and
+/// maximum warm-up time (nanoseconds).
+pub fn harness_args(cfg: &MeasureConfig) -> Vec<String> {
+    [
+        cfg.exact_iters.unwrap_or(0) as u128,
+        cfg.min_iters as u128,
+        cfg.min_time.as_nanos(),
+        WARMUP_ITERS as u128,
+        WARMUP_MIN.as_nanos(),
+        WARMUP_MAX.as_nanos(),
+    ]
+    .map(|v| v.to_string())
+    .to_vec()
+}
+
+/// Runs `script` with `args` in Python and parses the JSON object it prints.
+pub fn run_python_json(
+    py: &Python,
+    script: &str,
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<serde_json::Value> {
     let out = Command::new(&py.path)
         .arg("-c")
-        .arg(PYARROW_SCRIPT)
-        .arg(&file.path)
-        .args(
-            [
-                file.tail_offset as u128,
-                cfg.exact_iters.unwrap_or(0) as u128,
-                cfg.min_iters as u128,
-                cfg.min_time.as_nanos(),
-                WARMUP_ITERS as u128,
-                WARMUP_MIN.as_nanos(),
-                WARMUP_MAX.as_nanos(),
-            ]
-            .map(|v| v.to_string()),
-        )
+        .arg(script)
+        .args(args)
         .output()
         .with_context(|| format!("running {}", py.path.display()))?;
     if !out.status.success() {
@@ -268,28 +279,46 @@ pub fn pyarrow_samples(py: &Python, file: &LoadedFile, cfg: &MeasureConfig) -> R
             String::from_utf8_lossy(&out.stderr).trim()
         );
     }
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).context("pyarrow output")?;
-    let num = |k: &str| {
-        v[k].as_u64()
-            .with_context(|| format!("pyarrow output lacks {k}"))
-    };
+    serde_json::from_slice(&out.stdout).context("pyarrow output")
+}
+
+/// The unsigned integer `key` of a JSON object printed by a script or worker.
+pub fn json_u64(v: &serde_json::Value, key: &str) -> Result<u64> {
+    v[key]
+        .as_u64()
+        .with_context(|| format!("the output lacks {key}"))
+}
+
+/// The `samples_ns` and `iterations` of a JSON object printed by a script or worker.
+pub fn json_samples(v: &serde_json::Value) -> Result<Samples> {
+    let samples_ns = v["samples_ns"]
+        .as_array()
+        .and_then(|a| a.iter().map(|x| x.as_u64()).collect::<Option<Vec<u64>>>())
+        .context("the output lacks samples_ns")?;
+    Ok(Samples {
+        samples_ns,
+        iterations: json_u64(v, "iterations")? as usize,
+    })
+}
+
+/// Runs the pyarrow cell for one file in a Python process.
+pub fn pyarrow_samples(py: &Python, file: &LoadedFile, cfg: &MeasureConfig) -> Result<Samples> {
+    let mut args: Vec<OsString> = vec![
+        file.path.clone().into(),
+        file.tail_offset.to_string().into(),
+    ];
+    args.extend(harness_args(cfg).into_iter().map(OsString::from));
+    let v = run_python_json(py, PYARROW_SCRIPT, args)?;
     let shape = file.shape;
     let decoded = Facts {
-        num_rows: Some(num("num_rows")? as i64),
-        row_groups: num("row_groups")? as usize,
-        column_chunks: num("column_chunks")? as usize,
+        num_rows: Some(json_u64(&v, "num_rows")? as i64),
+        row_groups: json_u64(&v, "row_groups")? as usize,
+        column_chunks: json_u64(&v, "column_chunks")? as usize,
     };
     ensure!(
         decoded == shape.full(),
         "pyarrow decoded {decoded:?}, expected {:?}",
         shape.full()
     );
-    let samples_ns = v["samples_ns"]
-        .as_array()
-        .and_then(|a| a.iter().map(|x| x.as_u64()).collect::<Option<Vec<u64>>>())
-        .context("pyarrow output lacks samples_ns")?;
-    Ok(Samples {
-        samples_ns,
-        iterations: num("iterations")? as usize,
-    })
+    json_samples(&v)
 }

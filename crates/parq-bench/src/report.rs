@@ -317,8 +317,39 @@ pub fn write_json(cells: &[Cell], path: &Path) -> Result<()> {
             })
         })
         .collect();
-    let text = serde_json::to_string_pretty(&values)?;
+    write_json_values(&values, path)
+}
+
+/// Writes `values` as a pretty-printed JSON array (the `--json` files of every command).
+pub fn write_json_values(values: &[serde_json::Value], path: &Path) -> Result<()> {
+    let text = serde_json::to_string_pretty(values)?;
     std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Appends the summary of a speed target over `n` cases: how many met it, then each case
+/// below it (`misses`: case and parq's speedup), marked "slower" where parq lost outright.
+pub fn target_summary(
+    out: &mut String,
+    peer: &str,
+    target: f64,
+    n: usize,
+    misses: &[(String, f64)],
+) {
+    if n == 0 {
+        return;
+    }
+    let losses = misses.iter().filter(|(_, s)| *s < 1.0).count();
+    let _ = writeln!(
+        out,
+        "target parq >= {target}x faster than {peer}: met in {} of {n} cases; below it in {} \
+         ({losses} of them slower than {peer})",
+        n - misses.len(),
+        misses.len(),
+    );
+    for (case, s) in misses {
+        let what = if *s < 1.0 { "slower" } else { "below" };
+        let _ = writeln!(out, "  {what}: {case} ({})", fmt_speedup(*s));
+    }
 }
 
 /// Reads cells written by [`write_json`].
