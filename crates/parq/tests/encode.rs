@@ -1622,3 +1622,34 @@ fn bench_encoders() {
         });
     }
 }
+
+/// `Bitmap::compact` keeps exactly the values whose bit is set, in order, for bit offsets
+/// 0..8, densities from empty to full (all-set and clear words) and ragged lengths.
+#[test]
+fn bitmap_compact_keeps_the_set_slots() {
+    let mut rng = Rng(77);
+    for offset in 0..8 {
+        for len in [0usize, 1, 5, 63, 64, 65, 127, 128, 200, 1000] {
+            for density in [0u64, 1, 50, 90, 100] {
+                let bits: Vec<bool> = (0..offset + len)
+                    .map(|_| rng.next() % 100 < density)
+                    .collect();
+                let mut bytes = vec![0u8; (offset + len).div_ceil(8) + 1];
+                for (i, &b) in bits.iter().enumerate() {
+                    bytes[i / 8] |= u8::from(b) << (i % 8);
+                }
+                let values: Vec<u32> = (0..len as u32).map(|v| v * 7 + 1).collect();
+                let bm = Bitmap::new(&bytes, offset, len).unwrap();
+                let mut out = vec![99u32; 3];
+                bm.compact(&values, &mut out);
+                let want: Vec<u32> = values
+                    .iter()
+                    .zip(&bits[offset..])
+                    .filter(|(_, &b)| b)
+                    .map(|(&v, _)| v)
+                    .collect();
+                assert_eq!(out, want, "offset {offset} len {len} density {density}");
+            }
+        }
+    }
+}

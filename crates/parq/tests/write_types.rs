@@ -1121,3 +1121,269 @@ fn month_day_nano_intervals_are_refused_before_output() {
         assert!(out.is_empty(), "{e}: nothing may be written");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Time values that do not fit their physical type: Timestamp(Second) and Time32(Second) are
+// written in milliseconds, Date64 in INT32 days. A valid value whose conversion overflows is
+// an error naming the column, the row and the value, before anything of the array is put
+// (null slots may hold anything); the values at the limits are written exactly.
+
+const MS_PER_DAY: i64 = 86_400_000;
+
+/// `values` as an array of `dt` (Timestamp(s), Time32(s) or Date64), `None` a null slot
+/// holding the most overflowing value of the type.
+fn time_array(dt: &DataType, values: &[Option<i64>]) -> ArrayRef {
+    use TimeUnit as U;
+    let nulls = NullBuffer::from(values.iter().map(Option::is_some).collect::<Vec<_>>());
+    let raw = |garbage: i64| -> Vec<i64> { values.iter().map(|v| v.unwrap_or(garbage)).collect() };
+    match dt {
+        DataType::Timestamp(U::Second, tz) => Arc::new(
+            TimestampSecondArray::new(raw(i64::MAX).into(), Some(nulls))
+                .with_timezone_opt(tz.clone()),
+        ),
+        DataType::Time32(U::Second) => {
+            let v: Vec<i32> = raw(i64::from(i32::MAX))
+                .into_iter()
+                .map(|v| v as i32)
+                .collect();
+            Arc::new(Time32SecondArray::new(v.into(), Some(nulls)))
+        }
+        DataType::Date64 => Arc::new(Date64Array::new(raw(i64::MAX).into(), Some(nulls))),
+        other => panic!("not a checked time type: {other}"),
+    }
+}
+
+/// What the file holds for `v` of `dt`: milliseconds, or days truncated toward zero.
+fn physical_time(dt: &DataType, v: i64) -> i64 {
+    match dt {
+        DataType::Date64 => v / MS_PER_DAY,
+        _ => v * 1000,
+    }
+}
+
+/// Writes a null row then `column` as the only column `c`; on error also how many bytes the
+/// writer buffered of `column`.
+fn write_column(column: ArrayRef) -> Result<Vec<u8>, (parq::Error, usize)> {
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "c",
+        column.data_type().clone(),
+        true,
+    )]));
+    let batch = RecordBatch::try_new(schema.clone(), vec![column]).unwrap();
+    let mut out = Vec::new();
+    let mut w = ParquetWriter::try_new(&mut out, schema, WriterProperties::default()).unwrap();
+    // A null row first: the open page's room for its levels is made then.
+    let null = RecordBatch::try_new(
+        batch.schema(),
+        vec![new_null_array(batch.column(0).data_type(), 1)],
+    )
+    .unwrap();
+    w.write(&null).unwrap();
+    let before = w.buffered_bytes();
+    if let Err(e) = w.write(&batch) {
+        return Err((e, w.buffered_bytes() - before));
+    }
+    w.close().unwrap();
+    Ok(out)
+}
+
+/// pyarrow 26 reads column `c` of `path` as its raw integers (dictionaries decoded).
+fn pyarrow_raw(path: &Path) -> Vec<Option<i64>> {
+    const SCRIPT: &str = r#"
+import sys, json
+import pyarrow as pa, pyarrow.parquet as pq
+c = pq.read_table(sys.argv[1]).column("c").combine_chunks()
+if pa.types.is_dictionary(c.type):
+    c = c.dictionary_decode()
+print(json.dumps(c.view(pa.int64() if c.type.bit_width == 64 else pa.int32()).to_pylist()))
+"#;
+    let out = run_python(SCRIPT, &[path.display().to_string()]);
+    serde_json::from_str(out.trim()).expect("pyarrow JSON")
+}
+
+/// parq reads column `c` of `bytes` as its raw integers (Timestamp(ms), Time32(ms), Date32).
+fn parq_raw(bytes: &[u8]) -> Vec<Option<i64>> {
+    let r = ParquetReader::from_bytes(Bytes::copy_from_slice(bytes)).unwrap();
+    let got = r.read_batch().unwrap();
+    let a = got.column(0);
+    let a = match a.data_type() {
+        DataType::Dictionary(..) => decode(a),
+        _ => a.clone(),
+    };
+    match a.data_type() {
+        DataType::Timestamp(TimeUnit::Millisecond, _) => a
+            .as_primitive::<TimestampMillisecondType>()
+            .iter()
+            .collect(),
+        DataType::Time32(TimeUnit::Millisecond) => a
+            .as_primitive::<Time32MillisecondType>()
+            .iter()
+            .map(|v| v.map(i64::from))
+            .collect(),
+        DataType::Date32 => a
+            .as_primitive::<Date32Type>()
+            .iter()
+            .map(|v| v.map(i64::from))
+            .collect(),
+        other => panic!("parq read {other}"),
+    }
+}
+
+#[test]
+fn time_values_at_the_limits_are_written_exactly() {
+    let ts = i64::MAX / 1000;
+    let t32 = i64::from(i32::MAX / 1000);
+    let (dmax, dmin) = (
+        i64::from(i32::MAX) * MS_PER_DAY,
+        i64::from(i32::MIN) * MS_PER_DAY,
+    );
+    let cases: Vec<(DataType, Vec<Option<i64>>)> = vec![
+        (
+            DataType::Timestamp(TimeUnit::Second, None),
+            vec![Some(ts), Some(-ts), Some(i64::MIN / 1000), Some(0), None],
+        ),
+        (
+            DataType::Timestamp(TimeUnit::Second, Some(Arc::from("UTC"))),
+            vec![None, Some(ts), Some(-1)],
+        ),
+        (
+            DataType::Time32(TimeUnit::Second),
+            vec![
+                Some(0),
+                Some(86_399),
+                Some(t32),
+                Some(-t32),
+                None,
+                Some(86_400),
+            ],
+        ),
+        (
+            DataType::Date64,
+            vec![
+                Some(dmax),
+                Some(dmax + MS_PER_DAY - 1),
+                Some(dmin),
+                Some(dmin - MS_PER_DAY + 1),
+                None,
+                // Truncated toward zero, as pyarrow 26 writes them: days 0, 1, -1.
+                Some(-1),
+                Some(MS_PER_DAY + 1),
+                Some(-MS_PER_DAY - 1),
+            ],
+        ),
+    ];
+    let dir = tmp_dir("time-limits");
+    for (i, (dt, values)) in cases.iter().enumerate() {
+        let what = format!("{dt} {values:?}");
+        // After the null row `write_column` writes first.
+        let want: Vec<Option<i64>> = std::iter::once(None)
+            .chain(values.iter().map(|v| v.map(|v| physical_time(dt, v))))
+            .collect();
+        let bytes =
+            write_column(time_array(dt, values)).unwrap_or_else(|(e, _)| panic!("{what}: {e}"));
+        assert_eq!(parq_raw(&bytes), want, "{what}: parq");
+        let p = dir.join(format!("limits{i}.parquet"));
+        std::fs::write(&p, &bytes).unwrap();
+        assert_eq!(pyarrow_raw(&p), want, "{what}: pyarrow");
+    }
+    // A dictionary value that does not fit, used by no valid row (a null key points at it).
+    let values = time_array(
+        &DataType::Timestamp(TimeUnit::Second, None),
+        &[Some(7), Some(1 << 62)],
+    );
+    let keys = Int8Array::from(vec![Some(0), None, Some(0)]);
+    let keys = Int8Array::new(vec![0, 1, 0].into(), keys.nulls().cloned());
+    let dict: ArrayRef = Arc::new(DictionaryArray::try_new(keys, values).unwrap());
+    let bytes = write_column(dict).unwrap_or_else(|(e, _)| panic!("unused dictionary value: {e}"));
+    let want = vec![None, Some(7000), None, Some(7000)];
+    assert_eq!(parq_raw(&bytes), want, "dictionary: parq");
+    let p = dir.join("dictionary.parquet");
+    std::fs::write(&p, &bytes).unwrap();
+    assert_eq!(pyarrow_raw(&p), want, "dictionary: pyarrow");
+}
+
+#[test]
+fn time_values_that_do_not_fit_are_errors_naming_column_row_and_value() {
+    let ts = i64::MAX / 1000;
+    let t32 = i64::from(i32::MAX / 1000);
+    let day_max = i64::from(i32::MAX) * MS_PER_DAY;
+    let day_min = i64::from(i32::MIN) * MS_PER_DAY;
+    let ts_s = DataType::Timestamp(TimeUnit::Second, None);
+    let ts_tz = DataType::Timestamp(TimeUnit::Second, Some(Arc::from("Europe/Paris")));
+    let t32_s = DataType::Time32(TimeUnit::Second);
+    // (type, values, the row and value of the error)
+    let mut cases: Vec<(DataType, Vec<Option<i64>>, usize, i64)> = vec![
+        (ts_s.clone(), vec![Some(0), Some(ts + 1)], 1, ts + 1),
+        (
+            ts_s.clone(),
+            vec![Some(i64::MIN / 1000 - 1)],
+            0,
+            i64::MIN / 1000 - 1,
+        ),
+        (
+            ts_tz,
+            vec![None, Some(1 << 62), Some(-(1 << 62))],
+            1,
+            1 << 62,
+        ),
+        (
+            t32_s.clone(),
+            vec![Some(86_399), Some(3_000_000)],
+            1,
+            3_000_000,
+        ),
+        (t32_s.clone(), vec![Some(-t32 - 1)], 0, -t32 - 1),
+        (
+            t32_s,
+            vec![None, Some(i64::from(i32::MIN))],
+            1,
+            i64::from(i32::MIN),
+        ),
+        (
+            DataType::Date64,
+            vec![Some(day_max + MS_PER_DAY)],
+            0,
+            day_max + MS_PER_DAY,
+        ),
+        (
+            DataType::Date64,
+            vec![Some(0), Some(day_min - MS_PER_DAY)],
+            1,
+            day_min - MS_PER_DAY,
+        ),
+        (DataType::Date64, vec![Some(i64::MAX)], 0, i64::MAX),
+        (DataType::Date64, vec![Some(i64::MIN)], 0, i64::MIN),
+    ];
+    // In a later slice of an array of several mini-batches (1024 rows): still nothing of the
+    // array is put.
+    let mut long: Vec<Option<i64>> = (0..6000).map(|i| Some(i * 1000)).collect();
+    long[5000] = Some(ts + 5);
+    cases.push((ts_s.clone(), long, 5000, ts + 5));
+    for (dt, values, row, value) in cases {
+        let what = format!("{dt} row {row}");
+        let (e, buffered) = write_column(time_array(&dt, &values))
+            .map(|_| ())
+            .expect_err(&what);
+        let message = e.to_string();
+        assert!(
+            matches!(e.kind(), parq::ErrorKind::InvalidColumnData { column, .. } if column == "c"),
+            "{what}: {message}"
+        );
+        for part in [format!("row {row}:"), format!("value {value} ")] {
+            assert!(message.contains(&part), "{what}: {part:?} not in {message}");
+        }
+        assert_eq!(buffered, 0, "{what}: nothing of the array may be put");
+    }
+    // A dictionary value that does not fit, used by row 3 (rows 0..3 use another).
+    let values = time_array(&ts_s, &[Some(7), Some(1 << 62)]);
+    let keys = Int16Array::from(vec![Some(0), None, Some(0), Some(1), Some(1)]);
+    let dict: ArrayRef = Arc::new(DictionaryArray::try_new(keys, values).unwrap());
+    let (e, buffered) = write_column(dict).map(|_| ()).expect_err("dictionary");
+    let message = e.to_string();
+    assert!(
+        message.contains("column `c`: row 3 (dictionary value 1):")
+            && message.contains(&format!("value {} s", 1i64 << 62)),
+        "{message}"
+    );
+    assert_eq!(buffered, 0, "dictionary: nothing of the array may be put");
+}

@@ -17,13 +17,20 @@
 //!    the value encoder: the dictionary (indices kept for the page; when the dictionary
 //!    passes its size limit the page is closed and the column falls back to its value
 //!    encoding for the rest of the chunk), or PLAIN / DELTA_* / BYTE_STREAM_SPLIT / RLE
-//!    (booleans);
+//!    (booleans). The chunk's first page tries the dictionary (as parquet-java does): when
+//!    its first [`DICTIONARY_TRIAL_VALUES`] values or more are all distinct, or when it
+//!    closes and the dictionary page and indices are not smaller than the PLAIN values, the
+//!    page's values are encoded again with the fallback encoding and the chunk has no
+//!    dictionary;
 //! 4. a page is closed when its estimated size reaches the page byte limit or its rows the
 //!    row limit: levels and values are assembled as a v1 page (levels with their length
 //!    prefix, compressed with the values) or a v2 page (levels uncompressed, values
 //!    compressed), with an optional CRC, and kept as a header and a body in the chunk's
 //!    buffers; the page's statistics go to the chunk statistics, the column index and the
-//!    offset index.
+//!    offset index. Values are encoded after room kept for the levels, which are put there
+//!    when the page closes: an uncompressed body stays where it was encoded (the chunk's
+//!    buffer), a compressed one is compressed from there into the chunk's buffer, so the
+//!    values are copied once on their way to the output.
 //!
 //! At the end of a row group, [`ColumnWriter::finish_chunk`] writes the dictionary page and
 //! the data pages (each header then body, straight from the buffers) to the output, builds
@@ -51,6 +58,7 @@ use crate::compression::compress::Compressor;
 use crate::encoding::encode::byte_stream_split::ByteStreamSplitEncoder;
 use crate::encoding::encode::delta::{
     DeltaBinaryPackedEncoder, DeltaByteArrayEncoder, DeltaLengthByteArrayEncoder,
+    PYARROW_INT64_BLOCK_SIZE,
 };
 use crate::encoding::encode::dictionary::{ByteArrayDictEncoder, DictEncoder};
 use crate::encoding::encode::plain::{self, BooleanEncoder};
@@ -90,6 +98,9 @@ pub struct Shared {
     body: Vec<u8>,
     /// Compressed dictionary page bodies.
     packed: Vec<u8>,
+    /// The valid values of a fixed-width slice with nulls, gathered once for statistics,
+    /// Bloom filter and encoder.
+    dense: Dense,
     /// The most bytes of hash table a column's dictionary keeps between two writes (`None`:
     /// no limit); see [`Shared::set_idle_table_bytes`].
     idle_table_bytes: Option<usize>,
@@ -118,6 +129,15 @@ impl Shared {
     pub fn set_idle_table_bytes(&mut self, bytes: Option<usize>) {
         self.idle_table_bytes = bytes;
     }
+}
+
+/// The valid values of a slice with nulls, one buffer per fixed-width type.
+#[derive(Debug, Default)]
+struct Dense {
+    i32s: Vec<i32>,
+    i64s: Vec<i64>,
+    f32s: Vec<f32>,
+    f64s: Vec<f64>,
 }
 
 /// Conversion buffers, reused slice after slice.
@@ -425,6 +445,11 @@ pub struct ColumnWriter {
     page_start: usize,
     /// The room to keep for the levels of the next page.
     levels_room: usize,
+    /// Room not yet made at the start of `values` (a chunk's first page makes it, and sizes
+    /// the buffer, at its first write: between chunks a column holds no buffer).
+    room_due: usize,
+    /// The bytes of values of the last page closed (to size the next chunk's buffer).
+    last_page_values: usize,
     def_levels: Vec<u8>,
     def_enc: RleEncoder,
     bools: Vec<bool>,
@@ -513,6 +538,8 @@ impl ColumnWriter {
             page_base: 0,
             page_start: 0,
             levels_room: LEVELS_ROOM,
+            room_due: 0,
+            last_page_values: 0,
             def_levels: Vec::new(),
             def_enc: RleEncoder::new(1)?,
             bools: Vec::new(),
@@ -555,7 +582,9 @@ impl ColumnWriter {
             (Encoding::Plain, _) => ValueEnc::Plain(BooleanEncoder::new()),
             (Encoding::Rle, P::Boolean) => ValueEnc::RleBool(RleEncoder::new(1)?),
             (Encoding::DeltaBinaryPacked, P::Int32) => ValueEnc::DeltaI32(Box::default()),
-            (Encoding::DeltaBinaryPacked, P::Int64) => ValueEnc::DeltaI64(Box::default()),
+            (Encoding::DeltaBinaryPacked, P::Int64) => ValueEnc::DeltaI64(Box::new(
+                DeltaBinaryPackedEncoder::with_block_size(PYARROW_INT64_BLOCK_SIZE)?,
+            )),
             (Encoding::DeltaLengthByteArray, P::ByteArray) => ValueEnc::DeltaLength(Box::default()),
             (Encoding::DeltaByteArray, P::ByteArray | P::FixedLenByteArray) => {
                 ValueEnc::DeltaBytes(Box::default())
@@ -627,6 +656,9 @@ impl ColumnWriter {
                 "the field is not nullable but the array has nulls",
             ));
         }
+        if self.page_values == 0 {
+            self.make_due_room();
+        }
         let mut off = 0;
         while off < n {
             let room = self.page_rows - self.page_values;
@@ -695,7 +727,7 @@ impl ColumnWriter {
         len: usize,
         shared: &mut Shared,
     ) -> Result<()> {
-        let Shared { scratch, .. } = shared;
+        let Shared { scratch, dense, .. } = shared;
         let (batch, validity) = to_batch(
             &self.name,
             &self.data_type,
@@ -705,11 +737,17 @@ impl ColumnWriter {
             len,
             scratch,
         )?;
-        self.put(batch, validity, len)
+        self.put(batch, validity, len, dense)
     }
 
     /// Puts `n` slots: their values (`batch`) and validity (`None`: all valid).
-    fn put(&mut self, batch: Batch<'_>, validity: Option<Bitmap<'_>>, n: usize) -> Result<()> {
+    fn put(
+        &mut self,
+        batch: Batch<'_>,
+        validity: Option<Bitmap<'_>>,
+        n: usize,
+        dense: &mut Dense,
+    ) -> Result<()> {
         let valid = match (&batch, validity) {
             (Batch::Null, _) => 0,
             (_, Some(v)) => v.count_ones(),
@@ -752,16 +790,23 @@ impl ColumnWriter {
         // A fixed-width batch: statistics and bloom filter over the valid runs, then the
         // values through the chunk's encoder (or dictionary of that type).
         macro_rules! fixed_arm {
-            ($v:expr, $update:ident, $hash:ident, $dict:ident) => {{
-                let v = $v;
+            ($v:expr, $update:ident, $hash:ident, $dict:ident, $dense:ident) => {{
+                // With nulls, the valid values are gathered once (branch-free) and everything
+                // after works on the dense slice.
+                let v = match validity {
+                    Some(m) if valid < n => {
+                        m.compact($v, &mut dense.$dense);
+                        &dense.$dense[..]
+                    }
+                    _ => $v,
+                };
                 if stats {
-                    let s = &mut self.page_stats;
-                    runs(&mut |i, k| s.$update(&v[i..i + k]));
+                    self.page_stats.$update(v);
                 }
                 if let Some(b) = &mut self.bloom {
-                    runs(&mut |i, k| v[i..i + k].iter().for_each(|&x| b.insert_hash($hash(x))));
+                    v.iter().for_each(|&x| b.insert_hash($hash(x)));
                 }
-                self.put_fixed(v, validity, |d| match d {
+                self.put_fixed(v, None, |d| match d {
                     Dict::$dict(d) => Some(d),
                     _ => None,
                 })?;
@@ -791,10 +836,10 @@ impl ColumnWriter {
                     _ => return Err(self.internal("boolean encoder")),
                 }
             }
-            Batch::I32(v) => fixed_arm!(v, update_i32, hash_i32, I32),
-            Batch::I64(v) => fixed_arm!(v, update_i64, hash_i64, I64),
-            Batch::F32(v) => fixed_arm!(v, update_f32, hash_f32, F32),
-            Batch::F64(v) => fixed_arm!(v, update_f64, hash_f64, F64),
+            Batch::I32(v) => fixed_arm!(v, update_i32, hash_i32, I32, i32s),
+            Batch::I64(v) => fixed_arm!(v, update_i64, hash_i64, I64, i64s),
+            Batch::F32(v) => fixed_arm!(v, update_f32, hash_f32, F32, f32s),
+            Batch::F64(v) => fixed_arm!(v, update_f64, hash_f64, F64, f64s),
             Batch::Bytes32(o, d) => self.put_bytes(o, d, validity, n, stats)?,
             Batch::Bytes64(o, d) => self.put_bytes(o, d, validity, n, stats)?,
             Batch::Fixed(data) => {
@@ -975,6 +1020,9 @@ impl ColumnWriter {
         if self.page_values == 0 {
             return Ok(());
         }
+        if self.page_base > self.page_start || self.page_start > self.values.len() {
+            return Err(self.internal("page buffer"));
+        }
         let too_big = |name: &str, what: &str, v: usize| {
             i32::try_from(v).map_err(|_| {
                 column_error(
@@ -1038,49 +1086,32 @@ impl ColumnWriter {
             DataPageVersion::V1 => {
                 let levels = if self.max_def > 0 { 4 + levels_len } else { 0 };
                 let total = levels + values_len;
-                let start = self.page_start.checked_sub(levels);
-                match start {
-                    Some(start) if start >= self.page_base => {
-                        if levels > 0 {
-                            let prefix = (levels_len as u32).to_le_bytes();
-                            self.values[start..start + 4].copy_from_slice(&prefix);
-                            self.values[start + 4..self.page_start]
-                                .copy_from_slice(&self.def_levels);
-                        }
-                        if plain_body {
-                            (PageType::DataPage, total, 0, start, self.values.len())
-                        } else {
-                            let b = self.bodies.len();
-                            compressor.compress(&self.values[start..], &mut self.bodies)?;
-                            (PageType::DataPage, total, 0, b, self.bodies.len())
-                        }
-                    }
-                    _ if plain_body => {
-                        let start = self.make_room(levels);
-                        let prefix = (levels_len as u32).to_le_bytes();
-                        self.values[start..start + 4].copy_from_slice(&prefix);
-                        self.values[start + 4..self.page_start].copy_from_slice(&self.def_levels);
+                let fits = self.page_start - self.page_base >= levels;
+                if fits || plain_body {
+                    let start = self.put_levels(levels > 0)?;
+                    if plain_body {
                         (PageType::DataPage, total, 0, start, self.values.len())
-                    }
-                    _ => {
-                        let body = &mut shared.body;
-                        body.clear();
-                        push_prefixed(body, &self.def_levels)?;
-                        body.extend_from_slice(&self.values[self.page_start..]);
+                    } else {
                         let b = self.bodies.len();
-                        compressor.compress(body, &mut self.bodies)?;
+                        compressor.compress(&self.values[start..], &mut self.bodies)?;
                         (PageType::DataPage, total, 0, b, self.bodies.len())
                     }
+                } else {
+                    // The levels outgrew the room kept for them: assembled in a scratch
+                    // buffer (the next pages keep more room).
+                    let body = &mut shared.body;
+                    body.clear();
+                    push_prefixed(body, &self.def_levels)?;
+                    body.extend_from_slice(&self.values[self.page_start..]);
+                    let b = self.bodies.len();
+                    compressor.compress(body, &mut self.bodies)?;
+                    (PageType::DataPage, total, 0, b, self.bodies.len())
                 }
             }
             DataPageVersion::V2 => {
                 let total = levels_len + values_len;
                 if plain_body {
-                    let start = match self.page_start.checked_sub(levels_len) {
-                        Some(start) if start >= self.page_base => start,
-                        _ => self.make_room(levels_len),
-                    };
-                    self.values[start..self.page_start].copy_from_slice(&self.def_levels);
+                    let start = self.put_levels(false)?;
                     (
                         PageType::DataPageV2,
                         total,
@@ -1177,6 +1208,7 @@ impl ColumnWriter {
         self.page_unencoded = 0;
         // Room for the levels of the next page: those of this one, and some slack.
         self.levels_room = levels_len + levels_len / 4 + LEVELS_ROOM;
+        self.last_page_values = values_len;
         self.def_levels.clear();
         if !plain_body {
             self.values.clear();
@@ -1211,22 +1243,65 @@ impl ColumnWriter {
             }
         };
         self.page_base = self.values.len();
-        self.values.resize(self.page_base + room, 0);
+        if self.values.capacity() == 0 {
+            // A new chunk: the room is made at its first write.
+            self.room_due = room;
+        } else {
+            self.values.resize(self.page_base + room, 0);
+        }
         self.page_start = self.values.len();
     }
 
-    /// Moves the open page's values on so that `need` bytes fit before them (levels that
-    /// outgrew the room kept); returns where those bytes start.
-    #[cold]
-    fn make_room(&mut self, need: usize) -> usize {
+    /// Makes the room a new chunk's first page keeps for its levels, in a buffer sized as the
+    /// column's last page (nothing when the buffer already holds bytes).
+    fn make_due_room(&mut self) {
+        if !self.values.is_empty() {
+            return;
+        }
+        // Dictionary indices are kept apart until the page closes.
+        let hint = match self.enc {
+            ValueEnc::Dict => 0,
+            _ => self.last_page_values,
+        };
+        if self.room_due > 0 || (self.values.capacity() == 0 && hint > 0) {
+            let room = std::mem::take(&mut self.room_due);
+            self.values.reserve(room + hint);
+            self.values.resize(room, 0);
+            self.page_base = 0;
+            self.page_start = room;
+        }
+    }
+
+    /// Puts the page's levels right before its values (`prefixed`: behind their 4-byte
+    /// length, as v1 pages have them), in the room kept there, else moving the values on
+    /// (levels that outgrew the room); returns where the body starts in `values`.
+    fn put_levels(&mut self, prefixed: bool) -> Result<usize> {
+        let len = self.def_levels.len();
+        let need = len + if prefixed { 4 } else { 0 };
         let have = self.page_start - self.page_base;
-        let extra = need.saturating_sub(have);
+        if have < need {
+            self.make_room(need - have);
+        }
+        let start = self.page_start - need;
+        let room = &mut self.values[start..self.page_start];
+        let (prefix, levels) = room.split_at_mut(need - len);
+        if prefixed {
+            let n = u32::try_from(len)
+                .map_err(|_| column_error(&self.name, "the levels of a page pass 4 GiB"))?;
+            prefix.copy_from_slice(&n.to_le_bytes());
+        }
+        levels.copy_from_slice(&self.def_levels);
+        Ok(start)
+    }
+
+    /// Moves the open page's values `extra` bytes on, making room before them.
+    #[cold]
+    fn make_room(&mut self, extra: usize) {
         let end = self.values.len();
         self.values.resize(end + extra, 0);
         self.values
             .copy_within(self.page_start..end, self.page_start + extra);
         self.page_start += extra;
-        self.page_start - need
     }
 
     /// Closes the chunk of the row group: writes its pages to `out` (whose next byte is at
@@ -1542,6 +1617,108 @@ fn convert<T: ArrowPrimitiveType, U>(
     );
 }
 
+/// A value of a valid slot that its conversion refuses (it does not fit the physical type):
+/// the slot (from the first converted one) and the Arrow value.
+#[derive(Debug, Clone, Copy)]
+struct Unfit {
+    slot: usize,
+    value: i64,
+}
+
+/// Converts the values of slots `off..off + len` with the checked `f` into `out` (`None`:
+/// only checks them), and returns the valid slots (per `validity`) whose value `f` refuses, in
+/// order (none, without allocating, in the usual case). A refused value becomes 0 in `out`: a
+/// null slot's value is never written, and a valid slot's is an error for the caller, before
+/// it is put. The loop only sets a flag per value; the slots are looked at only when a value
+/// was refused.
+fn convert_checked<T: ArrowPrimitiveType, U: Default>(
+    array: &dyn Array,
+    off: usize,
+    len: usize,
+    validity: Option<Bitmap<'_>>,
+    out: Option<&mut Vec<U>>,
+    f: impl Fn(T::Native) -> Option<U>,
+) -> Vec<Unfit>
+where
+    T::Native: Into<i64>,
+{
+    let values = &array.as_primitive::<T>().values()[off..off + len];
+    let refused = match out {
+        Some(out) => {
+            out.clear();
+            let mut refused = false;
+            out.extend(values.iter().map(|&v| {
+                let u = f(v);
+                refused |= u.is_none();
+                u.unwrap_or_default()
+            }));
+            refused
+        }
+        None => values.iter().fold(false, |r, &v| r | f(v).is_none()),
+    };
+    if !refused {
+        return Vec::new();
+    }
+    values
+        .iter()
+        .enumerate()
+        .filter(|&(i, &v)| f(v).is_none() && validity.is_none_or(|b| b.word(i) & 1 == 1))
+        .map(|(slot, &v)| Unfit {
+            slot,
+            value: v.into(),
+        })
+        .collect()
+}
+
+/// Why `data_type` refuses `value` (the types [`convert_checked`] converts).
+#[cold]
+fn unfit_reason(data_type: &DataType, value: i64) -> String {
+    use ArrowTimeUnit as U;
+    match data_type {
+        // Parquet has no seconds unit: seconds are written as milliseconds.
+        DataType::Timestamp(U::Second, _) => format!(
+            "the Timestamp(Second) value {value} s does not fit INT64 milliseconds (at most \
+             {} s either side of 1970-01-01)",
+            i64::MAX / 1000
+        ),
+        DataType::Time32(U::Second) => format!(
+            "the Time32(Second) value {value} s does not fit INT32 milliseconds (at most {} s \
+             either side of 0)",
+            i32::MAX / 1000
+        ),
+        DataType::Date64 => format!(
+            "the Date64 value {value} ms is {} days from 1970-01-01, more than the INT32 days \
+             of a DATE hold",
+            value / MS_PER_DAY
+        ),
+        other => format!("the {other} value {value} does not fit its physical type"),
+    }
+}
+
+/// The error for row `row` (of the array given to [`ColumnWriter::write`]) whose value of type
+/// `data_type` its conversion refuses; `what` says where the value is when not in the row
+/// itself (a dictionary's values).
+#[cold]
+fn unfit_error(name: &str, data_type: &DataType, row: usize, value: i64, what: &str) -> Error {
+    Error::new(ErrorKind::InvalidColumnData {
+        column: name.to_string(),
+        message: format!("row {row}{what}: {}", unfit_reason(data_type, value)),
+    })
+}
+
+/// True for the types [`convert_time`] converts, whose values may not fit.
+fn is_checked_time(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Time32(ArrowTimeUnit::Second)
+            | DataType::Date64
+            | DataType::Timestamp(ArrowTimeUnit::Second, _)
+    )
+}
+
+/// Milliseconds of a day (Date64 -> DATE days).
+const MS_PER_DAY: i64 = 86_400_000;
+
 /// Big-endian two's complement bytes of decimals, `width` bytes each.
 fn decimals<const N: usize>(
     values: impl Iterator<Item = [u8; N]>,
@@ -1744,7 +1921,6 @@ fn convert_into(
     validity: Option<Bitmap<'_>>,
     b: &mut Buffers,
 ) -> Result<Kind> {
-    use ArrowTimeUnit as U;
     Ok(match data_type {
         DataType::Int8 => {
             convert::<Int8Type, i32>(array, off, len, &mut b.i32s, i32::from);
@@ -1762,21 +1938,21 @@ fn convert_into(
             convert::<UInt16Type, i32>(array, off, len, &mut b.i32s, i32::from);
             Kind::I32
         }
-        DataType::Time32(U::Second) => {
-            convert::<Time32SecondType, i32>(array, off, len, &mut b.i32s, |v| {
-                v.wrapping_mul(1000)
-            });
-            Kind::I32
-        }
-        DataType::Date64 => {
-            convert::<Date64Type, i32>(array, off, len, &mut b.i32s, |v| (v / 86_400_000) as i32);
-            Kind::I32
-        }
-        DataType::Timestamp(U::Second, _) => {
-            convert::<TimestampSecondType, i64>(array, off, len, &mut b.i64s, |v| {
-                v.wrapping_mul(1000)
-            });
-            Kind::I64
+        t if is_checked_time(t) => {
+            // The whole array is checked at its first slice: a value that does not fit is an
+            // error before any slice of the array is put.
+            let n = array.len();
+            if off == 0 && len < n {
+                let all = validity_of(array, 0, n)?;
+                if let Some(u) = convert_time(t, array, 0, n, all, None)?.1.first() {
+                    return Err(unfit_error(name, t, u.slot, u.value, ""));
+                }
+            }
+            let (kind, unfit) = convert_time(t, array, off, len, validity, Some(b))?;
+            if let Some(u) = unfit.first() {
+                return Err(unfit_error(name, t, off + u.slot, u.value, ""));
+            }
+            kind
         }
         DataType::Utf8View => {
             let a = array.as_string_view();
@@ -1827,6 +2003,62 @@ fn convert_into(
                 name,
                 format_args!("{other} values are not written"),
             ))
+        }
+    })
+}
+
+/// Converts slots `off..off + len` of `array` of type Time32(Second), Date64 or
+/// Timestamp(Second) (validity `validity`) into `b`; returns where the values are and the
+/// valid slots whose value does not fit (their converted value is 0). A value is refused
+/// rather than wrapped:
+///
+/// - Timestamp(Second): Parquet has no seconds unit, the value is written in milliseconds;
+///   one that overflows INT64 (past `i64::MAX / 1000` s either side) is refused, as pyarrow 26
+///   refuses it ("Integer overflow when casting timestamp value").
+/// - Time32(Second): likewise in INT32 milliseconds (past 2147483 s either side); pyarrow 26
+///   wraps such a value silently, parq refuses it. Values in range are written as they are,
+///   even outside a day (86400 s and -1 s are written as pyarrow writes them).
+/// - Date64: written as DATE days, truncated toward zero like pyarrow 26 (-1 ms is day 0); a
+///   day out of INT32 is refused (pyarrow 26 wraps it silently).
+///
+/// With `b` `None`, the values are only checked.
+fn convert_time(
+    data_type: &DataType,
+    array: &dyn Array,
+    off: usize,
+    len: usize,
+    validity: Option<Bitmap<'_>>,
+    b: Option<&mut Buffers>,
+) -> Result<(Kind, Vec<Unfit>)> {
+    use ArrowTimeUnit as U;
+    Ok(match data_type {
+        DataType::Time32(U::Second) => {
+            let out = b.map(|b| &mut b.i32s);
+            let unfit =
+                convert_checked::<Time32SecondType, i32>(array, off, len, validity, out, |v| {
+                    v.checked_mul(1000)
+                });
+            (Kind::I32, unfit)
+        }
+        DataType::Date64 => {
+            let out = b.map(|b| &mut b.i32s);
+            let unfit = convert_checked::<Date64Type, i32>(array, off, len, validity, out, |v| {
+                i32::try_from(v / MS_PER_DAY).ok()
+            });
+            (Kind::I32, unfit)
+        }
+        DataType::Timestamp(U::Second, _) => {
+            let out = b.map(|b| &mut b.i64s);
+            let unfit =
+                convert_checked::<TimestampSecondType, i64>(array, off, len, validity, out, |v| {
+                    v.checked_mul(1000)
+                });
+            (Kind::I64, unfit)
+        }
+        other => {
+            return Err(Error::new(ErrorKind::Inconsistent(format!(
+                "internal error: {other} is not a time type converted"
+            ))))
         }
     })
 }
@@ -1909,6 +2141,48 @@ fn dictionary_keys<'a, K: ArrowDictionaryKeyType>(
             .map(|k| k.as_usize()),
     );
     a.values()
+}
+
+/// An error if a valid row of the dictionary array `array` (keys of type `key_type`) uses one
+/// of the dictionary values `unfit` (valid values of type `value_type`, in order, that do not
+/// fit their physical type), naming the first such row.
+fn check_unfit_unused(
+    name: &str,
+    array: &dyn Array,
+    key_type: &DataType,
+    value_type: &DataType,
+    unfit: &[Unfit],
+) -> Result<()> {
+    let n = array.len();
+    let mut keys = Vec::new();
+    match key_type {
+        DataType::Int8 => dictionary_keys::<Int8Type>(array, 0, n, &mut keys),
+        DataType::Int16 => dictionary_keys::<Int16Type>(array, 0, n, &mut keys),
+        DataType::Int32 => dictionary_keys::<Int32Type>(array, 0, n, &mut keys),
+        DataType::Int64 => dictionary_keys::<Int64Type>(array, 0, n, &mut keys),
+        DataType::UInt8 => dictionary_keys::<UInt8Type>(array, 0, n, &mut keys),
+        DataType::UInt16 => dictionary_keys::<UInt16Type>(array, 0, n, &mut keys),
+        DataType::UInt32 => dictionary_keys::<UInt32Type>(array, 0, n, &mut keys),
+        DataType::UInt64 => dictionary_keys::<UInt64Type>(array, 0, n, &mut keys),
+        other => {
+            return Err(column_error(
+                name,
+                format_args!("dictionary keys of type {other}"),
+            ))
+        }
+    };
+    let key_valid = validity_of(array, 0, n)?;
+    for (row, &k) in keys.iter().enumerate() {
+        if key_valid.is_some_and(|v| v.word(row) & 1 == 0) {
+            continue;
+        }
+        if let Ok(i) = unfit.binary_search_by_key(&k, |u| u.slot) {
+            let value = unfit.get(i).map_or(0, |u| u.value);
+            let what = format!(" (dictionary value {k})");
+            return Err(unfit_error(name, value_type, row, value, &what));
+        }
+    }
+    Ok(())
 }
 
 /// `out` = `values[k]` for every key `k` whose slot is `valid`, `T::default()` for the
@@ -2024,16 +2298,34 @@ fn dictionary_batch<'a>(
             if off == 0 || s.dict_of != Some(id) {
                 s.dict_of = None;
                 let value_valid = validity_of(values.as_ref(), 0, n_values)?;
-                s.dict_kind = convert_into(
-                    name,
-                    value_type,
-                    width,
-                    values.as_ref(),
-                    0,
-                    n_values,
-                    value_valid,
-                    &mut s.dict,
-                )?;
+                s.dict_kind = if is_checked_time(value_type) {
+                    // Values that do not fit are an error only if a row uses them (as in
+                    // pyarrow 26): the rows of the whole array are checked, before any slice
+                    // of it is put.
+                    let (kind, unfit) = convert_time(
+                        value_type,
+                        values.as_ref(),
+                        0,
+                        n_values,
+                        value_valid,
+                        Some(&mut s.dict),
+                    )?;
+                    if !unfit.is_empty() {
+                        check_unfit_unused(name, array, key_type, value_type, &unfit)?;
+                    }
+                    kind
+                } else {
+                    convert_into(
+                        name,
+                        value_type,
+                        width,
+                        values.as_ref(),
+                        0,
+                        n_values,
+                        value_valid,
+                        &mut s.dict,
+                    )?
+                };
                 s.dict_of = Some(id);
             }
             s.dict_kind.batch(&s.dict, n_values)?

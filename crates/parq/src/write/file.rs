@@ -446,7 +446,7 @@ mod tests {
         Array, ArrayRef, FixedSizeBinaryArray, Float32Array, Float64Array, Int32Array, Int64Array,
         RecordBatch, StringArray,
     };
-    use arrow_schema::{DataType, Field, Schema};
+    use arrow_schema::{Field, Schema};
 
     use super::super::column::DICTIONARY_TRIAL_VALUES;
     use super::super::properties::{Codec, DataPageVersion, WriterProperties};
@@ -599,7 +599,7 @@ mod tests {
     fn given_up_values_in_fallback_encodings() {
         let n = 6_000;
         let fixed: Vec<Option<[u8; 4]>> = (0..n)
-            .map(|i: u32| (i % 4 != 1).then_some((i * 2_654_435_761).to_be_bytes()))
+            .map(|i: u32| (i % 4 != 1).then_some(i.wrapping_mul(2_654_435_761).to_be_bytes()))
             .collect();
         let b = batch(vec![
             (
@@ -663,11 +663,76 @@ mod tests {
         }
     }
 
-    /// Many columns written in small batches: the columns' idle dictionaries free their
-    /// tables and rebuild them on the next write, with the same output.
+    /// Page bodies are assembled in place (levels put before the values): pages whose levels
+    /// outgrow the room kept for them, null columns, several writes and row groups, every
+    /// page version and codec, with CRCs.
     #[test]
-    fn wide_schema_idle_tables() {
-        let cols = 300;
+    fn page_bodies_in_place() {
+        let n = 9_000usize;
+        // All valid for the first pages, then nulls scattered more and more.
+        let valid = |i: usize| i < 2_500 || (i * 2_654_435_761) % 97 > (i / 1_000) * 9;
+        let b = batch(vec![
+            (
+                "i",
+                Arc::new(Int64Array::from_iter(
+                    (0..n).map(|i| valid(i).then_some((i as i64 * 7919) % 1_000_003)),
+                )),
+            ),
+            (
+                "s",
+                Arc::new(StringArray::from_iter(
+                    (0..n).map(|i| valid(i + 1).then(|| format!("{}", i % 300))),
+                )),
+            ),
+            ("nothing", Arc::new(arrow_array::NullArray::new(n))),
+            (
+                "required",
+                Arc::new(Float32Array::from_iter_values((0..n).map(|i| i as f32))),
+            ),
+        ]);
+        let schema = Arc::new(Schema::new(
+            b.schema()
+                .fields()
+                .iter()
+                .map(|f| {
+                    let nullable = f.name() != "required";
+                    f.as_ref().clone().with_nullable(nullable)
+                })
+                .collect::<Vec<_>>(),
+        ));
+        let b = RecordBatch::try_new(schema.clone(), b.columns().to_vec()).unwrap();
+        for codec in [Codec::UNCOMPRESSED, Codec::SNAPPY, Codec::GZIP] {
+            for version in [DataPageVersion::V1, DataPageVersion::V2] {
+                for dictionary in [true, false] {
+                    let props = WriterProperties::builder()
+                        .compression(codec)
+                        .data_page_version(version)
+                        .dictionary(dictionary)
+                        .data_page_rows(Some(700))
+                        .max_row_group_rows(Some(4_000))
+                        .page_crc(true)
+                        .build()
+                        .unwrap();
+                    let mut out = Vec::new();
+                    let mut w = ParquetWriter::try_new(&mut out, schema.clone(), props).unwrap();
+                    for off in (0..n).step_by(1_500) {
+                        w.write(&b.slice(off, 1_500.min(n - off))).unwrap();
+                    }
+                    let meta = w.close().unwrap();
+                    assert_eq!(meta.row_groups().len(), 3);
+                    let r = ParquetReader::from_bytes(bytes::Bytes::from(out)).unwrap();
+                    let got = r.read_batch().unwrap();
+                    assert_eq!(got, b, "{codec:?} {version:?} dictionary {dictionary}");
+                }
+            }
+        }
+    }
+
+    /// Columns written in small batches whose idle dictionaries free their tables (as in a
+    /// wide schema) rebuild them on the next write: the file is the same as without.
+    #[test]
+    fn idle_tables_are_rebuilt() {
+        let cols = 20;
         let rows = 400;
         let arrays: Vec<(String, ArrayRef)> = (0..cols)
             .map(|c| {
@@ -688,18 +753,26 @@ mod tests {
             .max_row_group_rows(Some(2 * rows))
             .build()
             .unwrap();
-        let mut wide = Vec::new();
-        let mut w = ParquetWriter::try_new(&mut wide, b.schema(), props.clone()).unwrap();
-        for _ in 0..4 {
-            // 150 entries in batches of 50 rows: tables are freed and rebuilt.
-            for off in (0..rows).step_by(50) {
-                w.write(&b.slice(off, 50)).unwrap();
+        let write = |idle: Option<usize>| {
+            let mut out = Vec::new();
+            let mut w = ParquetWriter::try_new(&mut out, b.schema(), props.clone()).unwrap();
+            w.shared.set_idle_table_bytes(idle);
+            for _ in 0..4 {
+                // 150 entries, batches of 50 rows and 200 rows.
+                for off in (0..rows / 2).step_by(50) {
+                    w.write(&b.slice(off, 50)).unwrap();
+                }
+                w.write(&b.slice(rows / 2, rows / 2)).unwrap();
             }
-        }
-        let meta = w.close().unwrap();
-        assert_eq!(meta.row_groups().len(), 2);
-        assert!(meta.row_groups()[1].columns().iter().all(uses_dictionary));
-        let r = ParquetReader::from_bytes(bytes::Bytes::from(wide)).unwrap();
+            let meta = w.close().unwrap();
+            assert_eq!(meta.row_groups().len(), 2);
+            assert!(meta.row_groups()[1].columns().iter().all(uses_dictionary));
+            out
+        };
+        let kept = write(None);
+        let freed = write(Some(0));
+        assert_eq!(kept, freed);
+        let r = ParquetReader::from_bytes(bytes::Bytes::from(freed)).unwrap();
         let got = r.read_batch().unwrap();
         assert_eq!(got.num_rows(), 4 * rows);
         for i in 0..4 {

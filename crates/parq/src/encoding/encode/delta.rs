@@ -2,8 +2,8 @@
 //! [`crate::encoding::delta_length_byte_array`] and [`crate::encoding::delta_byte_array`]).
 //!
 //! DELTA_BINARY_PACKED is written as parquet-cpp and arrow-rs write it: blocks of 128 deltas
-//! in 4 miniblocks of 32 by default (parquet-cpp uses blocks of 256 for INT64:
-//! [`PYARROW_INT64_BLOCK_SIZE`] gives its exact bytes), wrapping arithmetic in the physical type (32-bit for INT32, so an
+//! in 4 miniblocks of 32 by default, blocks of 256 in 4 miniblocks of 64 for INT64 (both
+//! peers' choice, [`PYARROW_INT64_BLOCK_SIZE`]; the column writer uses it), wrapping arithmetic in the physical type (32-bit for INT32, so an
 //! INT32 miniblock is at most 32 bits wide), the block's minimum delta subtracted, one bit
 //! width per miniblock (the width of the OR of its values). In a partial last block the
 //! last used miniblock is padded with zeros to a full miniblock and the unused miniblocks get width
@@ -23,10 +23,11 @@ use crate::encoding::delta_binary_packed::DeltaInt;
 use crate::encoding::{copy_chunks, error, OffsetSize, COPY_SLACK};
 use crate::Result;
 
-/// The default block size: 128 values in 4 miniblocks of 32 (parquet-cpp's for INT32,
-/// arrow-rs's for both types).
+/// The default block size: 128 values in 4 miniblocks of 32 (parquet-cpp's and arrow-rs's
+/// for INT32).
 pub const DEFAULT_BLOCK_SIZE: usize = 128;
-/// The block size parquet-cpp (pyarrow) uses for INT64: 256 values in 4 miniblocks of 64.
+/// The block size parquet-cpp (pyarrow) and arrow-rs use for INT64: 256 values in 4
+/// miniblocks of 64.
 /// Fewer block headers for smooth data; larger miniblocks for data with outliers.
 pub const PYARROW_INT64_BLOCK_SIZE: usize = 256;
 

@@ -14,7 +14,8 @@
 //!   table rehashes nothing). No allocation per value.
 //!
 //! Tables use linear probing at a load of at most 1/2 (slots hold a 32-bit hash tag beside
-//! the entry index, so a probe touches an entry only when the tags match), indexed by the
+//! the entry index, so a probe touches an entry only when the tags match; small tables, which
+//! stay in the cache, at most 1/4, so that new entries rarely probe past a slot), indexed by the
 //! top bits of a folded multiply of the key with a per-encoder random seed (so crafted input cannot force
 //! collisions); the seed never changes the output, which depends only on first occurrences.
 //! A table starts at [`INITIAL_SLOTS`] slots and doubles as entries arrive, so a dictionary
@@ -43,8 +44,20 @@ const NAME: &str = "RLE_DICTIONARY";
 /// to the column's fallback encoding once [`DictEncoder::dict_size_bytes`] passes it.
 pub const DEFAULT_DICTIONARY_PAGE_SIZE_LIMIT: usize = 1 << 20;
 
-/// The slots of a new table (a power of two); it doubles whenever the entries pass half of it.
+/// The slots of a new table (a power of two); it doubles whenever the entries pass its load
+/// limit.
 pub const INITIAL_SLOTS: usize = 16;
+
+/// Tables of fewer slots than this are kept at a load of at most 1/4 (they stay in the
+/// cache, and inserting many distinct values probes less); larger ones at most 1/2.
+const SMALL_TABLE_SLOTS: usize = 1 << 14;
+
+/// True if `slots` slots hold `entries` entries within the load limit.
+#[inline(always)]
+fn fits(entries: usize, slots: usize) -> bool {
+    let per_entry = if slots < SMALL_TABLE_SLOTS { 4 } else { 2 };
+    entries.saturating_mul(per_entry) <= slots
+}
 
 /// The entry index of an empty table slot (a slot is a 32-bit hash tag above a 32-bit entry
 /// index, so a probe rejects most other entries without touching them).
@@ -176,14 +189,13 @@ impl Table {
     }
 
     /// Makes the slots of a released table for `entries` entries (the smallest table that
-    /// holds them at a load of at most 1/2), inserting every entry by `hash_of(entry)`.
+    /// holds them within the load limit), inserting every entry by `hash_of(entry)`.
     #[cold]
     fn rebuild(&mut self, entries: usize, hash_of: impl Fn(usize) -> u64) {
-        let cap = entries
-            .saturating_mul(2)
-            .max(INITIAL_SLOTS)
-            .checked_next_power_of_two()
-            .unwrap_or(1 << (usize::BITS - 1));
+        let mut cap = INITIAL_SLOTS;
+        while !fits(entries, cap) && cap < 1 << (usize::BITS - 2) {
+            cap *= 2;
+        }
         self.fill(cap, entries, hash_of);
     }
 
@@ -212,11 +224,11 @@ impl Table {
         (h >> self.shift) as usize
     }
 
-    /// Doubles the table when `entries` (after an insertion) pass half of it, reinserting
-    /// every entry by `hash_of(entry)`.
+    /// Doubles the table when `entries` (after an insertion) pass its load limit,
+    /// reinserting every entry by `hash_of(entry)`.
     #[inline]
     fn maybe_grow(&mut self, entries: usize, hash_of: impl Fn(usize) -> u64) {
-        if entries * 2 <= self.slots.len() {
+        if fits(entries, self.slots.len()) {
             return;
         }
         self.grow(entries, hash_of);
@@ -783,7 +795,7 @@ mod tests {
         let mut idx = Vec::new();
         small.put(&vals, &mut idx).unwrap();
         assert_eq!(small.len(), 13);
-        assert_eq!(small.table.slots.len(), 32);
+        assert_eq!(small.table.slots.len(), 64);
         for (&v, &k) in vals.iter().zip(&idx) {
             assert_eq!(small.entries()[k as usize], v);
         }

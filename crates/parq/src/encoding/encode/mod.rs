@@ -133,6 +133,37 @@ impl<'a> Bitmap<'a> {
         n
     }
 
+    /// Replaces `out` with the values of `values` whose bit is set (bit `i` for `values[i]`;
+    /// values past the range are ignored), a 64-bit word at a time: all-set words copy 64
+    /// values, clear words skip them, mixed words store every value and advance the output
+    /// position by its bit (no branch per value).
+    pub fn compact<T: Copy>(&self, values: &[T], out: &mut Vec<T>) {
+        out.clear();
+        let n = values.len().min(self.len);
+        out.reserve(n);
+        let dst = out.as_mut_ptr();
+        let mut pos = 0usize;
+        for (w, chunk) in values[..n].chunks(64).enumerate() {
+            let bits = self.word(w * 64);
+            if bits == u64::MAX {
+                // SAFETY: at most `w * 64` values were kept before this chunk, so
+                // `pos + chunk.len() <= n <= capacity`; `values` is not part of `out`.
+                unsafe { std::ptr::copy_nonoverlapping(chunk.as_ptr(), dst.add(pos), chunk.len()) };
+                pos += chunk.len();
+            } else if bits != 0 {
+                for (j, &v) in chunk.iter().enumerate() {
+                    // SAFETY: `pos <= w * 64 + j < n <= capacity` (a slot is kept at most
+                    // once per value before it).
+                    unsafe { dst.add(pos).write(v) };
+                    pos += (bits >> j & 1) as usize;
+                }
+            }
+        }
+        // SAFETY: the `pos` values before `pos` were written above (each kept slot was
+        // written before `pos` moved past it) and `pos <= n <= capacity`.
+        unsafe { out.set_len(pos) };
+    }
+
     /// Calls `f(i, k)` for every run of `k` consecutive set bits starting at bit `i`, in
     /// order, a 64-bit word at a time (all-set words extend a run without a bit loop).
     #[inline]
