@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | codec | SNAPPY | pyarrow 26 (arrow-rs: UNCOMPRESSED): cheap, and what users expect of a Parquet file |
 //! | codec levels | ZSTD 1, GZIP 6, BROTLI 8 when unset | the compressor's defaults (`compression::compress`): ZSTD 1 as both peers; GZIP 6 is zlib's default (arrow-rs); BROTLI 8 as pyarrow |
-//! | dictionary | on, fallback when the dictionary page passes 1 MiB | both peers |
+//! | dictionary | on, fallback when the dictionary page passes 1 MiB or does not pay on the chunk's first page | both peers; the trial is parquet-java's |
 //! | value encoding (no dictionary / fallback) | PLAIN | both peers for data page v1 |
 //! | statistics | page: chunk statistics + column index | arrow-rs (pyarrow writes chunk statistics and page header statistics, no page index); the offset index is always written |
 //! | max statistics length | 64 bytes (binary min/max longer are truncated, `is_*_value_exact` false) | arrow-rs; pyarrow 26 never truncates and drops min/max over 4096 bytes |
@@ -27,6 +27,12 @@
 //! dictionary passes its size limit. Asking for `RLE_DICTIONARY` enables the dictionary with
 //! the PLAIN fallback. BOOLEAN columns never use a dictionary (requesting one explicitly is an
 //! error).
+//!
+//! A dictionary is also given up when it does not pay (parquet-java's rule, checked on each
+//! chunk's first page, see [`crate::write::column`]): when the first 1,000 values are all
+//! distinct, or when that page closes with dictionary page + indices no smaller than the
+//! values PLAIN. The page is then re-encoded with the fallback encoding and the chunk has no
+//! dictionary page; pages of fewer than 1,000 values keep their dictionary.
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -207,6 +207,19 @@ fn prefix_key(v: &[u8]) -> u64 {
     }
 }
 
+/// [`prefix_key`] of `v`, a value shorter than 8 bytes at `data[start..]`: one 8-byte load
+/// from `data` with the bytes past the value masked off where `data` has 8 bytes there.
+#[inline(always)]
+fn short_prefix_key(data: &[u8], start: usize, v: &[u8]) -> u64 {
+    match data.get(start..).and_then(|d| d.first_chunk::<8>()) {
+        Some(w) => {
+            let pad = 8 * (8 - v.len().min(8)) as u32;
+            u64::from_be_bytes(*w) & u64::MAX.checked_shl(pad).unwrap_or(0)
+        }
+        None => prefix_key(v),
+    }
+}
+
 /// The value `data[w[0]..w[1]]` of an offsets window (empty when out of range).
 #[inline(always)]
 fn byte_array_value<'d, O: OffsetSize>(w: &[O], data: &'d [u8]) -> &'d [u8] {
@@ -628,14 +641,9 @@ impl StatsAccumulator {
         for o in offsets.iter().skip(2) {
             let end = o.to_usize().unwrap_or(0);
             let v = data.get(start..end).unwrap_or_default();
-            // The value's first 8 bytes in one load where `data` has them, the bytes past the
-            // value's end masked off; else byte by byte.
-            let k = match data.get(start..).and_then(|d| d.first_chunk::<8>()) {
-                Some(w) => {
-                    let pad = 8 * (8 - v.len().min(8)) as u32;
-                    u64::from_be_bytes(*w) & u64::MAX.checked_shl(pad).unwrap_or(0)
-                }
-                None => prefix_key(v),
+            let k = match v.first_chunk::<8>() {
+                Some(w) => u64::from_be_bytes(*w),
+                None => short_prefix_key(data, start, v),
             };
             start = end;
             if k < lo_key || (k == lo_key && v < lo) {
