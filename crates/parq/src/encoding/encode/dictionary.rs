@@ -11,7 +11,15 @@
 //!   own entries, so values round-trip exactly).
 //! - [`ByteArrayDictEncoder`] for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY: entries' bytes in one
 //!   arena, each entry's hash cached (a probe compares hashes before bytes, and growing the
-//!   table rehashes nothing). No allocation per value.
+//!   table rehashes nothing). Strings of at most 16 bytes (most dictionary strings) are keyed
+//!   by their bytes as two zero-padded words and their length: one masked 16-byte load
+//!   hashes them with one multiply, and a probe compares the keys, not the arena's bytes.
+//!   No allocation per value.
+//!
+//! A lookup checks a value's home slot and the next one without a branch between them (at
+//! the table's load, nearly every value present is in one of the two), and probes further
+//! out of line. For values of at most 32 bits the slot's tag is the value itself, so a lookup
+//! reads no entry.
 //!
 //! Tables use linear probing at a load of at most 1/2 (slots hold a 32-bit hash tag beside
 //! the entry index, so a probe touches an entry only when the tags match; small tables, which
@@ -69,6 +77,14 @@ fn slot(h: u64, idx: usize) -> u64 {
     (h as u32 as u64) << 32 | idx as u64
 }
 
+/// True if slot `s` holds an entry (is not empty) whose tag matches hash `h`'s: the slot
+/// XOR-ed with the tag is below [`EMPTY`] only if its tag half clears and its index is not
+/// [`EMPTY`].
+#[inline(always)]
+fn hit(s: u64, h: u64) -> bool {
+    (s ^ (h << 32)) < u64::from(EMPTY)
+}
+
 /// True if slot `s` may hold an entry of hash `h` (its tag matches).
 #[inline(always)]
 fn tag_matches(s: u64, h: u64) -> bool {
@@ -110,13 +126,131 @@ fn hash_bytes(b: &[u8], seed: u64) -> u64 {
     fold_mul(h ^ (h >> 32), K1)
 }
 
+/// The longest byte string keyed by its bytes inline ([`Short`]) rather than compared in
+/// the arena.
+const SHORT: usize = 16;
+
+/// A byte string of at most [`SHORT`] bytes as two zero-padded little-endian words and its
+/// length (which tell it apart from every other string); longer strings keep only `len`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Short {
+    lo: u64,
+    hi: u64,
+    len: u64,
+}
+
+impl Short {
+    /// Equality without a branch per field.
+    #[inline(always)]
+    fn same(self, o: Short) -> bool {
+        ((self.lo ^ o.lo) | (self.hi ^ o.hi) | (self.len ^ o.len)) == 0
+    }
+}
+
+/// `LOW_BYTES[n]` keeps the low `n` bytes of a 16-byte little-endian load (as two words).
+const LOW_BYTES: [[u64; 2]; SHORT + 1] = {
+    let mut m = [[0u64; 2]; SHORT + 1];
+    let mut n = 1;
+    while n <= SHORT {
+        let lo = if n >= 8 { 8 } else { n };
+        m[n][0] = u64::MAX >> (64 - 8 * lo);
+        if n > 8 {
+            m[n][1] = u64::MAX >> (64 - 8 * (n - 8));
+        }
+        n += 1;
+    }
+    m
+};
+
+/// The [`Short`] key of `v` (at most [`SHORT`] bytes) from its own bytes.
+#[inline(always)]
+fn short_of(v: &[u8]) -> Short {
+    let mut buf = [0u8; SHORT];
+    let n = v.len().min(SHORT);
+    if let (Some(dst), Some(src)) = (buf.get_mut(..n), v.get(..n)) {
+        dst.copy_from_slice(src);
+    }
+    let (lo, hi) = buf.split_at(8);
+    Short {
+        lo: u64::from_le_bytes(lo.try_into().unwrap_or_default()),
+        hi: u64::from_le_bytes(hi.try_into().unwrap_or_default()),
+        len: v.len() as u64,
+    }
+}
+
+/// The [`Short`] key of `values[s..s + len]` (`len` at most [`SHORT`], the range in
+/// `values`): one unaligned 16-byte load masked to `len` when `values` holds 16 bytes from
+/// `s`, else a copy.
+#[inline(always)]
+fn short_at(values: &[u8], s: usize, len: usize) -> Short {
+    match values.get(s..s.wrapping_add(SHORT)) {
+        Some(w) => {
+            let (lo, hi) = w.split_at(8);
+            let lo = u64::from_le_bytes(lo.try_into().unwrap_or_default());
+            let hi = u64::from_le_bytes(hi.try_into().unwrap_or_default());
+            let [ml, mh] = LOW_BYTES[len.min(SHORT)];
+            Short {
+                lo: lo & ml,
+                hi: hi & mh,
+                len: len as u64,
+            }
+        }
+        None => short_of(values.get(s..s.saturating_add(len)).unwrap_or_default()),
+    }
+}
+
+/// The hash of a short string's key: one folded multiply of its two words, each mixed with
+/// the seed (a string's length decides whether it gets this hash or [`hash_bytes`]).
+#[inline(always)]
+fn hash_short(k: Short, seed: u64) -> u64 {
+    fold_mul(
+        k.lo ^ seed,
+        k.hi ^ k.len.wrapping_mul(K0) ^ seed.rotate_left(32) ^ K1,
+    )
+}
+
 /// A fixed-width value the dictionary encoder keys by its bits.
 pub trait DictValue: PlainValue {
+    /// True if the low 32 bits of [`hash`](Self::hash) are the value's bits (for values
+    /// of at most 32 bits): a slot's tag then is the value, and a probe whose tag matches
+    /// has found it without reading the entry.
+    const TAG_IS_VALUE: bool = false;
     /// A hash of the value's bits, mixed with `seed`.
     fn hash(self, seed: u64) -> u64;
     /// Bitwise equality.
     fn same(self, other: Self) -> bool;
 }
+
+/// The hash of a value of at most 32 bits: a folded multiply's high half (which indexes the
+/// table) above the value's bits (the slot's tag).
+#[inline(always)]
+fn hash32(bits: u32, seed: u64) -> u64 {
+    (fold_mul(u64::from(bits) ^ seed, K0) & !u64::from(u32::MAX)) | u64::from(bits)
+}
+
+macro_rules! dict_value32 {
+    ($($t:ty => $bits:expr),*) => {$(
+        impl DictValue for $t {
+            const TAG_IS_VALUE: bool = true;
+            #[inline(always)]
+            fn hash(self, seed: u64) -> u64 {
+                let f: fn($t) -> u32 = $bits;
+                hash32(f(self), seed)
+            }
+            #[inline(always)]
+            fn same(self, other: Self) -> bool {
+                let f: fn($t) -> u32 = $bits;
+                f(self) == f(other)
+            }
+        }
+    )*};
+}
+dict_value32!(
+    i32 => |v| v as u32,
+    f32 => |v| v.to_bits(),
+    u16 => u32::from,
+    u32 => |v| v
+);
 
 macro_rules! dict_value {
     ($($t:ty => $bits:expr),*) => {$(
@@ -135,12 +269,8 @@ macro_rules! dict_value {
     )*};
 }
 dict_value!(
-    i32 => |v| v as u32 as u64,
     i64 => |v| v as u64,
-    f32 => |v| u64::from(v.to_bits()),
     f64 => |v| v.to_bits(),
-    u16 => u64::from,
-    u32 => u64::from,
     u64 => |v| v
 );
 
@@ -367,28 +497,58 @@ impl<T: DictValue> DictEncoder<T> {
         }
     }
 
+    /// Interns `values` and appends their indices.
+    #[inline(always)]
+    fn intern_all(&mut self, values: &[T], indices: &mut Vec<u32>) {
+        indices.extend(values.iter().map(|&v| self.intern(v)));
+    }
+
+    /// Interns `v`: its index, found or new. Most values are found at their home slot or
+    /// the next (both checked without a branch between them); the rest probe on.
     #[inline(always)]
     fn intern(&mut self, v: T) -> u32 {
-        let seed = self.table.seed;
-        let h = v.hash(seed);
+        let h = v.hash(self.table.seed);
         let mask = self.table.mask();
-        let mut pos = self.table.home(h);
+        let pos = self.table.home(h);
+        let s0 = self.table.slots[pos];
+        let s1 = self.table.slots[(pos + 1) & mask];
+        let (m0, m1) = (hit(s0, h), hit(s1, h));
+        if m0 | m1 {
+            let s = if m0 { s0 } else { s1 };
+            if T::TAG_IS_VALUE || self.entries[s as u32 as usize].same(v) {
+                return s as u32;
+            }
+        }
+        self.probe(v, h, pos)
+    }
+
+    /// Interns `v` of hash `h` by probing from its home slot `pos`.
+    #[inline(never)]
+    fn probe(&mut self, v: T, h: u64, mut pos: usize) -> u32 {
+        let mask = self.table.mask();
         loop {
             let s = self.table.slots[pos];
             if s as u32 == EMPTY {
-                let idx = self.entries.len();
-                self.entries.push(v);
-                self.table.slots[pos] = slot(h, idx);
-                let entries = &self.entries;
-                self.table
-                    .maybe_grow(entries.len(), |e| entries[e].hash(seed));
-                return idx as u32;
+                return self.insert(v, h, pos);
             }
-            if tag_matches(s, h) && self.entries[s as u32 as usize].same(v) {
+            if tag_matches(s, h) && (T::TAG_IS_VALUE || self.entries[s as u32 as usize].same(v)) {
                 return s as u32;
             }
             pos = (pos + 1) & mask;
         }
+    }
+
+    /// Adds entry `v` (of hash `h`) at the empty slot `pos`.
+    #[inline(never)]
+    fn insert(&mut self, v: T, h: u64, pos: usize) -> u32 {
+        let seed = self.table.seed;
+        let idx = self.entries.len();
+        self.entries.push(v);
+        self.table.slots[pos] = slot(h, idx);
+        let entries = &self.entries;
+        self.table
+            .maybe_grow(entries.len(), |e| entries[e].hash(seed));
+        idx as u32
     }
 
     /// Interns `values` and appends their indices to `indices`.
@@ -397,7 +557,7 @@ impl<T: DictValue> DictEncoder<T> {
             return Err(too_many(values.len()));
         }
         self.ready();
-        indices.extend(values.iter().map(|&v| self.intern(v)));
+        self.intern_all(values, indices);
         Ok(())
     }
 
@@ -425,7 +585,7 @@ impl<T: DictValue> DictEncoder<T> {
         self.ready();
         let mut n = 0;
         validity.for_each_set_run(|i, k| {
-            indices.extend(values[i..i + k].iter().map(|&v| self.intern(v)));
+            self.intern_all(&values[i..i + k], indices);
             n += k;
         });
         Ok(n)
@@ -453,6 +613,8 @@ pub struct ByteArrayDictEncoder {
     /// Entry `i` is `arena[offsets[i]..offsets[i + 1]]` (starts with 0).
     offsets: Vec<i64>,
     hashes: Vec<u64>,
+    /// Each entry's [`Short`] key (of its length only when longer than [`SHORT`]).
+    shorts: Vec<Short>,
     table: Table,
     fixed: Option<usize>,
 }
@@ -470,6 +632,7 @@ impl ByteArrayDictEncoder {
             arena: Vec::new(),
             offsets: vec![0],
             hashes: Vec::new(),
+            shorts: Vec::new(),
             table: Table::new(),
             fixed: None,
         }
@@ -516,6 +679,7 @@ impl ByteArrayDictEncoder {
         self.arena.clear();
         self.offsets.truncate(1);
         self.hashes.clear();
+        self.shorts.clear();
         self.table.clear();
     }
 
@@ -526,6 +690,7 @@ impl ByteArrayDictEncoder {
         self.arena.shrink_to_fit();
         self.offsets.shrink_to_fit();
         self.hashes.shrink_to_fit();
+        self.shorts.shrink_to_fit();
     }
 
     /// Heap bytes of the hash table (what [`release_table`](Self::release_table) frees).
@@ -538,6 +703,7 @@ impl ByteArrayDictEncoder {
         self.arena.capacity()
             + self.offsets.capacity() * std::mem::size_of::<i64>()
             + self.hashes.capacity() * std::mem::size_of::<u64>()
+            + self.shorts.capacity() * std::mem::size_of::<Short>()
             + self.table.heap_bytes()
     }
 
@@ -591,32 +757,103 @@ impl ByteArrayDictEncoder {
         }
     }
 
+    /// Interns `v`.
     #[inline(always)]
     fn intern(&mut self, v: &[u8]) -> u32 {
-        let seed = self.table.seed;
-        let h = hash_bytes(v, seed);
+        if v.len() <= SHORT {
+            self.intern_short(v, 0, v.len(), short_of(v))
+        } else {
+            self.intern_long(v)
+        }
+    }
+
+    /// Interns `values[s..e]` (a range of `values`).
+    #[inline(always)]
+    fn intern_at(&mut self, values: &[u8], s: usize, e: usize) -> u32 {
+        let len = e.saturating_sub(s);
+        if len <= SHORT {
+            self.intern_short(values, s, e, short_at(values, s, len))
+        } else {
+            self.intern_long(values.get(s..e).unwrap_or_default())
+        }
+    }
+
+    /// Interns `values[s..e]` of at most [`SHORT`] bytes, of key `k`: a probe compares
+    /// keys, never bytes.
+    #[inline(always)]
+    fn intern_short(&mut self, values: &[u8], s: usize, e: usize, k: Short) -> u32 {
+        let h = hash_short(k, self.table.seed);
+        let mask = self.table.mask();
+        let home = self.table.home(h);
+        // The home slot and the next, without a branch between them.
+        let s0 = self.table.slots[home];
+        let s1 = self.table.slots[(home + 1) & mask];
+        let (m0, m1) = (hit(s0, h), hit(s1, h));
+        if m0 | m1 {
+            let found = if m0 { s0 } else { s1 };
+            if self.shorts[found as u32 as usize].same(k) {
+                return found as u32;
+            }
+        }
+        self.probe_short(values.get(s..e).unwrap_or_default(), k, h, home)
+    }
+
+    /// Interns `v` of key `k` and hash `h` by probing from its home slot `pos`.
+    #[inline(never)]
+    fn probe_short(&mut self, v: &[u8], k: Short, h: u64, mut pos: usize) -> u32 {
+        let mask = self.table.mask();
+        loop {
+            let s = self.table.slots[pos];
+            if s as u32 == EMPTY {
+                return self.insert(v, k, h, pos);
+            }
+            let e = s as u32 as usize;
+            if tag_matches(s, h) && self.shorts[e] == k {
+                return e as u32;
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    /// Interns `v` of more than [`SHORT`] bytes.
+    #[inline(never)]
+    fn intern_long(&mut self, v: &[u8]) -> u32 {
+        let h = hash_bytes(v, self.table.seed);
+        let k = Short {
+            lo: 0,
+            hi: 0,
+            len: v.len() as u64,
+        };
         let mask = self.table.mask();
         let mut pos = self.table.home(h);
         loop {
             let s = self.table.slots[pos];
             if s as u32 == EMPTY {
-                let idx = self.hashes.len();
-                self.arena.extend_from_slice(v);
-                self.offsets.push(self.arena.len() as i64);
-                self.hashes.push(h);
-                self.table.slots[pos] = slot(h, idx);
-                let hashes = &self.hashes;
-                self.table.maybe_grow(hashes.len(), |e| hashes[e]);
-                return idx as u32;
+                return self.insert(v, k, h, pos);
             }
             let e = s as u32 as usize;
             if tag_matches(s, h)
+                && self.shorts[e].len == k.len
                 && self.arena[self.offsets[e] as usize..self.offsets[e + 1] as usize] == *v
             {
                 return e as u32;
             }
             pos = (pos + 1) & mask;
         }
+    }
+
+    /// Adds entry `v` (of key `k` and hash `h`) at the empty slot `pos`.
+    #[inline(never)]
+    fn insert(&mut self, v: &[u8], k: Short, h: u64, pos: usize) -> u32 {
+        let idx = self.hashes.len();
+        self.arena.extend_from_slice(v);
+        self.offsets.push(self.arena.len() as i64);
+        self.hashes.push(h);
+        self.shorts.push(k);
+        self.table.slots[pos] = slot(h, idx);
+        let hashes = &self.hashes;
+        self.table.maybe_grow(hashes.len(), |e| hashes[e]);
+        idx as u32
     }
 
     /// Checks that `offsets` are valid and that their values are of the dictionary's width
@@ -656,7 +893,7 @@ impl ByteArrayDictEncoder {
         self.ready();
         indices.extend(offsets.windows(2).map(|w| {
             let (s, e) = (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0));
-            self.intern(values.get(s..e).unwrap_or_default())
+            self.intern_at(values, s, e)
         }));
         Ok(())
     }
@@ -685,7 +922,7 @@ impl ByteArrayDictEncoder {
         validity.for_each_set_run(|i, k| {
             indices.extend(offsets[i..i + k + 1].windows(2).map(|w| {
                 let (s, e) = (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0));
-                self.intern(values.get(s..e).unwrap_or_default())
+                self.intern_at(values, s, e)
             }));
             n += k;
         });
@@ -866,6 +1103,61 @@ mod tests {
         assert_eq!(f.plain_size(&idx), 8);
         f.gather(&idx, &mut o, &mut v).unwrap();
         assert_eq!(v, b"aabbaacc");
+    }
+
+    #[test]
+    fn short_keys_tell_trailing_zeros_and_buffer_ends_apart() {
+        // Strings of every short length, with and without trailing zero bytes, each both in
+        // the middle of the buffer (a 16-byte load) and at its end (a copy), plus long ones.
+        let mut words: Vec<Vec<u8>> = vec![Vec::new()];
+        for n in 1..=20 {
+            let mut z: Vec<u8> = (1..=n as u8).collect();
+            words.push(z.clone());
+            z[n - 1] = 0;
+            for w in [z, vec![0; n]] {
+                if !words.contains(&w) {
+                    words.push(w);
+                }
+            }
+        }
+        let mut offsets = vec![0i64];
+        let mut data = Vec::new();
+        let mut order = Vec::new();
+        for round in 0..2 {
+            for (i, w) in words.iter().enumerate() {
+                data.extend_from_slice(w);
+                offsets.push(data.len() as i64);
+                order.push(i);
+                if round == 1 {
+                    // `w` again at the very end of a buffer of its own.
+                    let mut d = ByteArrayDictEncoder::new();
+                    let mut idx = Vec::new();
+                    d.put(
+                        &[0i64, 1, 1 + w.len() as i64],
+                        &[&[7u8][..], w].concat(),
+                        &mut idx,
+                    )
+                    .unwrap();
+                    assert_eq!(idx, [0, 1]);
+                }
+            }
+        }
+        let mut d = ByteArrayDictEncoder::new();
+        let mut idx = Vec::new();
+        d.put(&offsets, &data, &mut idx).unwrap();
+        assert_eq!(d.len(), words.len());
+        for (&k, &i) in idx.iter().zip(&order) {
+            assert_eq!(k as usize, i);
+            assert_eq!(d.entry(i), &words[i][..]);
+        }
+        // The slice path (FIXED_LEN_BYTE_ARRAY) agrees with the buffer path.
+        for w in &words {
+            assert_eq!(
+                d.intern(w) as usize,
+                words.iter().position(|x| x == w).unwrap()
+            );
+        }
+        assert_eq!(d.len(), words.len());
     }
 
     #[test]
