@@ -207,6 +207,29 @@ fn prefix_key(v: &[u8]) -> u64 {
     }
 }
 
+/// The min, max and count of `first` and the `(value, prefix_key(value))` pairs of `rest` in
+/// unsigned lexicographic order, decided by the 8-byte prefix keys whenever they differ (see
+/// [`prefix_key`]); full comparisons only on equal keys.
+#[inline(always)]
+fn lex_min_max<'a>(
+    first: &'a [u8],
+    rest: impl Iterator<Item = (&'a [u8], u64)>,
+) -> (&'a [u8], &'a [u8], u64) {
+    let (mut lo, mut hi, mut n) = (first, first, 1u64);
+    let (mut lo_key, mut hi_key) = (prefix_key(lo), prefix_key(hi));
+    for (v, k) in rest {
+        n += 1;
+        if k < lo_key || (k == lo_key && v < lo) {
+            lo = v;
+            lo_key = k;
+        } else if k > hi_key || (k == hi_key && v > hi) {
+            hi = v;
+            hi_key = k;
+        }
+    }
+    (lo, hi, n)
+}
+
 /// [`prefix_key`] of `v`, a value shorter than 8 bytes at `data[start..]`: one 8-byte load
 /// from `data` with the bytes past the value masked off where `data` has 8 bytes there.
 #[inline(always)]
@@ -461,21 +484,14 @@ impl StatsAccumulator {
     }
 
     fn merge_i32(&mut self, lo: i32, hi: i32) {
-        let unsigned = self.order == StatsOrder::UInt32;
-        let less = |a: i32, b: i32| {
-            if unsigned {
-                (a as u32) < (b as u32)
-            } else {
-                a < b
+        let (lo, hi) = match self.min_max {
+            MinMax::I32(a, b) if self.order == StatsOrder::UInt32 => {
+                widen((a, b), (lo, hi), |v| v as u32)
             }
+            MinMax::I32(a, b) => widen((a, b), (lo, hi), |v| v),
+            _ => (lo, hi),
         };
-        self.min_max = match self.min_max {
-            MinMax::I32(a, b) => MinMax::I32(
-                if less(lo, a) { lo } else { a },
-                if less(b, hi) { hi } else { b },
-            ),
-            _ => MinMax::I32(lo, hi),
-        };
+        self.min_max = MinMax::I32(lo, hi);
     }
 
     /// Adds INT64 values (signed or unsigned per the order).
@@ -497,21 +513,14 @@ impl StatsAccumulator {
     }
 
     fn merge_i64(&mut self, lo: i64, hi: i64) {
-        let unsigned = self.order == StatsOrder::UInt64;
-        let less = |a: i64, b: i64| {
-            if unsigned {
-                (a as u64) < (b as u64)
-            } else {
-                a < b
+        let (lo, hi) = match self.min_max {
+            MinMax::I64(a, b) if self.order == StatsOrder::UInt64 => {
+                widen((a, b), (lo, hi), |v| v as u64)
             }
+            MinMax::I64(a, b) => widen((a, b), (lo, hi), |v| v),
+            _ => (lo, hi),
         };
-        self.min_max = match self.min_max {
-            MinMax::I64(a, b) => MinMax::I64(
-                if less(lo, a) { lo } else { a },
-                if less(b, hi) { hi } else { b },
-            ),
-            _ => MinMax::I64(lo, hi),
-        };
+        self.min_max = MinMax::I64(lo, hi);
     }
 
     /// Adds FLOAT values (NaNs are counted but never become min or max).
@@ -589,9 +598,8 @@ impl StatsAccumulator {
         let Some(first) = values.next() else {
             return;
         };
-        let (mut lo, mut hi) = (first, first);
-        let mut n = 1u64;
-        if self.order == StatsOrder::SignedBytes {
+        let (lo, hi, n) = if self.order == StatsOrder::SignedBytes {
+            let (mut lo, mut hi, mut n) = (first, first, 1u64);
             for v in values {
                 n += 1;
                 if cmp(v, lo).is_lt() {
@@ -600,22 +608,10 @@ impl StatsAccumulator {
                     hi = v;
                 }
             }
+            (lo, hi, n)
         } else {
-            // Unsigned lexicographic order, decided by the 8-byte prefix keys whenever they
-            // differ (see `prefix_key`); full comparisons only on equal keys.
-            let (mut lo_key, mut hi_key) = (prefix_key(lo), prefix_key(hi));
-            for v in values {
-                n += 1;
-                let k = prefix_key(v);
-                if k < lo_key || (k == lo_key && v < lo) {
-                    lo = v;
-                    lo_key = k;
-                } else if k > hi_key || (k == hi_key && v > hi) {
-                    hi = v;
-                    hi_key = k;
-                }
-            }
-        }
+            lex_min_max(first, values.map(|v| (v, prefix_key(v))))
+        };
         self.value_count += n;
         self.merge_bytes(lo, hi, cmp);
     }
@@ -634,11 +630,8 @@ impl StatsAccumulator {
         let Some(first) = offsets.windows(2).next() else {
             return;
         };
-        let mut lo = byte_array_value(first, data);
-        let mut hi = lo;
-        let (mut lo_key, mut hi_key) = (prefix_key(lo), prefix_key(hi));
         let mut start = first[1].to_usize().unwrap_or(0);
-        for o in offsets.iter().skip(2) {
+        let rest = offsets.iter().skip(2).map(|o| {
             let end = o.to_usize().unwrap_or(0);
             let v = data.get(start..end).unwrap_or_default();
             let k = match v.first_chunk::<8>() {
@@ -646,17 +639,11 @@ impl StatsAccumulator {
                 None => short_prefix_key(data, start, v),
             };
             start = end;
-            if k < lo_key || (k == lo_key && v < lo) {
-                lo = v;
-                lo_key = k;
-            } else if k > hi_key || (k == hi_key && v > hi) {
-                hi = v;
-                hi_key = k;
-            }
-        }
-        self.value_count += offsets.len() as u64 - 1;
-        let cmp: fn(&[u8], &[u8]) -> Ordering = |a, b| a.cmp(b);
-        self.merge_bytes(lo, hi, cmp);
+            (v, k)
+        });
+        let (lo, hi, n) = lex_min_max(byte_array_value(first, data), rest);
+        self.value_count += n;
+        self.merge_bytes(lo, hi, |a, b| a.cmp(b));
     }
 
     fn merge_bytes(&mut self, lo: &[u8], hi: &[u8], cmp: fn(&[u8], &[u8]) -> Ordering) {
@@ -829,6 +816,15 @@ impl StatsAccumulator {
         }
         s
     }
+}
+
+/// The bounds covering both `a` and `b`, ordered by `key`.
+#[inline]
+fn widen<T: Copy, K: Ord>(a: (T, T), b: (T, T), key: impl Fn(T) -> K) -> (T, T) {
+    (
+        if key(b.0) < key(a.0) { b.0 } else { a.0 },
+        if key(a.1) < key(b.1) { b.1 } else { a.1 },
+    )
 }
 
 /// Lanes of the min/max kernels: independent accumulators the compiler keeps in vector
