@@ -17,7 +17,6 @@
 //! decode is taken with the counting allocator; pyarrow reports its memory pool's peak.
 //! Row counts are checked on every timed call (pyarrow: row and null counts per sample run).
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, ensure, Context, Result};
@@ -30,11 +29,12 @@ use crate::alloc::alloc_stats_during;
 use crate::decode_cases::{all_cases, CaseSpec, Codec, Written, NULL_SHARE};
 use crate::footer::check_writable;
 use crate::measure::{measure, timed_simple, Case, MeasureArgs, MeasureConfig, Samples, Stats};
-use crate::peers::{find_python, harness_args, json_samples, json_u64, run_python_json, Python};
+use crate::peers::{json_samples, json_u64, pyarrow_peer, run_harness_script, Python};
 use crate::report::{
-    fmt_ms, fmt_speedup, machine_line, render_table, target_summary, write_json_values,
+    first_seen, fmt_ms, fmt_speedup, machine_line, render_table, target_summary, write_json_values,
+    Tally,
 };
-use crate::workload::{Facts, Mode, PARQ, PARQUET_60, PYARROW};
+use crate::workload::{selected_impls, Facts, Mode, PARQ, PARQUET_60, PYARROW};
 
 /// Targets of the issue: parq at least this much faster than `parquet` 60.1.0 ...
 pub const TARGET_VS_60: f64 = 1.5;
@@ -132,23 +132,13 @@ impl DecodeArgs {
 
     /// The selected Rust implementations, `parquet` 60.1.0 first.
     pub fn rust_impls(&self) -> Vec<&'static str> {
-        [PARQUET_60, PARQ]
-            .into_iter()
-            .filter(|i| self.impls.is_empty() || self.impls.iter().any(|a| a == i))
-            .collect()
+        selected_impls(&[PARQUET_60, PARQ], &self.impls)
     }
 
     /// Python with pyarrow when `--peers pyarrow` asks for it (announced on stderr), and the
     /// directory for the files handed to it (created when needed).
     pub fn pyarrow_setup(&self, workspace_root: &Path) -> Result<(Option<Python>, PathBuf)> {
-        let python = if self.peers.iter().any(|p| p == PYARROW) {
-            find_python(self.python.as_deref(), workspace_root)
-        } else {
-            None
-        };
-        if let Some(py) = &python {
-            eprintln!("pyarrow {} via {}", py.pyarrow_version, py.path.display());
-        }
+        let python = pyarrow_peer(&self.peers, self.python.as_deref(), workspace_root);
         let data_dir = self
             .data_dir
             .clone()
@@ -311,9 +301,7 @@ fn pyarrow_case(
 ) -> Result<(Samples, Option<usize>)> {
     std::fs::write(path, &written.bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;
-    let mut args: Vec<OsString> = vec![path.into()];
-    args.extend(harness_args(cfg).into_iter().map(OsString::from));
-    let v = run_python_json(py, PYARROW_SCRIPT, args);
+    let v = run_harness_script(py, PYARROW_SCRIPT, vec![path.into()], cfg);
     let _ = std::fs::remove_file(path);
     let v = v?;
     let (rows, columns) = (json_u64(&v, "num_rows")?, json_u64(&v, "num_columns")?);
@@ -488,12 +476,7 @@ fn find<'c>(cells: &'c [DecodeCell], case: &str, imp: &str) -> Option<&'c Decode
 
 /// The results table and the target summary.
 pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
-    let mut cases: Vec<&str> = Vec::new();
-    for c in cells {
-        if !cases.contains(&c.case.as_str()) {
-            cases.push(&c.case);
-        }
-    }
+    let cases = first_seen(cells.iter().map(|c| c.case.as_str()));
     let mb = |b: usize| format!("{:.1}", b as f64 / 1e6);
     let heap = |c: Option<&DecodeCell>| c.and_then(|c| c.heap_bytes).map_or("-".to_string(), &mb);
     let headers: Vec<String> = [
@@ -528,10 +511,8 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
             .map(|a| a as f64 / c.output_bytes.max(1) as f64)
     };
     let mut alloc_seed = None;
-    let mut misses_60 = Vec::new();
-    let mut misses_py = Vec::new();
-    let mut misses_mem = Vec::new();
-    let (mut n_60, mut n_py, mut n_mem) = (0, 0, 0);
+    let (mut speed_60, mut speed_py, mut near_mem) =
+        (Tally::default(), Tally::default(), Tally::default());
     for &case in &cases {
         let parq = find(cells, case, PARQ);
         let p60 = find(cells, case, PARQUET_60);
@@ -540,33 +521,18 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
         let any = parq.or(p60).or(py).or(mem).expect("a cell of this case");
         // parq time / memcpy time (>= 1; the target applies to PLAIN fixed-width required).
         let vs_mem = speedup(parq, mem);
-        if let Some(r) = vs_mem {
-            // Uncompressed: with a codec the decompressor's speed is the limit.
-            let plain_fixed = case.contains(" PLAIN required uncompressed")
-                && ["int32", "int64", "float", "double", "flba16"]
-                    .iter()
-                    .any(|t| case.starts_with(t));
-            if plain_fixed {
-                n_mem += 1;
-                if r > TARGET_VS_MEMCPY {
-                    misses_mem.push((case.to_string(), r));
-                }
-            }
+        // Uncompressed: with a codec the decompressor's speed is the limit.
+        let plain_fixed = case.contains(" PLAIN required uncompressed")
+            && ["int32", "int64", "float", "double", "flba16"]
+                .iter()
+                .any(|t| case.starts_with(t));
+        if plain_fixed {
+            near_mem.add(case, vs_mem, |r| r > TARGET_VS_MEMCPY);
         }
         let s60 = speedup(p60, parq);
         let spy = speedup(py, parq);
-        if let Some(s) = s60 {
-            n_60 += 1;
-            if s < TARGET_VS_60 {
-                misses_60.push((case.to_string(), s));
-            }
-        }
-        if let Some(s) = spy {
-            n_py += 1;
-            if s < TARGET_VS_PYARROW {
-                misses_py.push((case.to_string(), s));
-            }
-        }
+        speed_60.add(case, s60, |s| s < TARGET_VS_60);
+        speed_py.add(case, spy, |s| s < TARGET_VS_PYARROW);
         rows.push(vec![
             case.to_string(),
             any.values.to_string(),
@@ -597,14 +563,8 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
     );
     out.push_str(&render_table(&headers, &rows));
     // Cases below the target: how many, and by name those where parq is slower outright.
-    target_summary(&mut out, "parquet 60.1.0", TARGET_VS_60, n_60, &misses_60);
-    target_summary(
-        &mut out,
-        "pyarrow (1 thread)",
-        TARGET_VS_PYARROW,
-        n_py,
-        &misses_py,
-    );
+    target_summary(&mut out, "parquet 60.1.0", TARGET_VS_60, &speed_60);
+    target_summary(&mut out, "pyarrow (1 thread)", TARGET_VS_PYARROW, &speed_py);
     if let Some(r) = alloc_seed {
         let verdict = if r <= TARGET_SEED_ALLOC {
             "met"
@@ -616,13 +576,14 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
              {verdict} ({r:.2}x)\n"
         ));
     }
-    if n_mem > 0 {
+    if near_mem.n > 0 {
         out.push_str(&format!(
             "target PLAIN fixed-width required uncompressed within {TARGET_VS_MEMCPY}x of the memcpy baseline: \
-             met in {} of {n_mem} cases\n",
-            n_mem - misses_mem.len()
+             met in {} of {} cases\n",
+            near_mem.n - near_mem.misses.len(),
+            near_mem.n
         ));
-        for (case, r) in &misses_mem {
+        for (case, r) in &near_mem.misses {
             out.push_str(&format!("  above: {case} ({r:.2}x memcpy)\n"));
         }
     }

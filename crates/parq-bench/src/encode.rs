@@ -76,9 +76,10 @@ use crate::decode_cases::{
 };
 use crate::footer::check_writable;
 use crate::measure::{measure, timed_simple, Case, MeasureConfig, Stats};
-use crate::peers::{harness_args, json_samples, json_u64, run_python_json, Python};
+use crate::peers::{json_samples, json_u64, run_harness_script, Python};
 use crate::report::{
-    fmt_ms, fmt_speedup, machine_line, render_table, target_summary, write_json_values,
+    first_seen, fmt_ms, fmt_speedup, machine_line, render_table, target_summary, write_json_values,
+    Tally,
 };
 use crate::workload::{Facts, Mode, PARQ, PARQUET_60, PYARROW};
 
@@ -369,13 +370,12 @@ fn pyarrow_case(
     );
     let run = || -> Result<(serde_json::Value, Bytes)> {
         write_raw_batch(batch, &raw)?;
-        let mut args: Vec<OsString> = vec![
+        let args: Vec<OsString> = vec![
             raw.clone().into(),
             out.clone().into(),
             pyarrow_kwargs(spec).to_string().into(),
         ];
-        args.extend(harness_args(cfg).into_iter().map(OsString::from));
-        let v = run_python_json(py, PYARROW_SCRIPT, args)?;
+        let v = run_harness_script(py, PYARROW_SCRIPT, args, cfg)?;
         let file = std::fs::read(&out).with_context(|| format!("reading {}", out.display()))?;
         Ok((v, Bytes::from(file)))
     };
@@ -564,32 +564,9 @@ fn find<'c>(cells: &'c [EncodeCell], case: &str, imp: &str) -> Option<&'c Encode
     cells.iter().find(|c| c.case == case && c.imp == imp)
 }
 
-/// A target over the cases: how many had both cells, and those that missed it.
-#[derive(Default)]
-struct Tally {
-    n: usize,
-    misses: Vec<(String, f64)>,
-}
-
-impl Tally {
-    fn add(&mut self, case: &str, value: Option<f64>, missed: impl Fn(f64) -> bool) {
-        if let Some(v) = value {
-            self.n += 1;
-            if missed(v) {
-                self.misses.push((case.to_string(), v));
-            }
-        }
-    }
-}
-
 /// The results table and the target summaries.
 pub fn render_encode_tables(cells: &[EncodeCell]) -> String {
-    let mut cases: Vec<&str> = Vec::new();
-    for c in cells {
-        if !cases.contains(&c.case.as_str()) {
-            cases.push(&c.case);
-        }
-    }
+    let cases = first_seen(cells.iter().map(|c| c.case.as_str()));
     let mb = |b: usize| format!("{:.2}", b as f64 / 1e6);
     let heap = |c: Option<&EncodeCell>| c.and_then(|c| c.heap_bytes).map_or("-".into(), mb);
     let out_mb = |c: Option<&EncodeCell>| c.map_or("-".into(), |c| mb(c.output_bytes));
@@ -662,20 +639,8 @@ pub fn render_encode_tables(cells: &[EncodeCell]) -> String {
         "Encode time, median ms per call (Arrow batch -> Parquet file in memory, footer included)\n",
     );
     out.push_str(&render_table(&headers, &rows));
-    target_summary(
-        &mut out,
-        "parquet 60.1.0",
-        TARGET_VS_60,
-        speed_60.n,
-        &speed_60.misses,
-    );
-    target_summary(
-        &mut out,
-        "pyarrow (1 thread)",
-        TARGET_VS_PYARROW,
-        speed_py.n,
-        &speed_py.misses,
-    );
+    target_summary(&mut out, "parquet 60.1.0", TARGET_VS_60, &speed_60);
+    target_summary(&mut out, "pyarrow (1 thread)", TARGET_VS_PYARROW, &speed_py);
     for (peer, tally) in [("parquet 60.1.0", &size_60), ("pyarrow", &size_py)] {
         if tally.n == 0 {
             continue;

@@ -52,9 +52,9 @@ use crate::decode_cases::{Codec, ZSTD_LEVEL};
 use crate::encode::parq_codec;
 use crate::footer::check_writable;
 use crate::measure::Samples;
-use crate::peers::{find_python, json_u64};
+use crate::peers::{json_u64, pyarrow_peer};
 use crate::report::{fmt_speedup, machine_line, render_table, write_json_values};
-use crate::workload::{PARQ, PARQUET_60, PYARROW};
+use crate::workload::{selected_impls, PARQ, PARQUET_60, PYARROW};
 
 /// The memory target of the issue for the default shape.
 pub const TARGET_PEAK_RSS: usize = 2_000_000_000;
@@ -458,17 +458,9 @@ pub fn run(args: &WideArgs, workspace_root: &Path) -> Result<()> {
         "--columns, --row-groups, --rows and --runs must be at least 1"
     );
     check_writable(&args.json)?;
-    let mut impls: Vec<&'static str> = [PARQUET_60, PARQ]
-        .into_iter()
-        .filter(|i| args.impls.is_empty() || args.impls.iter().any(|a| a == i))
-        .collect();
-    let python = if args.peers.iter().any(|p| p == PYARROW) {
-        find_python(args.python.as_deref(), workspace_root)
-    } else {
-        None
-    };
-    if let Some(py) = &python {
-        eprintln!("pyarrow {} via {}", py.pyarrow_version, py.path.display());
+    let mut impls = selected_impls(&[PARQUET_60, PARQ], &args.impls);
+    let python = pyarrow_peer(&args.peers, args.python.as_deref(), workspace_root);
+    if python.is_some() {
         impls.push(PYARROW);
     }
     let timeout = Duration::from_secs(args.timeout_s);

@@ -11,11 +11,11 @@ use anyhow::{bail, Context, Result};
 
 use crate::datasets::{ensure_dataset, ColumnType, DatasetSpec, LoadedFile};
 use crate::measure::MeasureArgs;
-use crate::peers::find_python;
+use crate::peers::pyarrow_peer;
 use crate::plot;
 use crate::report::{machine_line, print_footer_tables, write_csv, write_json, Cell};
 use crate::worker::{measure_in_process, measure_isolated};
-use crate::workload::{Mode, PARQ, PARQUET_56, PARQUET_60, PYARROW};
+use crate::workload::{selected_impls, Mode, PARQ, PARQUET_56, PARQUET_60};
 
 #[derive(clap::Args, Debug)]
 pub struct FooterArgs {
@@ -105,14 +105,7 @@ pub fn run(args: &FooterArgs, workspace_root: &Path) -> Result<()> {
         .data_dir
         .clone()
         .unwrap_or_else(|| workspace_root.join("target/parq-bench-data"));
-    let python = if args.peers.iter().any(|p| p == PYARROW) {
-        find_python(args.python.as_deref(), workspace_root)
-    } else {
-        None
-    };
-    if let Some(py) = &python {
-        eprintln!("pyarrow {} via {}", py.pyarrow_version, py.path.display());
-    }
+    let python = pyarrow_peer(&args.peers, args.python.as_deref(), workspace_root);
 
     let paths = specs
         .iter()
@@ -120,10 +113,7 @@ pub fn run(args: &FooterArgs, workspace_root: &Path) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
 
     let cfg = args.measure.config();
-    let impls: Vec<&'static str> = [PARQUET_56, PARQUET_60, PARQ]
-        .into_iter()
-        .filter(|i| args.impls.is_empty() || args.impls.iter().any(|a| a == i))
-        .collect();
+    let impls = selected_impls(&[PARQUET_56, PARQUET_60, PARQ], &args.impls);
     eprintln!("{} before measuring", machine_line());
     let mut cells = Vec::new();
     for (spec, path) in specs.iter().zip(&paths) {

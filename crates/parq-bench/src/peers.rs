@@ -16,7 +16,7 @@ use parquet_60::file::metadata::page_index::PageIndexProvider;
 use crate::datasets::LoadedFile;
 use crate::measure::{timed, timed_simple, Case, MeasureConfig, Samples};
 use crate::measure::{WARMUP_ITERS, WARMUP_MAX, WARMUP_MIN};
-use crate::workload::{Facts, Mode, PARQUET_56, PARQUET_60};
+use crate::workload::{Facts, Mode, PARQUET_56, PARQUET_60, PYARROW};
 
 fn facts_60(md: &md60::ParquetMetaData) -> Facts {
     Facts {
@@ -212,6 +212,23 @@ pub fn find_python(explicit: Option<&Path>, workspace_root: &Path) -> Option<Pyt
     }
 }
 
+/// Python with pyarrow when `peers` names pyarrow (announced on stderr); see [`find_python`].
+pub fn pyarrow_peer(
+    peers: &[String],
+    explicit: Option<&Path>,
+    workspace_root: &Path,
+) -> Option<Python> {
+    let python = if peers.iter().any(|p| p == PYARROW) {
+        find_python(explicit, workspace_root)
+    } else {
+        None
+    };
+    if let Some(py) = &python {
+        eprintln!("pyarrow {} via {}", py.pyarrow_version, py.path.display());
+    }
+    python
+}
+
 /// Times `pyarrow.parquet.read_metadata` over the same file tail, with the harness's rules
 /// (warm-up, exact iterations or at least `min_iters` calls and `min_time`); prints the
 /// per-call samples and the decoded shape.
@@ -261,6 +278,18 @@ pub fn harness_args(cfg: &MeasureConfig) -> Vec<String> {
     .to_vec()
 }
 
+/// Runs a harness script: `script` with `args` and then the measurement rules
+/// ([`harness_args`]), parsing the JSON object it prints.
+pub fn run_harness_script(
+    py: &Python,
+    script: &str,
+    mut args: Vec<OsString>,
+    cfg: &MeasureConfig,
+) -> Result<serde_json::Value> {
+    args.extend(harness_args(cfg).into_iter().map(OsString::from));
+    run_python_json(py, script, args)
+}
+
 /// Runs `script` with `args` in Python and parses the JSON object it prints.
 pub fn run_python_json(
     py: &Python,
@@ -303,12 +332,11 @@ pub fn json_samples(v: &serde_json::Value) -> Result<Samples> {
 
 /// Runs the pyarrow cell for one file in a Python process.
 pub fn pyarrow_samples(py: &Python, file: &LoadedFile, cfg: &MeasureConfig) -> Result<Samples> {
-    let mut args: Vec<OsString> = vec![
+    let args: Vec<OsString> = vec![
         file.path.clone().into(),
         file.tail_offset.to_string().into(),
     ];
-    args.extend(harness_args(cfg).into_iter().map(OsString::from));
-    let v = run_python_json(py, PYARROW_SCRIPT, args)?;
+    let v = run_harness_script(py, PYARROW_SCRIPT, args, cfg)?;
     let shape = file.shape;
     let decoded = Facts {
         num_rows: Some(json_u64(&v, "num_rows")? as i64),

@@ -121,12 +121,7 @@ pub struct Results<'c> {
 
 impl<'c> Results<'c> {
     pub fn new(cells: &'c [Cell]) -> Self {
-        let mut datasets: Vec<&str> = Vec::new();
-        for c in cells {
-            if !datasets.contains(&c.dataset.as_str()) {
-                datasets.push(&c.dataset);
-            }
-        }
+        let datasets = first_seen(cells.iter().map(|c| c.dataset.as_str()));
         Results { cells, datasets }
     }
 
@@ -326,15 +321,40 @@ pub fn write_json_values(values: &[serde_json::Value], path: &Path) -> Result<()
     std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Appends the summary of a speed target over `n` cases: how many met it, then each case
-/// below it (`misses`: case and parq's speedup), marked "slower" where parq lost outright.
-pub fn target_summary(
-    out: &mut String,
-    peer: &str,
-    target: f64,
-    n: usize,
-    misses: &[(String, f64)],
-) {
+/// The distinct names, in the order they first appear.
+pub fn first_seen<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen: Vec<&str> = Vec::new();
+    for name in names {
+        if !seen.contains(&name) {
+            seen.push(name);
+        }
+    }
+    seen
+}
+
+/// A target over the cases: how many had a value, and those that missed it (case, value).
+#[derive(Default)]
+pub struct Tally {
+    pub n: usize,
+    pub misses: Vec<(String, f64)>,
+}
+
+impl Tally {
+    pub fn add(&mut self, case: &str, value: Option<f64>, missed: impl Fn(f64) -> bool) {
+        if let Some(v) = value {
+            self.n += 1;
+            if missed(v) {
+                self.misses.push((case.to_string(), v));
+            }
+        }
+    }
+}
+
+/// Appends the summary of a speed target over the cases of `tally`: how many met it, then
+/// each case below it (the misses: case and parq's speedup), marked "slower" where parq
+/// lost outright.
+pub fn target_summary(out: &mut String, peer: &str, target: f64, tally: &Tally) {
+    let (n, misses) = (tally.n, &tally.misses);
     if n == 0 {
         return;
     }

@@ -18,7 +18,7 @@ use serde_json::json;
 use crate::datasets::LoadedFile;
 use crate::measure::{measure, Case, MeasureArgs, MeasureConfig, Samples};
 use crate::parq_impl;
-use crate::peers::{parquet_56_cases, parquet_60_cases, pyarrow_samples, Python};
+use crate::peers::{json_samples, parquet_56_cases, parquet_60_cases, pyarrow_samples, Python};
 use crate::workload::{Mode, PARQ, PARQUET_56, PARQUET_60, PYARROW};
 
 /// Rounds per dataset when measuring by time.
@@ -210,22 +210,9 @@ fn run_worker(
                 .as_str()
                 .and_then(Mode::parse)
                 .context("worker output: mode")?;
-            let samples_ns = v["samples_ns"]
-                .as_array()
-                .and_then(|a| a.iter().map(|x| x.as_u64()).collect::<Option<Vec<u64>>>())
-                .context("worker output: samples_ns")?;
-            let iterations = v["iterations"]
-                .as_u64()
-                .context("worker output: iterations")? as usize;
+            let samples = json_samples(v).context("worker output")?;
             let heap = v["heap_bytes"].as_u64().map(|h| h as usize);
-            Ok((
-                mode,
-                Samples {
-                    samples_ns,
-                    iterations,
-                },
-                heap,
-            ))
+            Ok((mode, samples, heap))
         })
         .collect()
 }

@@ -11,6 +11,15 @@ pub const PARQUET_60: &str = "parquet-60.1.0";
 pub const PARQUET_56: &str = "parquet-56.2.0";
 pub const PYARROW: &str = "pyarrow";
 
+/// The implementations of `all` that `--impls` selects (all of them when it is empty), in
+/// `all`'s order.
+pub fn selected_impls(all: &[&'static str], selected: &[String]) -> Vec<&'static str> {
+    all.iter()
+        .copied()
+        .filter(|i| selected.is_empty() || selected.iter().any(|a| a == i))
+        .collect()
+}
+
 /// Number of columns (or column chunks) the selective modes decode.
 pub const SELECTED: usize = 10;
 
