@@ -55,7 +55,7 @@ pub(crate) struct DictBytes<O> {
     chunk_base: usize,
     chunk_len: usize,
     has_dict: bool,
-    /// Values of a page without the dictionary, before they join the Arrow dictionary.
+    /// Decodes the pages without the dictionary (onto the Arrow dictionary's buffers).
     fallback: Bytes<O>,
 }
 
@@ -128,22 +128,16 @@ impl<O: OffsetSize> DictBytes<O> {
                 }
             }
             _ => {
-                // Decoded like any byte-array page, then added to the dictionary.
-                self.fallback = Bytes::default();
-                self.fallback.decode(encoding, data, n)?;
+                // Decoded like any byte-array page straight onto the dictionary's offsets and
+                // bytes (the decoders append), each value a new entry; `fallback` lends its
+                // decoders' buffers, kept from page to page.
                 let first = self.entries();
-                let base = self.dict_values.len();
-                if base + self.fallback.values.len() > O::MAX {
-                    return Err(Error::new(ErrorKind::Unsupported(format!(
-                        "dictionary values of more than {} bytes",
-                        O::MAX
-                    ))));
-                }
-                self.dict_values.extend_from_slice(&self.fallback.values);
-                for &end in self.fallback.offsets.get(1..).unwrap_or_default() {
-                    let end = end.to_usize().unwrap_or(0);
-                    self.dict_offsets.push(O::from_usize(base + end));
-                }
+                std::mem::swap(&mut self.fallback.offsets, &mut self.dict_offsets);
+                std::mem::swap(&mut self.fallback.values, &mut self.dict_values);
+                let decoded = self.fallback.decode(encoding, data, n);
+                std::mem::swap(&mut self.fallback.offsets, &mut self.dict_offsets);
+                std::mem::swap(&mut self.fallback.values, &mut self.dict_values);
+                decoded?;
                 check_key_room(self.entries())?;
                 self.keys.extend((first..self.entries()).map(|k| k as i32));
                 Ok(())

@@ -12,7 +12,7 @@
 //! [`flush`](ByteStreamSplitEncoder::flush); [`encode_bytes`] and [`encode`] write a whole
 //! page at once.
 
-use super::plain::{extend_le, PlainValue};
+use super::plain::{extend_le, le_bytes, PlainValue};
 use crate::encoding::error;
 use crate::Result;
 
@@ -49,14 +49,17 @@ fn swap_fields(a: &mut u64, b: &mut u64, bits: u32, mask: u64) {
     *b ^= t;
 }
 
+/// The masks of the transposition steps: the low 32, 16 and 8 bits of each 64-, 32- and
+/// 16-bit field.
+const M32: u64 = 0x0000_0000_ffff_ffff;
+const M16: u64 = 0x0000_ffff_0000_ffff;
+const M8: u64 = 0x00ff_00ff_00ff_00ff;
+
 /// Transposes the 8x8 byte matrix in `w`: afterwards byte j of word k is what was byte k of
 /// word j. Swaps the off-diagonal 4x4 blocks, then the 2x2 blocks within them, then bytes.
 #[inline(always)]
 fn transpose_8x8(w: &mut [u64; 8]) {
     let [w0, w1, w2, w3, w4, w5, w6, w7] = w;
-    const M32: u64 = 0x0000_0000_ffff_ffff;
-    const M16: u64 = 0x0000_ffff_0000_ffff;
-    const M8: u64 = 0x00ff_00ff_00ff_00ff;
     swap_fields(w0, w4, 32, M32);
     swap_fields(w1, w5, 32, M32);
     swap_fields(w2, w6, 32, M32);
@@ -97,7 +100,7 @@ fn split_words<const K: usize>(src: &[u8], out: &mut [u8]) {
         if K == 8 {
             for (w, v) in w.iter_mut().zip(block) {
                 let mut bytes = [0u8; 8];
-                bytes[..K].copy_from_slice(v);
+                bytes.copy_from_slice(&v[..8]);
                 *w = u64::from_le_bytes(bytes);
             }
             transpose_8x8(&mut w);
@@ -111,10 +114,10 @@ fn split_words<const K: usize>(src: &[u8], out: &mut [u8]) {
                 w[j] = word(&block[j]) | word(&block[j + 4]) << 32;
             }
             let [w0, w1, w2, w3, ..] = &mut w;
-            swap_fields(w0, w2, 16, 0x0000_ffff_0000_ffff);
-            swap_fields(w1, w3, 16, 0x0000_ffff_0000_ffff);
-            swap_fields(w0, w1, 8, 0x00ff_00ff_00ff_00ff);
-            swap_fields(w2, w3, 8, 0x00ff_00ff_00ff_00ff);
+            swap_fields(w0, w2, 16, M16);
+            swap_fields(w1, w3, 16, M16);
+            swap_fields(w0, w1, 8, M8);
+            swap_fields(w2, w3, 8, M8);
         }
         for (stream, w) in streams.iter_mut().zip(w) {
             stream[b * 8..b * 8 + 8].copy_from_slice(&w.to_le_bytes());
@@ -168,22 +171,8 @@ pub fn encode_bytes(src: &[u8], width: usize, out: &mut Vec<u8>) -> Result<()> {
 
 /// Appends the BYTE_STREAM_SPLIT encoding of `values`.
 pub fn encode<T: PlainValue>(values: &[T], out: &mut Vec<u8>) {
-    #[cfg(target_endian = "little")]
-    {
-        // SAFETY: as in `plain::extend_le`: the sealed `PlainValue` types have no padding
-        // and their memory is their little-endian bytes.
-        let bytes = unsafe {
-            std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
-        };
-        // A whole number of values of a positive width: cannot fail.
-        let _ = encode_bytes(bytes, T::WIDTH, out);
-    }
-    #[cfg(not(target_endian = "little"))]
-    {
-        let mut bytes = Vec::new();
-        extend_le(values, &mut bytes);
-        let _ = encode_bytes(&bytes, T::WIDTH, out);
-    }
+    // A whole number of values of a positive width: cannot fail.
+    let _ = encode_bytes(&le_bytes(values), T::WIDTH, out);
 }
 
 /// A streaming BYTE_STREAM_SPLIT encoder: [`put`](Self::put) values (kept as PLAIN bytes in

@@ -17,7 +17,10 @@
 //! [`flush`](DeltaBinaryPackedEncoder::flush); the one-shot functions ([`encode_binary_packed`],
 //! [`encode_length_byte_array`]) write straight into the output.
 
-use super::{bad_offsets, bit_width, offset_range, write_uleb128, write_zigzag, Bitmap};
+use super::{
+    bad_offsets, bit_width, check_validity, offset_range, ranges_of, write_uleb128, write_zigzag,
+    Bitmap,
+};
 use crate::encoding::bitpack::pack;
 use crate::encoding::delta_binary_packed::DeltaInt;
 use crate::encoding::{copy_chunks, error, OffsetSize, COPY_SLACK};
@@ -276,13 +279,6 @@ fn check_offsets<O: OffsetSize>(
     Ok(range)
 }
 
-/// The `(start, end)` byte ranges of checked offsets.
-fn ranges_of<O: OffsetSize>(offsets: &[O]) -> impl Iterator<Item = (usize, usize)> + '_ {
-    offsets
-        .windows(2)
-        .map(|w| (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0)))
-}
-
 /// The lengths of checked offsets, into `lengths` (cleared first).
 fn lengths_of<O: OffsetSize>(offsets: &[O], lengths: &mut Vec<i32>) {
     lengths.clear();
@@ -378,16 +374,6 @@ impl DeltaLengthByteArrayEncoder {
     }
 }
 
-fn check_validity(encoding: &'static str, validity: &Bitmap<'_>, n: usize) -> Result<()> {
-    if validity.len() != n {
-        return Err(error(
-            encoding,
-            format!("{} validity bits for {n} values", validity.len()),
-        ));
-    }
-    Ok(())
-}
-
 /// The length of the common prefix of `a` and `b`, 8 bytes at a time.
 #[inline]
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
@@ -468,8 +454,9 @@ impl DeltaByteArrayEncoder {
             self.suffix_scratch.push(suffix.len() as i32);
             let pos = self.bytes.len();
             let len = suffix.len();
-            if e + COPY_SLACK <= src.len() && pos + len + COPY_SLACK <= room {
-                // SAFETY: `suffix` ends at `src[e]` and `e + COPY_SLACK <= src.len()`:
+            if s <= e && e + COPY_SLACK <= src.len() && pos + len + COPY_SLACK <= room {
+                // SAFETY: `s <= e <= src.len()`, so `v` is `src[s..e]` (not the empty
+                // default) and `suffix` ends at `src[e]`; `e + COPY_SLACK <= src.len()`:
                 // readable; `pos + len + COPY_SLACK <= room`: inside the capacity; `src` is
                 // not part of `self.bytes`. The `len` bytes after `pos` are initialized by
                 // the copy before `set_len`.

@@ -41,7 +41,7 @@
 
 use super::plain::{put_byte_array, put_fixed, PlainValue};
 use super::rle::encode_dictionary_indices;
-use super::{bad_offsets, offset_range, Bitmap};
+use super::{bad_offsets, check_validity, offset_range, ranges_of, Bitmap};
 use crate::encoding::plain::Int96;
 use crate::encoding::{error, OffsetSize};
 use crate::Result;
@@ -569,16 +569,7 @@ impl<T: DictValue> DictEncoder<T> {
         validity: Bitmap<'_>,
         indices: &mut Vec<u32>,
     ) -> Result<usize> {
-        if validity.len() != values.len() {
-            return Err(error(
-                NAME,
-                format!(
-                    "{} validity bits for {} values",
-                    validity.len(),
-                    values.len()
-                ),
-            ));
-        }
+        check_validity(NAME, &validity, values.len())?;
         if values.len() > MAX_ENTRIES - self.entries.len() {
             return Err(too_many(values.len()));
         }
@@ -891,10 +882,7 @@ impl ByteArrayDictEncoder {
     ) -> Result<()> {
         self.check_offsets(offsets, values)?;
         self.ready();
-        indices.extend(offsets.windows(2).map(|w| {
-            let (s, e) = (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0));
-            self.intern_at(values, s, e)
-        }));
+        indices.extend(ranges_of(offsets).map(|(s, e)| self.intern_at(values, s, e)));
         Ok(())
     }
 
@@ -907,23 +895,13 @@ impl ByteArrayDictEncoder {
         indices: &mut Vec<u32>,
     ) -> Result<usize> {
         self.check_offsets(offsets, values)?;
-        if validity.len() != offsets.len() - 1 {
-            return Err(error(
-                NAME,
-                format!(
-                    "{} validity bits for {} values",
-                    validity.len(),
-                    offsets.len() - 1
-                ),
-            ));
-        }
+        check_validity(NAME, &validity, offsets.len() - 1)?;
         self.ready();
         let mut n = 0;
         validity.for_each_set_run(|i, k| {
-            indices.extend(offsets[i..i + k + 1].windows(2).map(|w| {
-                let (s, e) = (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0));
-                self.intern_at(values, s, e)
-            }));
+            indices.extend(
+                ranges_of(&offsets[i..i + k + 1]).map(|(s, e)| self.intern_at(values, s, e)),
+            );
             n += k;
         });
         Ok(n)

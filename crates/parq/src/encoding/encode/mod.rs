@@ -92,27 +92,21 @@ impl<'a> Bitmap<'a> {
     pub(crate) fn word(&self, i: usize) -> u64 {
         let abs = self.offset + i;
         let (byte, shift) = (abs / 8, abs % 8);
-        let w = match self.bytes.get(byte..byte + 9) {
-            Some(b) => {
-                let lo = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-                if shift == 0 {
-                    lo
-                } else {
-                    lo >> shift | u64::from(b[8]) << (64 - shift)
-                }
-            }
+        // Nine bytes from `byte` (zero past the end of `bytes`), so a shifted word is whole.
+        let mut b = [0u8; 9];
+        match self.bytes.get(byte..byte + 9) {
+            Some(whole) => b.copy_from_slice(whole),
             None => {
-                let mut b = [0u8; 9];
                 let rest = self.bytes.get(byte..).unwrap_or_default();
                 let k = rest.len().min(9);
                 b[..k].copy_from_slice(&rest[..k]);
-                let lo = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-                if shift == 0 {
-                    lo
-                } else {
-                    lo >> shift | u64::from(b[8]) << (64 - shift)
-                }
             }
+        }
+        let lo = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        let w = if shift == 0 {
+            lo
+        } else {
+            lo >> shift | u64::from(b[8]) << (64 - shift)
         };
         let left = self.len.saturating_sub(i);
         if left >= 64 {
@@ -251,4 +245,28 @@ pub(crate) fn bad_offsets(encoding: &'static str, i: usize) -> crate::Error {
         encoding,
         format!("offsets decrease or leave the values at value {i}"),
     )
+}
+
+/// Checks that a validity bitmap covers exactly `n` slots.
+pub(crate) fn check_validity(
+    encoding: &'static str,
+    validity: &Bitmap<'_>,
+    n: usize,
+) -> Result<()> {
+    if validity.len() != n {
+        return Err(error(
+            encoding,
+            format!("{} validity bits for {n} values", validity.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// The `(start, end)` byte ranges of checked offsets.
+pub(crate) fn ranges_of<O: super::OffsetSize>(
+    offsets: &[O],
+) -> impl Iterator<Item = (usize, usize)> + '_ {
+    offsets
+        .windows(2)
+        .map(|w| (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0)))
 }

@@ -13,7 +13,7 @@
 //! [`Bitmap`] and write only the valid values (the null compaction a column writer needs):
 //! the bitmap is read a 64-bit word at a time and each run of valid slots is one copy.
 
-use super::{bad_offsets, offset_range, Bitmap};
+use super::{bad_offsets, check_validity, offset_range, Bitmap};
 use crate::encoding::bitmap::BitAppender;
 use crate::encoding::plain::{FixedWidth, Int96};
 use crate::encoding::{copy_chunks, error, OffsetSize, COPY_SLACK};
@@ -54,9 +54,10 @@ impl PlainValue for Int96 {
     }
 }
 
-/// Appends the PLAIN bytes of `values`.
+/// The PLAIN bytes of `values`: their memory on a little-endian target (no copy), else a
+/// little-endian copy.
 #[inline]
-pub(crate) fn extend_le<T: PlainValue>(values: &[T], out: &mut Vec<u8>) {
+pub(crate) fn le_bytes<T: PlainValue>(values: &[T]) -> std::borrow::Cow<'_, [u8]> {
     #[cfg(target_endian = "little")]
     {
         debug_assert_eq!(std::mem::size_of::<T>(), T::WIDTH);
@@ -66,33 +67,28 @@ pub(crate) fn extend_le<T: PlainValue>(values: &[T], out: &mut Vec<u8>) {
         let bytes = unsafe {
             std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
         };
-        out.extend_from_slice(bytes);
+        std::borrow::Cow::Borrowed(bytes)
     }
     #[cfg(not(target_endian = "little"))]
     {
-        let start = out.len();
-        out.resize(start + values.len() * T::WIDTH, 0);
-        for (o, &v) in out[start..].chunks_exact_mut(T::WIDTH).zip(values) {
+        let mut bytes = vec![0; values.len() * T::WIDTH];
+        for (o, &v) in bytes.chunks_exact_mut(T::WIDTH).zip(values) {
             v.write_le(o);
         }
+        std::borrow::Cow::Owned(bytes)
     }
+}
+
+/// Appends the PLAIN bytes of `values`.
+#[inline]
+pub(crate) fn extend_le<T: PlainValue>(values: &[T], out: &mut Vec<u8>) {
+    out.extend_from_slice(&le_bytes(values));
 }
 
 /// Appends `values` PLAIN-encoded (`values.len() * T::WIDTH` bytes).
 pub fn put_fixed<T: PlainValue>(values: &[T], out: &mut Vec<u8>) {
     out.reserve(values.len() * T::WIDTH);
     extend_le(values, out);
-}
-
-/// Checks that a validity bitmap covers exactly `n` slots.
-fn check_validity(validity: &Bitmap<'_>, n: usize) -> Result<()> {
-    if validity.len() != n {
-        return Err(error(
-            NAME,
-            format!("{} validity bits for {n} values", validity.len()),
-        ));
-    }
-    Ok(())
 }
 
 /// Appends the values of the slots set in `validity` (one bit per element of `values`);
@@ -102,7 +98,7 @@ pub fn put_fixed_valid<T: PlainValue>(
     validity: Bitmap<'_>,
     out: &mut Vec<u8>,
 ) -> Result<usize> {
-    check_validity(&validity, values.len())?;
+    check_validity(NAME, &validity, values.len())?;
     let valid = validity.count_ones();
     out.reserve(valid * T::WIDTH);
     validity.for_each_set_run(|i, k| extend_le(&values[i..i + k], out));
@@ -145,7 +141,7 @@ pub fn put_fixed_len_byte_array_valid(
     out: &mut Vec<u8>,
 ) -> Result<usize> {
     let n = check_width(values, width)?;
-    check_validity(&validity, n)?;
+    check_validity(NAME, &validity, n)?;
     let valid = validity.count_ones();
     out.reserve(valid * width);
     validity.for_each_set_run(|i, k| out.extend_from_slice(&values[i * width..(i + k) * width]));
@@ -215,7 +211,7 @@ pub fn put_byte_array_valid<O: OffsetSize>(
     out: &mut Vec<u8>,
 ) -> Result<usize> {
     offset_range(NAME, offsets, values)?;
-    check_validity(&validity, offsets.len() - 1)?;
+    check_validity(NAME, &validity, offsets.len() - 1)?;
     let start = out.len();
     let mut written = 0;
     let mut result = Ok(());
@@ -297,7 +293,7 @@ impl BooleanEncoder {
         validity: Bitmap<'_>,
         out: &mut Vec<u8>,
     ) -> Result<usize> {
-        check_validity(&validity, values.len())?;
+        check_validity(NAME, &validity, values.len())?;
         let n = values.len();
         let mut written = 0;
         {
