@@ -26,31 +26,11 @@ use parq::encoding::rle::{self, RleDecoder};
 use parq::format::footer::{decode_file_metadata, DecodeOptions};
 use parq::format::metadata::{Compression, PageHeader};
 use parq::ErrorKind;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+use common::{python_if_present, run_python_at, tmp_dir, XorShift as Rng};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn bits(&mut self, w: u32) -> u64 {
-        if w == 0 {
-            0
-        } else {
-            self.next() >> (64 - w)
-        }
-    }
-}
 
 /// Lengths around group, miniblock, block and bit-packed-run boundaries.
 const LENGTHS: [usize; 22] = [
@@ -779,6 +759,37 @@ fn dictionary_byte_arrays_round_trip() {
 // ---------------------------------------------------------------------------------------------
 // Delta encodings.
 
+/// Calls `put` with the offsets ranges (`i..=i + k`) of `n` values in random batches of 1 to
+/// 100.
+fn in_batches(rng: &mut Rng, n: usize, mut put: impl FnMut(std::ops::RangeInclusive<usize>)) {
+    let mut i = 0;
+    while i < n {
+        let k = (1 + rng.below(100) as usize).min(n - i);
+        put(i..=i + k);
+        i += k;
+    }
+}
+
+/// The values of `n` DELTA_BYTE_ARRAY values.
+fn dba_values(s: &[u8], n: usize) -> Vec<Vec<u8>> {
+    let (mut o, mut v) = (Vec::<i64>::new(), Vec::new());
+    DeltaByteArrayDecoder::new(s)
+        .unwrap()
+        .decode(n, &mut o, &mut v)
+        .unwrap();
+    split(&o, &v)
+}
+
+/// The values of `n` DELTA_LENGTH_BYTE_ARRAY values.
+fn dlba_values(s: &[u8], n: usize) -> Vec<Vec<u8>> {
+    let (mut o, mut v) = (Vec::<i64>::new(), Vec::new());
+    DeltaLengthByteArrayDecoder::new(s)
+        .unwrap()
+        .decode(n, &mut o, &mut v)
+        .unwrap();
+    split(&o, &v)
+}
+
 fn delta_values_i64(rng: &mut Rng, n: usize, shape: u64) -> Vec<i64> {
     let mut x = rng.next() as i64;
     (0..n)
@@ -886,9 +897,7 @@ fn delta_spec_examples() {
     let (offs, data) = arrow32(&strs);
     let mut out = Vec::new();
     encode_length_byte_array(&offs, &data, &mut Vec::new(), &mut out).unwrap();
-    let mut want = vec![0x80, 0x01, 4, 4, 10, 0, 1, 0, 0, 0, 0b010, 0, 0, 0];
-    want.extend_from_slice(b"HelloWorldFoobarABCDEF");
-    assert_eq!(out, want);
+    assert_eq!(out, common::spec_delta_length_byte_array());
     // DELTA_BYTE_ARRAY "axis", "axle", "babble", "babyhood" (the bytes of
     // tests/encoding.rs's decoder example).
     let strs: Vec<Vec<u8>> = ["axis", "axle", "babble", "babyhood"]
@@ -900,53 +909,11 @@ fn delta_spec_examples() {
     e.put(&offs, &data).unwrap();
     let mut out = Vec::new();
     e.flush(&mut out);
-    let mut want = vec![
-        0x80,
-        0x01,
-        4,
-        4,
-        0,
-        3,
-        3,
-        0,
-        0,
-        0,
-        0b0100_0100,
-        0b1,
-        0,
-        0,
-        0,
-        0,
-    ];
-    want.extend([0, 0, 0, 0, 0, 0]);
-    want.extend([
-        0x80,
-        0x01,
-        4,
-        4,
-        8,
-        3,
-        3,
-        0,
-        0,
-        0,
-        0b0111_0000,
-        0,
-        0,
-        0,
-        0,
-        0,
-    ]);
-    want.extend([0, 0, 0, 0, 0, 0]);
-    want.extend_from_slice(b"axislebabbleyhood");
-    assert_eq!(out, want);
+    assert_eq!(out, common::spec_delta_byte_array());
     // BYTE_STREAM_SPLIT example.
     let mut out = Vec::new();
     bss::encode(&[0xDDCCBBAAu32, 0x33221100, 0xD6C5B4A3], &mut out);
-    assert_eq!(
-        out,
-        [0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6]
-    );
+    assert_eq!(out, common::SPEC_BYTE_STREAM_SPLIT);
 }
 
 #[test]
@@ -960,12 +927,7 @@ fn delta_byte_arrays_round_trip() {
             let mut one = Vec::new();
             encode_length_byte_array(&offs, &data, &mut Vec::new(), &mut one).unwrap();
             let mut e = DeltaLengthByteArrayEncoder::new();
-            let mut i = 0;
-            while i < n {
-                let k = (1 + rng.below(100) as usize).min(n - i);
-                e.put(&offs[i..=i + k], &data).unwrap();
-                i += k;
-            }
+            in_batches(&mut rng, n, |b| e.put(&offs[b], &data).unwrap());
             let mut s = Vec::new();
             e.flush(&mut s);
             assert_eq!(s, one);
@@ -976,12 +938,7 @@ fn delta_byte_arrays_round_trip() {
             assert_eq!(split(&o, &v), strs);
             // DELTA_BYTE_ARRAY, streamed in batches (the previous value carries over).
             let mut e = DeltaByteArrayEncoder::new();
-            let mut i = 0;
-            while i < n {
-                let k = (1 + rng.below(100) as usize).min(n - i);
-                e.put(&offs[i..=i + k], &data).unwrap();
-                i += k;
-            }
+            in_batches(&mut rng, n, |b| e.put(&offs[b], &data).unwrap());
             let mut s = Vec::new();
             e.flush(&mut s);
             let mut d = DeltaByteArrayDecoder::new(&s).unwrap();
@@ -1020,23 +977,13 @@ fn delta_byte_arrays_round_trip() {
     assert_eq!(k, want.len());
     let mut s = Vec::new();
     e.flush(&mut s);
-    let (mut o, mut v) = (Vec::<i64>::new(), Vec::new());
-    DeltaByteArrayDecoder::new(&s)
-        .unwrap()
-        .decode(k, &mut o, &mut v)
-        .unwrap();
-    assert_eq!(split(&o, &v), want);
+    assert_eq!(dba_values(&s, k), want);
     let mut e = DeltaLengthByteArrayEncoder::new();
     e.put_valid(&offs, &data, Bitmap::new(&bytes, 1, 30).unwrap())
         .unwrap();
     let mut s = Vec::new();
     e.flush(&mut s);
-    let (mut o, mut v) = (Vec::<i64>::new(), Vec::new());
-    DeltaLengthByteArrayDecoder::new(&s)
-        .unwrap()
-        .decode(k, &mut o, &mut v)
-        .unwrap();
-    assert_eq!(split(&o, &v), want);
+    assert_eq!(dlba_values(&s, k), want);
     let mut e = DeltaByteArrayEncoder::new();
     e.put_fixed(b"abcdabceabzz", 4).unwrap();
     let mut s = Vec::new();
@@ -1168,7 +1115,9 @@ fn compressors_round_trip_through_parq() {
 
 #[test]
 fn compressors_match_pyarrow() {
-    let Some(py) = python() else { return };
+    let Some(py) = python_if_present() else {
+        return;
+    };
     let dir = tmp_dir("codec");
     let input = sample(200_000, 77);
     let mut args = Vec::new();
@@ -1201,7 +1150,7 @@ fn compressors_match_pyarrow() {
     let mut all = vec![input.len().to_string()];
     all.extend(args.iter().cloned());
     let argv: Vec<&str> = all.iter().map(String::as_str).collect();
-    let report = run_python(&py, script, &argv);
+    let report = run_python_at(&py, script, &argv);
     for a in &args {
         let path = a.split_once('=').unwrap().1;
         assert_eq!(std::fs::read(format!("{path}.out")).unwrap(), input, "{a}");
@@ -1212,37 +1161,6 @@ fn compressors_match_pyarrow() {
 
 // ---------------------------------------------------------------------------------------------
 // Page bodies written by pyarrow, compared byte for byte.
-
-fn python() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipping: no pyarrow venv at {}", p.display());
-        None
-    }
-}
-
-fn run_python(py: &Path, script: &str, args: &[&str]) -> String {
-    let out = Command::new(py)
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn tmp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("parq-encode-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// The (uncompressed) pages of column 0 of a file: (page type, levels bytes of v2 pages,
 /// body).
@@ -1303,7 +1221,9 @@ w("nulls_v2", masked, nullable=True, version="2.0", **plain)
 
 #[test]
 fn pages_match_pyarrow_byte_for_byte() {
-    let Some(py) = python() else { return };
+    let Some(py) = python_if_present() else {
+        return;
+    };
     let dir = tmp_dir("pages");
     let mut rng = Rng(2024);
     let n = 5000usize;
@@ -1367,7 +1287,7 @@ fn pages_match_pyarrow_byte_for_byte() {
     raw(plain_strs.clone(), "str.bin");
     raw(valid.clone(), "valid.bin");
     raw(bools.clone(), "bool.bin");
-    run_python(&py, WRITE_PY, &[dir.to_str().unwrap(), &n.to_string()]);
+    run_python_at(&py, WRITE_PY, &[dir.to_str().unwrap(), &n.to_string()]);
     let file = |name: &str| std::fs::read(dir.join(format!("{name}.parquet"))).unwrap();
     let single = |name: &str| {
         let p = pages(&file(name));

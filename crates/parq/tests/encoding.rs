@@ -14,31 +14,12 @@ use parq::encoding::rle::{self, RleDecoder};
 use parq::format::footer::{decode_file_metadata, DecodeOptions};
 use parq::format::metadata::PageHeader;
 use parq::ErrorKind;
+mod common;
+use common::{python_if_present, run_python_at, tmp_dir, XorShift as Rng};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 // ---------------------------------------------------------------------------------------------
 // Scalar reference implementations.
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn bits(&mut self, w: u32) -> u64 {
-        if w == 0 {
-            0
-        } else {
-            self.next() >> (64 - w)
-        }
-    }
-}
 
 fn pack_lsb(values: &[u64], w: u32) -> Vec<u8> {
     let mut out = vec![0u8; (values.len() * w as usize).div_ceil(8)];
@@ -229,8 +210,7 @@ fn spec_delta_binary_packed_examples() {
 fn spec_delta_length_and_delta_byte_array_examples() {
     // "Hello", "World", "Foobar", "ABCDEF": lengths 5, 5, 6, 6 (block 128, 4 miniblocks,
     // min delta 0, widths 1 0 0 0, relative deltas 0 1 0), then the bytes.
-    let mut dlba = vec![0x80, 0x01, 4, 4, 10, 0, 1, 0, 0, 0, 0b010, 0, 0, 0];
-    dlba.extend_from_slice(b"HelloWorldFoobarABCDEF");
+    let dlba = common::spec_delta_length_byte_array();
     let mut d = DeltaLengthByteArrayDecoder::new(&dlba).unwrap();
     assert_eq!(d.encoded_len(), dlba.len());
     let (mut offsets, mut values) = (Vec::<i32>::new(), Vec::new());
@@ -241,45 +221,7 @@ fn spec_delta_length_and_delta_byte_array_examples() {
     // "axis", "axle", "babble", "babyhood": prefixes 0 2 0 3 (min delta -2, width 3, relative
     // 4 0 5), suffix lengths 4 2 6 5 (min delta -2, width 3, relative 0 6 1),
     // "axislebabbleyhood".
-    let mut dba = vec![
-        0x80,
-        0x01,
-        4,
-        4,
-        0,
-        3,
-        3,
-        0,
-        0,
-        0,
-        0b0100_0100,
-        0b1,
-        0,
-        0,
-        0,
-        0,
-    ];
-    dba.extend([0, 0, 0, 0, 0, 0]);
-    dba.extend([
-        0x80,
-        0x01,
-        4,
-        4,
-        8,
-        3,
-        3,
-        0,
-        0,
-        0,
-        0b0111_0000,
-        0,
-        0,
-        0,
-        0,
-        0,
-    ]);
-    dba.extend([0, 0, 0, 0, 0, 0]);
-    dba.extend_from_slice(b"axislebabbleyhood");
+    let dba = common::spec_delta_byte_array();
     let mut d = DeltaByteArrayDecoder::new(&dba).unwrap();
     let (mut offsets, mut values) = (Vec::<i64>::new(), Vec::new());
     d.decode(1, &mut offsets, &mut values).unwrap();
@@ -293,9 +235,7 @@ fn spec_delta_length_and_delta_byte_array_examples() {
 
 #[test]
 fn spec_byte_stream_split_example() {
-    let data = [
-        0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6,
-    ];
+    let data = common::SPEC_BYTE_STREAM_SPLIT;
     let mut out = Vec::new();
     byte_stream_split::decode_bytes(&data, 4, &mut out).unwrap();
     assert_eq!(
@@ -1168,37 +1108,6 @@ fn corpus(name: &str) -> PathBuf {
     Path::new("/work/shared/testdata/parquet-testing/data").join(name)
 }
 
-fn python() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipping: no pyarrow venv at {}", p.display());
-        None
-    }
-}
-
-fn run_python(py: &Path, script: &str, args: &[&str]) -> String {
-    let out = Command::new(py)
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn tmp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("parq-encoding-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 /// Decompresses with pyarrow (parq's codecs are tested elsewhere).
 fn decompress(py: &Path, codec: &str, data: &[u8], size: usize) -> Vec<u8> {
     if codec == "UNCOMPRESSED" {
@@ -1210,7 +1119,7 @@ fn decompress(py: &Path, codec: &str, data: &[u8], size: usize) -> Vec<u8> {
         d = open(sys.argv[1], 'rb').read()\n\
         o = pa.decompress(d, decompressed_size=int(sys.argv[3]), codec=sys.argv[2].lower())\n\
         open(sys.argv[1], 'wb').write(o.to_pybytes())";
-    run_python(py, script, &[f.to_str().unwrap(), codec, &size.to_string()]);
+    run_python_at(py, script, &[f.to_str().unwrap(), codec, &size.to_string()]);
     let out = std::fs::read(&f).unwrap();
     let _ = std::fs::remove_file(&f);
     out
@@ -1422,7 +1331,7 @@ for name in t.column_names:
 "#;
 
 fn pyarrow_columns(py: &Path, path: &Path) -> Vec<(String, Column)> {
-    run_python(py, DUMP, &[path.to_str().unwrap()])
+    run_python_at(py, DUMP, &[path.to_str().unwrap()])
         .lines()
         .map(|l| {
             let (name, vals) = l.split_once('\t').unwrap();
@@ -1458,7 +1367,9 @@ fn compare_with_pyarrow(py: &Path, path: &Path) {
 
 #[test]
 fn corpus_byte_stream_split_and_delta_length_byte_array_match_pyarrow() {
-    let Some(py) = python() else { return };
+    let Some(py) = python_if_present() else {
+        return;
+    };
     for f in [
         "byte_stream_split.zstd.parquet",
         "byte_stream_split_extended.gzip.parquet",
@@ -1498,7 +1409,9 @@ fn csv_rows(path: &Path) -> Vec<Vec<Option<String>>> {
 
 #[test]
 fn corpus_delta_files_match_expect_csv() {
-    let Some(py) = python() else { return };
+    let Some(py) = python_if_present() else {
+        return;
+    };
     let int = |b: &[u8]| match b.len() {
         4 => i32::from_le_bytes(b.try_into().unwrap()).to_string(),
         _ => i64::from_le_bytes(b.try_into().unwrap()).to_string(),
@@ -1539,7 +1452,9 @@ fn corpus_delta_files_match_expect_csv() {
 
 #[test]
 fn pyarrow_written_files_match_pyarrow() {
-    let Some(py) = python() else { return };
+    let Some(py) = python_if_present() else {
+        return;
+    };
     let dir = tmp_dir("written");
     let script = r#"
 import sys, random, pyarrow as pa, pyarrow.parquet as pq
@@ -1571,7 +1486,7 @@ for v in ["1.0", "2.0"]:
     pq.write_table(t, f"{sys.argv[1]}/w{v}.parquet", compression="NONE", data_page_version=v,
                    use_dictionary=["dict_s", "dict_i"], column_encoding=enc, data_page_size=4096)
 "#;
-    run_python(&py, script, &[dir.to_str().unwrap()]);
+    run_python_at(&py, script, &[dir.to_str().unwrap()]);
     for v in ["1.0", "2.0"] {
         compare_with_pyarrow(&py, &dir.join(format!("w{v}.parquet")));
     }

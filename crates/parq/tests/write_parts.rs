@@ -4,7 +4,7 @@
 //! structures (chunk statistics, column indexes, Bloom filters).
 
 mod common;
-use common::{run_python, tmp_dir};
+use common::{run_python, tmp_dir, XorShift};
 
 use std::path::Path;
 
@@ -401,6 +401,12 @@ fn integer_orders() {
         bounds(StatsOrder::Boolean, None, |a| a.update_bool(&[true, false])),
         exact(&[0], &[1])
     );
+}
+
+/// The exact bounds of integers: their least and greatest, as `le` writes them.
+fn int_bounds<T: Ord + Copy>(v: &[T], le: impl Fn(T) -> Vec<u8>) -> Option<Bounds> {
+    let (lo, hi) = (*v.iter().min().unwrap(), *v.iter().max().unwrap());
+    exact(&le(lo), &le(hi))
 }
 
 fn f32s(lo: f32, hi: f32) -> Option<Bounds> {
@@ -1003,26 +1009,14 @@ fn check_against_pyarrow(path: &Path) -> (usize, usize) {
             let bytes = |r: Option<ByteRange>, b: &[u8]| r.map(|r| r.slice(b).to_vec());
             let tag = format!("{name} ({order:?})");
             assert_eq!(ours.null_count, theirs.null_count, "{tag}: null_count");
-            assert_eq!(
-                bytes(ours.min_value, arena.as_slice()),
-                bytes(theirs.min_value, buf),
-                "{tag}: min_value"
-            );
-            assert_eq!(
-                bytes(ours.max_value, arena.as_slice()),
-                bytes(theirs.max_value, buf),
-                "{tag}: max_value"
-            );
-            assert_eq!(
-                bytes(ours.min, arena.as_slice()),
-                bytes(theirs.min, buf),
-                "{tag}: legacy min"
-            );
-            assert_eq!(
-                bytes(ours.max, arena.as_slice()),
-                bytes(theirs.max, buf),
-                "{tag}: legacy max"
-            );
+            for (what, o, t) in [
+                ("min_value", ours.min_value, theirs.min_value),
+                ("max_value", ours.max_value, theirs.max_value),
+                ("legacy min", ours.min, theirs.min),
+                ("legacy max", ours.max, theirs.max),
+            ] {
+                assert_eq!(bytes(o, arena.as_slice()), bytes(t, buf), "{tag}: {what}");
+            }
             assert_eq!(
                 ours.is_min_value_exact, theirs.is_min_value_exact,
                 "{tag}: min exact"
@@ -1735,16 +1729,10 @@ fn cli_names() {
 /// length around the lane width, with the extremes anywhere (incl. NaNs and infinities).
 #[test]
 fn min_max_kernels_match_reference() {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     for len in 1..40 {
         for _ in 0..20 {
-            let v: Vec<u64> = (0..len).map(|_| next()).collect();
+            let v: Vec<u64> = (0..len).map(|_| rng.next()).collect();
             let i32s: Vec<i32> = v.iter().map(|&r| r as i32).collect();
             let i64s: Vec<i64> = v.iter().map(|&r| r as i64).collect();
             let mut doubles: Vec<f64> = v.iter().map(|&r| (r as i64 as f64) / 7.0).collect();
@@ -1753,32 +1741,23 @@ fn min_max_kernels_match_reference() {
                 doubles[(v[1] % len as u64) as usize] = f64::NEG_INFINITY;
             }
             let floats: Vec<f32> = doubles.iter().map(|&d| d as f32).collect();
-            let le = |a: &dyn Fn() -> Vec<u8>, b: &dyn Fn() -> Vec<u8>| exact(&a(), &b());
-            let (lo, hi) = (i32s.iter().min().unwrap(), i32s.iter().max().unwrap());
-            let want = le(&|| lo.to_le_bytes().to_vec(), &|| hi.to_le_bytes().to_vec());
+            let u32s: Vec<u32> = i32s.iter().map(|&x| x as u32).collect();
+            let u64s: Vec<u64> = i64s.iter().map(|&x| x as u64).collect();
             assert_eq!(
                 bounds(StatsOrder::Int32, None, |a| a.update_i32(&i32s)),
-                want
+                int_bounds(&i32s, |x| x.to_le_bytes().to_vec())
             );
-            let u: Vec<u32> = i32s.iter().map(|&x| x as u32).collect();
-            let (lo, hi) = (u.iter().min().unwrap(), u.iter().max().unwrap());
-            let want = le(&|| lo.to_le_bytes().to_vec(), &|| hi.to_le_bytes().to_vec());
             assert_eq!(
                 bounds(StatsOrder::UInt32, None, |a| a.update_i32(&i32s)),
-                want
+                int_bounds(&u32s, |x| x.to_le_bytes().to_vec())
             );
-            let (lo, hi) = (i64s.iter().min().unwrap(), i64s.iter().max().unwrap());
-            let want = le(&|| lo.to_le_bytes().to_vec(), &|| hi.to_le_bytes().to_vec());
             assert_eq!(
                 bounds(StatsOrder::Int64, None, |a| a.update_i64(&i64s)),
-                want
+                int_bounds(&i64s, |x| x.to_le_bytes().to_vec())
             );
-            let u: Vec<u64> = i64s.iter().map(|&x| x as u64).collect();
-            let (lo, hi) = (u.iter().min().unwrap(), u.iter().max().unwrap());
-            let want = le(&|| lo.to_le_bytes().to_vec(), &|| hi.to_le_bytes().to_vec());
             assert_eq!(
                 bounds(StatsOrder::UInt64, None, |a| a.update_i64(&i64s)),
-                want
+                int_bounds(&u64s, |x| x.to_le_bytes().to_vec())
             );
             let finite = || doubles.iter().copied().filter(|d| !d.is_nan());
             if finite().count() > 0 {

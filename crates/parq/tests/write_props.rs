@@ -42,6 +42,9 @@
 //! PARQ_PROPTEST_CASES=1` runs that case alone. Counts of what was exercised are printed at
 //! the end (`-- --nocapture`).
 
+mod common;
+use common::Rng;
+
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -69,47 +72,6 @@ use parquet::file::properties::ReaderProperties;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::serialized_reader::ReadOptionsBuilder;
 use parquet::file::statistics::Statistics as PStatistics;
-
-// ---------------------------------------------------------------------------------------
-// Random numbers
-
-/// SplitMix64: deterministic, no dependency.
-#[derive(Clone)]
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..n` (0 when `n` is 0).
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo.wrapping_add(self.below(hi.wrapping_sub(lo) as u64 + 1) as i64)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-    fn pick<T: Clone>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize].clone()
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
 
 // ---------------------------------------------------------------------------------------
 // Types
@@ -820,39 +782,29 @@ fn gen_array(dt: &DataType, rng: &mut Rng, n: usize, style: Style, nulls: Nulls)
                 .with_timezone_opt(tz.clone()),
             )
         }
-        D::Timestamp(TimeUnit::Millisecond, tz) => Arc::new(
-            prim::<TimestampMillisecondType>(
-                rng,
-                n,
-                style,
-                nb,
-                |r| int_one(r, &[i64::MIN, i64::MAX, 0], any64, |x| x),
-                Ord::cmp,
-            )
-            .with_timezone_opt(tz.clone()),
-        ),
-        D::Timestamp(TimeUnit::Microsecond, tz) => Arc::new(
-            prim::<TimestampMicrosecondType>(
-                rng,
-                n,
-                style,
-                nb,
-                |r| int_one(r, &[i64::MIN, i64::MAX, 0], any64, |x| x),
-                Ord::cmp,
-            )
-            .with_timezone_opt(tz.clone()),
-        ),
-        D::Timestamp(TimeUnit::Nanosecond, tz) => Arc::new(
-            prim::<TimestampNanosecondType>(
-                rng,
-                n,
-                style,
-                nb,
-                |r| int_one(r, &[i64::MIN, i64::MAX, 0], any64, |x| x),
-                Ord::cmp,
-            )
-            .with_timezone_opt(tz.clone()),
-        ),
+        D::Timestamp(unit, tz) => {
+            macro_rules! ts {
+                ($t:ty) => {
+                    Arc::new(
+                        prim::<$t>(
+                            rng,
+                            n,
+                            style,
+                            nb,
+                            |r| int_one(r, &[i64::MIN, i64::MAX, 0], any64, |x| x),
+                            Ord::cmp,
+                        )
+                        .with_timezone_opt(tz.clone()),
+                    )
+                };
+            }
+            match unit {
+                TimeUnit::Second => unreachable!("seconds are the arm above"),
+                TimeUnit::Millisecond => ts!(TimestampMillisecondType),
+                TimeUnit::Microsecond => ts!(TimestampMicrosecondType),
+                TimeUnit::Nanosecond => ts!(TimestampNanosecondType),
+            }
+        }
         D::Duration(u) => {
             let v = draw(
                 rng,
@@ -904,29 +856,7 @@ fn gen_array(dt: &DataType, rng: &mut Rng, n: usize, style: Style, nulls: Nulls)
             let value_style = random_style(rng);
             let values = gen_array(v, rng, m, value_style, value_nulls);
             let keys: Vec<i64> = draw(rng, n, style, |r| r.below(m as u64) as i64, Ord::cmp);
-            macro_rules! dict {
-                ($t:ty, $n:ty) => {
-                    Arc::new(
-                        DictionaryArray::<$t>::try_new(
-                            PrimitiveArray::<$t>::new(
-                                keys.iter().map(|&k| k as $n).collect::<Vec<_>>().into(),
-                                nb,
-                            ),
-                            values,
-                        )
-                        .unwrap(),
-                    )
-                };
-            }
-            match **k {
-                D::Int8 => dict!(Int8Type, i8),
-                D::Int16 => dict!(Int16Type, i16),
-                D::UInt16 => dict!(UInt16Type, u16),
-                D::Int32 => dict!(Int32Type, i32),
-                D::Int64 => dict!(Int64Type, i64),
-                D::UInt64 => dict!(UInt64Type, u64),
-                ref other => panic!("no dictionary key {other}"),
-            }
+            common::dictionary_array(k, &keys, nb, values)
         }
         other => panic!("no generator for {other}"),
     }

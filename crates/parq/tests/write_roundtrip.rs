@@ -8,7 +8,7 @@
 //! The pyarrow venv (`bash scripts/venv.sh`) is required for the interop tests.
 
 mod common;
-use common::run_python;
+use common::{run_python, Rng};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -30,68 +30,14 @@ use parq::write::BloomFilterProperties;
 
 type F16 = <Float16Type as ArrowPrimitiveType>::Native;
 
-/// SplitMix64: deterministic random data without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 > 1.0 - p
-    }
-}
-
 /// The types written, by name.
 fn types() -> Vec<(&'static str, DataType)> {
     use DataType as D;
-    let tz = Some(Arc::from("Europe/Paris"));
-    vec![
-        ("bool", D::Boolean),
-        ("i8", D::Int8),
-        ("i16", D::Int16),
-        ("i32", D::Int32),
-        ("i64", D::Int64),
-        ("u8", D::UInt8),
-        ("u16", D::UInt16),
-        ("u32", D::UInt32),
-        ("u64", D::UInt64),
-        ("f16", D::Float16),
-        ("f32", D::Float32),
-        ("f64", D::Float64),
-        ("utf8", D::Utf8),
-        ("large_utf8", D::LargeUtf8),
-        ("utf8_view", D::Utf8View),
-        ("binary", D::Binary),
-        ("large_binary", D::LargeBinary),
-        ("binary_view", D::BinaryView),
-        ("fsb", D::FixedSizeBinary(5)),
-        ("d32", D::Decimal32(9, 2)),
-        ("d64", D::Decimal64(18, 3)),
-        ("d128", D::Decimal128(38, 4)),
-        ("d128_small", D::Decimal128(5, 1)),
-        ("d256", D::Decimal256(76, 5)),
-        ("date32", D::Date32),
-        ("date64", D::Date64),
-        ("time32s", D::Time32(TimeUnit::Second)),
-        ("time32ms", D::Time32(TimeUnit::Millisecond)),
-        ("time64us", D::Time64(TimeUnit::Microsecond)),
-        ("time64ns", D::Time64(TimeUnit::Nanosecond)),
-        ("ts_s", D::Timestamp(TimeUnit::Second, None)),
-        ("ts_ms_tz", D::Timestamp(TimeUnit::Millisecond, tz.clone())),
-        (
-            "ts_us_utc",
-            D::Timestamp(TimeUnit::Microsecond, Some(Arc::from("UTC"))),
-        ),
-        ("ts_ns", D::Timestamp(TimeUnit::Nanosecond, None)),
-        ("dur_s", D::Duration(TimeUnit::Second)),
+    let mut v = common::plain_types();
+    v.push(("fsb", D::FixedSizeBinary(5)));
+    v.extend(common::decimal_types(5));
+    v.extend(common::temporal_types("ts_ms_tz"));
+    v.extend([
         ("dur_ns", D::Duration(TimeUnit::Nanosecond)),
         ("null", D::Null),
         (
@@ -132,7 +78,8 @@ fn types() -> Vec<(&'static str, DataType)> {
                 Box::new(D::Timestamp(TimeUnit::Second, None)),
             ),
         ),
-    ]
+    ]);
+    v
 }
 
 fn nulls(rng: &mut Rng, n: usize, p: f64) -> Option<NullBuffer> {
@@ -140,7 +87,7 @@ fn nulls(rng: &mut Rng, n: usize, p: f64) -> Option<NullBuffer> {
         return None;
     }
     Some(NullBuffer::from(
-        (0..n).map(|_| !rng.chance(p)).collect::<Vec<bool>>(),
+        (0..n).map(|_| !rng.chance_high(p)).collect::<Vec<bool>>(),
     ))
 }
 
@@ -191,7 +138,7 @@ fn gen(dt: &DataType, rng: &mut Rng, n: usize, p: f64) -> ArrayRef {
     let i64any = |r: &mut Rng| r.next() as i64;
     match dt {
         D::Boolean => {
-            let v: Vec<bool> = (0..n).map(|_| rng.chance(0.3)).collect();
+            let v: Vec<bool> = (0..n).map(|_| rng.chance_high(0.3)).collect();
             Arc::new(BooleanArray::new(v.into(), nulls(rng, n, p)))
         }
         D::Int8 => Arc::new(prim::<Int8Type>(rng, n, p, &[i8::MIN, i8::MAX, 0], |r| {
@@ -320,7 +267,7 @@ fn gen(dt: &DataType, rng: &mut Rng, n: usize, p: f64) -> ArrayRef {
         }
         D::Decimal32(pr, s) => Arc::new(
             prim::<Decimal32Type>(rng, n, p, &[999_999_999, -999_999_999, 0], |r| {
-                (r.next() % 1_000_000_000) as i32 * if r.chance(0.5) { -1 } else { 1 }
+                (r.next() % 1_000_000_000) as i32 * if r.chance_high(0.5) { -1 } else { 1 }
             })
             .with_precision_and_scale(*pr, *s)
             .unwrap(),
@@ -333,7 +280,7 @@ fn gen(dt: &DataType, rng: &mut Rng, n: usize, p: f64) -> ArrayRef {
                 &[999_999_999_999_999_999, -999_999_999_999_999_999],
                 |r| {
                     (r.next() % 1_000_000_000_000_000_000) as i64
-                        * if r.chance(0.5) { -1 } else { 1 }
+                        * if r.chance_high(0.5) { -1 } else { 1 }
                 },
             )
             .with_precision_and_scale(*pr, *s)
@@ -437,34 +384,7 @@ fn gen(dt: &DataType, rng: &mut Rng, n: usize, p: f64) -> ArrayRef {
             let m = values.len() as u64;
             let keys: Vec<i64> = (0..n).map(|_| rng.below(m) as i64).collect();
             let nb = nulls(rng, n, p);
-            macro_rules! dict {
-                ($t:ty, $native:ty) => {
-                    Arc::new(
-                        DictionaryArray::<$t>::try_new(
-                            PrimitiveArray::<$t>::new(
-                                keys.iter()
-                                    .map(|&k| k as $native)
-                                    .collect::<Vec<_>>()
-                                    .into(),
-                                nb,
-                            ),
-                            values,
-                        )
-                        .unwrap(),
-                    )
-                };
-            }
-            match **k {
-                D::Int8 => dict!(Int8Type, i8),
-                D::Int16 => dict!(Int16Type, i16),
-                D::Int32 => dict!(Int32Type, i32),
-                D::Int64 => dict!(Int64Type, i64),
-                D::UInt8 => dict!(UInt8Type, u8),
-                D::UInt16 => dict!(UInt16Type, u16),
-                D::UInt32 => dict!(UInt32Type, u32),
-                D::UInt64 => dict!(UInt64Type, u64),
-                ref other => panic!("no dictionary keys of {other}"),
-            }
+            common::dictionary_array(k, &keys, nb, values)
         }
         other => panic!("no generator for {other}"),
     }
@@ -661,7 +581,7 @@ fn props_for(
         .compression(codec)
         .statistics(stats)
         .data_page_version(version)
-        .page_crc(rng.chance(0.5))
+        .page_crc(rng.chance_high(0.5))
         .max_row_group_rows(Some([777, 5000][rng.below(2) as usize]))
         .data_page_rows(Some([37, 500, 20_000][rng.below(3) as usize]))
         .data_page_bytes(Some([300, 1 << 20][rng.below(2) as usize]));

@@ -15,7 +15,7 @@
 //! The pyarrow venv (`bash scripts/venv.sh`) is required.
 
 mod common;
-use common::{run_python, tmp_dir};
+use common::{run_python, tmp_dir, Rng};
 
 use std::path::Path;
 use std::sync::Arc;
@@ -34,76 +34,22 @@ use parq::write::properties::{DataPageVersion, StatisticsLevel, WriterProperties
 
 type F16 = <Float16Type as ArrowPrimitiveType>::Native;
 
-/// SplitMix64: deterministic random data without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    /// A value in `-m..m`.
-    fn signed(&mut self, m: i64) -> i64 {
-        self.below(2 * m as u64) as i64 - m
-    }
-}
-
 /// Every Arrow type with a Parquet mapping (by a short name).
 fn value_types() -> Vec<(&'static str, DataType)> {
     use DataType as D;
-    let paris = Some(Arc::from("Europe/Paris"));
-    vec![
-        ("bool", D::Boolean),
-        ("i8", D::Int8),
-        ("i16", D::Int16),
-        ("i32", D::Int32),
-        ("i64", D::Int64),
-        ("u8", D::UInt8),
-        ("u16", D::UInt16),
-        ("u32", D::UInt32),
-        ("u64", D::UInt64),
-        ("f16", D::Float16),
-        ("f32", D::Float32),
-        ("f64", D::Float64),
-        ("utf8", D::Utf8),
-        ("large_utf8", D::LargeUtf8),
-        ("utf8_view", D::Utf8View),
-        ("binary", D::Binary),
-        ("large_binary", D::LargeBinary),
-        ("binary_view", D::BinaryView),
-        ("fsb", D::FixedSizeBinary(3)),
-        ("d32", D::Decimal32(9, 2)),
-        ("d64", D::Decimal64(18, 3)),
-        ("d128", D::Decimal128(38, 4)),
-        ("d128_small", D::Decimal128(4, 1)),
-        ("d256", D::Decimal256(76, 5)),
-        ("date32", D::Date32),
-        ("date64", D::Date64),
-        ("time32s", D::Time32(TimeUnit::Second)),
-        ("time32ms", D::Time32(TimeUnit::Millisecond)),
-        ("time64us", D::Time64(TimeUnit::Microsecond)),
-        ("time64ns", D::Time64(TimeUnit::Nanosecond)),
-        ("ts_s", D::Timestamp(TimeUnit::Second, None)),
-        ("ts_ms_paris", D::Timestamp(TimeUnit::Millisecond, paris)),
-        (
-            "ts_us_utc",
-            D::Timestamp(TimeUnit::Microsecond, Some(Arc::from("UTC"))),
-        ),
-        ("ts_ns", D::Timestamp(TimeUnit::Nanosecond, None)),
-        ("dur_s", D::Duration(TimeUnit::Second)),
+    let mut v = common::plain_types();
+    v.push(("fsb", D::FixedSizeBinary(3)));
+    v.extend(common::decimal_types(4));
+    v.extend(common::temporal_types("ts_ms_paris"));
+    v.extend([
         ("dur_ms", D::Duration(TimeUnit::Millisecond)),
         ("dur_us", D::Duration(TimeUnit::Microsecond)),
         ("dur_ns", D::Duration(TimeUnit::Nanosecond)),
         ("iv_ym", D::Interval(IntervalUnit::YearMonth)),
         ("iv_dt", D::Interval(IntervalUnit::DayTime)),
         ("null", D::Null),
-    ]
+    ]);
+    v
 }
 
 fn key_types() -> Vec<(&'static str, DataType)> {
@@ -416,26 +362,7 @@ fn dictionary(key: &DataType, value: &DataType, rng: &mut Rng, n: usize, sliced:
     // Null keys carry a value past the dictionary (or negative).
     let raw: Vec<i64> = keys.iter().map(|k| k.unwrap_or(-1)).collect();
     let nulls = NullBuffer::from(keys.iter().map(Option::is_some).collect::<Vec<_>>());
-    macro_rules! dict {
-        ($t:ty, $native:ty) => {{
-            let k = PrimitiveArray::<$t>::new(
-                raw.iter().map(|&k| k as $native).collect::<Vec<_>>().into(),
-                Some(nulls),
-            );
-            Arc::new(DictionaryArray::<$t>::try_new(k, values).unwrap()) as ArrayRef
-        }};
-    }
-    match key {
-        DataType::Int8 => dict!(Int8Type, i8),
-        DataType::Int16 => dict!(Int16Type, i16),
-        DataType::Int32 => dict!(Int32Type, i32),
-        DataType::Int64 => dict!(Int64Type, i64),
-        DataType::UInt8 => dict!(UInt8Type, u8),
-        DataType::UInt16 => dict!(UInt16Type, u16),
-        DataType::UInt32 => dict!(UInt32Type, u32),
-        DataType::UInt64 => dict!(UInt64Type, u64),
-        other => panic!("not a key type: {other}"),
-    }
+    common::dictionary_array(key, &raw, Some(nulls), values)
 }
 
 /// A plain column: ordinary values, the extremes and nulls.

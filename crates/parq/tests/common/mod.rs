@@ -8,8 +8,12 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use arrow_array::RecordBatch;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_buffer::NullBuffer;
 use arrow_ipc::reader::FileReader;
+use arrow_schema::{DataType, TimeUnit};
 
 /// The Python of the test venv (`$PARQ_PYTHON`, else `<repo>/.venv/bin/python`); the tests
 /// that compare with pyarrow, DuckDB, polars or fastparquet need it.
@@ -26,9 +30,26 @@ pub fn python() -> PathBuf {
     p
 }
 
+/// The test venv's Python if it is there, else `None` (after saying the test is skipped):
+/// for the tests that run without pyarrow too.
+pub fn python_if_present() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipping: no pyarrow venv at {}", p.display());
+        None
+    }
+}
+
 /// Runs `python -c script args...`; panics with its stderr if it fails; returns its stdout.
 pub fn run_python<S: AsRef<OsStr>>(script: &str, args: &[S]) -> String {
-    let out = Command::new(python())
+    run_python_at(&python(), script, args)
+}
+
+/// [`run_python`] with the Python `py`.
+pub fn run_python_at<S: AsRef<OsStr>>(py: &Path, script: &str, args: &[S]) -> String {
+    let out = Command::new(py)
         .arg("-c")
         .arg(script)
         .args(args)
@@ -58,4 +79,197 @@ pub fn read_ipc(path: &Path) -> Vec<RecordBatch> {
     let f = File::open(path).expect("open ipc");
     let reader = FileReader::try_new(f, None).expect("ipc reader");
     reader.map(|b| b.expect("ipc batch")).collect()
+}
+
+/// SplitMix64: deterministic random data without a dependency (the write tests' generator).
+#[derive(Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n` (0 when `n` is 0, after drawing all the same).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo.wrapping_add(self.below(hi.wrapping_sub(lo) as u64 + 1) as i64)
+    }
+    /// A value in `-m..m`.
+    pub fn signed(&mut self, m: i64) -> i64 {
+        self.below(2 * m as u64) as i64 - m
+    }
+    /// Uniform in `0.0..1.0`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    /// True with probability `p` (a draw below `p`).
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.unit() < p
+    }
+    /// True with probability `p`, from the top of the unit interval (a draw above `1 - p`):
+    /// the sequence `tests/write_roundtrip.rs`'s data is built on.
+    pub fn chance_high(&mut self, p: f64) -> bool {
+        self.unit() > 1.0 - p
+    }
+    pub fn pick<T: Clone>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len() as u64) as usize].clone()
+    }
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+/// Xorshift64: the encoding tests' generator (a different sequence from [`Rng`]'s).
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    /// The top `w` bits of a draw (0, without drawing, for width 0).
+    pub fn bits(&mut self, w: u32) -> u64 {
+        if w == 0 {
+            0
+        } else {
+            self.next() >> (64 - w)
+        }
+    }
+}
+
+// The spec's encoding examples, shared by the encoder (`tests/encode.rs`) and decoder
+// (`tests/encoding.rs`) tests.
+
+/// DELTA_LENGTH_BYTE_ARRAY "Hello", "World", "Foobar", "ABCDEF": lengths 5, 5, 6, 6 (block
+/// 128, 4 miniblocks, min delta 0, widths 1 0 0 0, relative deltas 0 1 0), then the bytes.
+pub fn spec_delta_length_byte_array() -> Vec<u8> {
+    let mut v = vec![0x80, 0x01, 4, 4, 10, 0, 1, 0, 0, 0, 0b010, 0, 0, 0];
+    v.extend_from_slice(b"HelloWorldFoobarABCDEF");
+    v
+}
+
+/// DELTA_BYTE_ARRAY "axis", "axle", "babble", "babyhood": prefixes 0 2 0 3 (min delta -2,
+/// width 3, relative 4 0 5), suffix lengths 4 2 6 5 (min delta -2, width 3, relative 0 6 1),
+/// "axislebabbleyhood".
+pub fn spec_delta_byte_array() -> Vec<u8> {
+    let mut v = Vec::new();
+    for (first, miniblock) in [(0, [0b0100_0100, 0b1]), (8, [0b0111_0000, 0])] {
+        v.extend([0x80, 0x01, 4, 4, first, 3, 3, 0, 0, 0]);
+        v.extend(miniblock);
+        v.extend([0; 4 + 6]);
+    }
+    v.extend_from_slice(b"axislebabbleyhood");
+    v
+}
+
+/// BYTE_STREAM_SPLIT of the u32s 0xDDCCBBAA, 0x33221100, 0xD6C5B4A3.
+pub const SPEC_BYTE_STREAM_SPLIT: [u8; 12] = [
+    0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6,
+];
+
+/// The Arrow types without parameters up to the byte strings, by the short names the write
+/// tests give their columns (in the order of their columns).
+pub fn plain_types() -> Vec<(&'static str, DataType)> {
+    use DataType as D;
+    vec![
+        ("bool", D::Boolean),
+        ("i8", D::Int8),
+        ("i16", D::Int16),
+        ("i32", D::Int32),
+        ("i64", D::Int64),
+        ("u8", D::UInt8),
+        ("u16", D::UInt16),
+        ("u32", D::UInt32),
+        ("u64", D::UInt64),
+        ("f16", D::Float16),
+        ("f32", D::Float32),
+        ("f64", D::Float64),
+        ("utf8", D::Utf8),
+        ("large_utf8", D::LargeUtf8),
+        ("utf8_view", D::Utf8View),
+        ("binary", D::Binary),
+        ("large_binary", D::LargeBinary),
+        ("binary_view", D::BinaryView),
+    ]
+}
+
+/// The dates, times, timestamps (the millisecond one in Europe/Paris, named `ts_ms_name`) and
+/// the duration in seconds, by short name.
+pub fn temporal_types(ts_ms_name: &'static str) -> Vec<(&'static str, DataType)> {
+    use DataType as D;
+    let paris = Some(Arc::from("Europe/Paris"));
+    vec![
+        ("date32", D::Date32),
+        ("date64", D::Date64),
+        ("time32s", D::Time32(TimeUnit::Second)),
+        ("time32ms", D::Time32(TimeUnit::Millisecond)),
+        ("time64us", D::Time64(TimeUnit::Microsecond)),
+        ("time64ns", D::Time64(TimeUnit::Nanosecond)),
+        ("ts_s", D::Timestamp(TimeUnit::Second, None)),
+        (ts_ms_name, D::Timestamp(TimeUnit::Millisecond, paris)),
+        (
+            "ts_us_utc",
+            D::Timestamp(TimeUnit::Microsecond, Some(Arc::from("UTC"))),
+        ),
+        ("ts_ns", D::Timestamp(TimeUnit::Nanosecond, None)),
+        ("dur_s", D::Duration(TimeUnit::Second)),
+    ]
+}
+
+/// A dictionary array with keys of type `key` (any integer type) into `values`.
+pub fn dictionary_array(
+    key: &DataType,
+    keys: &[i64],
+    nulls: Option<NullBuffer>,
+    values: ArrayRef,
+) -> ArrayRef {
+    use arrow_array::types::*;
+    use arrow_array::{DictionaryArray, PrimitiveArray};
+    macro_rules! dict {
+        ($t:ty, $native:ty) => {{
+            let k = PrimitiveArray::<$t>::new(
+                keys.iter()
+                    .map(|&k| k as $native)
+                    .collect::<Vec<_>>()
+                    .into(),
+                nulls,
+            );
+            Arc::new(DictionaryArray::<$t>::try_new(k, values).unwrap()) as ArrayRef
+        }};
+    }
+    match key {
+        DataType::Int8 => dict!(Int8Type, i8),
+        DataType::Int16 => dict!(Int16Type, i16),
+        DataType::Int32 => dict!(Int32Type, i32),
+        DataType::Int64 => dict!(Int64Type, i64),
+        DataType::UInt8 => dict!(UInt8Type, u8),
+        DataType::UInt16 => dict!(UInt16Type, u16),
+        DataType::UInt32 => dict!(UInt32Type, u32),
+        DataType::UInt64 => dict!(UInt64Type, u64),
+        other => panic!("not a dictionary key type: {other}"),
+    }
+}
+
+/// The decimal types by short name (`d128_small` of precision `small_precision`).
+pub fn decimal_types(small_precision: u8) -> Vec<(&'static str, DataType)> {
+    use DataType as D;
+    vec![
+        ("d32", D::Decimal32(9, 2)),
+        ("d64", D::Decimal64(18, 3)),
+        ("d128", D::Decimal128(38, 4)),
+        ("d128_small", D::Decimal128(small_precision, 1)),
+        ("d256", D::Decimal256(76, 5)),
+    ]
 }
