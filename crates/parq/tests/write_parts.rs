@@ -229,6 +229,13 @@ fn sbbf_serialization_round_trip() {
     // Malformed input is an error, never a panic.
     assert!(Sbbf::read(&out[2..out.len() - 1]).is_err());
     assert!(Sbbf::read(&[]).is_err());
+    // A negative bitset size in the header (field 1, i32 zigzag -1) is an error.
+    let header = &out[2..];
+    assert_eq!(header[0], 0x15, "the header starts with num_bytes");
+    let varint_len = header[1..].iter().position(|b| b & 0x80 == 0).unwrap() + 1;
+    let mut negative = vec![0x15, 0x01];
+    negative.extend_from_slice(&header[1 + varint_len..]);
+    assert!(Sbbf::read(&negative).is_err());
     assert!(Sbbf::from_bitset(&[0; 31]).is_err());
     assert!(Sbbf::from_bitset(&[]).is_err());
     assert!(f.fill_ratio() > 0.0 && f.fill_ratio() < 1.0);

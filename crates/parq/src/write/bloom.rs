@@ -264,13 +264,22 @@ impl Sbbf {
             )));
         }
         let start = r.pos();
-        let len = header.num_bytes as usize;
-        let bitset = buf.get(start..start + len).ok_or_else(|| {
-            Error::new(ErrorKind::Truncated {
-                needed: len as u64,
-                remaining: (buf.len() - start) as u64,
-            })
+        // A negative size (file bytes) is refused, not cast to a huge one.
+        let len = usize::try_from(header.num_bytes).map_err(|_| {
+            Error::new(ErrorKind::Inconsistent(format!(
+                "a Bloom filter header of {} bytes",
+                header.num_bytes
+            )))
         })?;
+        let bitset = start
+            .checked_add(len)
+            .and_then(|end| buf.get(start..end))
+            .ok_or_else(|| {
+                Error::new(ErrorKind::Truncated {
+                    needed: len as u64,
+                    remaining: buf.len().saturating_sub(start) as u64,
+                })
+            })?;
         Ok((Sbbf::from_bitset(bitset)?, start + len))
     }
 

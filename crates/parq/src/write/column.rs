@@ -50,7 +50,7 @@ use arrow_buffer::i256;
 use arrow_schema::{DataType, IntervalUnit, TimeUnit as ArrowTimeUnit};
 
 use super::arrow_schema::LeafType;
-use super::bloom::{hash_bytes, hash_f32, hash_f64, hash_i32, hash_i64, Sbbf};
+use super::bloom::{hash_f32, hash_f64, hash_i32, hash_i64, Sbbf};
 use super::page_index::{BuiltColumnIndex, ColumnIndexBuilder, OffsetIndexBuilder};
 use super::properties::{ColumnSettings, DataPageVersion, StatisticsLevel, WriterProperties};
 use super::statistics::{SizeStatsAccumulator, StatsAccumulator, StatsOrder};
@@ -63,7 +63,7 @@ use crate::encoding::encode::delta::{
 use crate::encoding::encode::dictionary::{ByteArrayDictEncoder, DictEncoder};
 use crate::encoding::encode::plain::{self, BooleanEncoder};
 use crate::encoding::encode::rle::{self, RleEncoder};
-use crate::encoding::encode::Bitmap;
+use crate::encoding::encode::{bit_width, Bitmap};
 use crate::format::metadata::{
     Arena, ColumnChunk, Compression, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader,
     Encoding, EncodingList, OffsetIndex, PageEncodingStats, PageHeader, PageType, PhysicalType,
@@ -366,15 +366,27 @@ where
     for part in indices.chunks(MINI_BATCH) {
         buf.clear();
         d.gather(part, &mut buf)?;
-        match &mut *enc {
-            ValueEnc::Plain(_) => plain::put_fixed(&buf, out),
-            ValueEnc::Bss(e) => e.put(&buf)?,
-            other => T::put_delta(other, &buf, None).ok_or_else(|| {
-                column_error(
+        encode_fixed(name, enc, &buf, out)?;
+    }
+    Ok(())
+}
+
+/// Encodes fixed-width values with a value encoder other than the dictionary (PLAIN appends
+/// to `out`, the others keep them until their page is flushed).
+fn encode_fixed<T>(name: &str, enc: &mut ValueEnc, v: &[T], out: &mut Vec<u8>) -> Result<()>
+where
+    T: crate::encoding::encode::dictionary::DictValue + DeltaOrNot,
+{
+    match enc {
+        ValueEnc::Plain(_) => plain::put_fixed(v, out),
+        ValueEnc::Bss(e) => e.put(v)?,
+        other => {
+            if !T::put_delta(other, v) {
+                return Err(column_error(
                     name,
-                    "internal error: no fallback encoder for the dictionary's values",
-                )
-            })??,
+                    "internal error: no encoder for these values",
+                ));
+            }
         }
     }
     Ok(())
@@ -474,9 +486,7 @@ pub struct ColumnWriter {
     chunk_values: u64,
     uncompressed: u64,
     compressed: u64,
-    dict_pages: i32,
     data_pages: Vec<(Encoding, i32)>,
-    encodings: EncodingList,
 }
 
 impl ColumnWriter {
@@ -561,9 +571,7 @@ impl ColumnWriter {
             chunk_values: 0,
             uncompressed: 0,
             compressed: 0,
-            dict_pages: 0,
             data_pages: Vec::new(),
-            encodings: EncodingList::new(),
         };
         // Check the value encoding now, so that an impossible one fails before any output.
         w.enc = w.value_encoder(w.settings.encoding)?;
@@ -628,11 +636,9 @@ impl ColumnWriter {
         self.chunk_values = 0;
         self.uncompressed = 0;
         self.compressed = 0;
-        self.dict_pages = 0;
         self.data_pages.clear();
         self.pages.clear();
         self.data_bytes = 0;
-        self.encodings = EncodingList::new();
         self.begin_page();
         Ok(())
     }
@@ -707,7 +713,7 @@ impl ColumnWriter {
             }
             ValueEnc::Dict => {
                 let entries = self.dict.as_ref().map_or(0, Dict::len);
-                let bits = (usize::BITS - entries.saturating_sub(1).leading_zeros()) as usize;
+                let bits = bit_width(entries.saturating_sub(1) as u64) as usize;
                 1 + (self.indices.len() * bits).div_ceil(8)
             }
             ValueEnc::DeltaI32(e) => e.estimated_len(),
@@ -806,7 +812,7 @@ impl ColumnWriter {
                 if let Some(b) = &mut self.bloom {
                     v.iter().for_each(|&x| b.insert_hash($hash(x)));
                 }
-                self.put_fixed(v, None, |d| match d {
+                self.put_fixed(v, |d| match d {
                     Dict::$dict(d) => Some(d),
                     _ => None,
                 })?;
@@ -859,8 +865,7 @@ impl ColumnWriter {
                     self.page_stats.update_fixed(data, w);
                 }
                 if let Some(b) = &mut self.bloom {
-                    data.chunks_exact(w.max(1))
-                        .for_each(|x| b.insert_hash(hash_bytes(x)));
+                    data.chunks_exact(w.max(1)).for_each(|x| b.insert_bytes(x));
                 }
                 match &mut self.enc {
                     ValueEnc::Plain(_) => {
@@ -887,47 +892,27 @@ impl ColumnWriter {
         )
     }
 
-    /// Encodes fixed-width values (`i32`, `i64`, `f32`, `f64`).
+    /// Encodes fixed-width values (`i32`, `i64`, `f32`, `f64`), all valid (a batch with
+    /// nulls is compacted first).
     fn put_fixed<T>(
         &mut self,
         v: &[T],
-        validity: Option<Bitmap<'_>>,
         dict_of: impl Fn(&mut Dict) -> Option<&mut DictEncoder<T>>,
     ) -> Result<()>
     where
         T: crate::encoding::encode::dictionary::DictValue + DeltaOrNot,
     {
-        match &mut self.enc {
-            ValueEnc::Plain(_) => match validity {
-                Some(m) => {
-                    plain::put_fixed_valid(v, m, &mut self.values)?;
-                }
-                None => plain::put_fixed(v, &mut self.values),
-            },
-            ValueEnc::Dict => {
-                let d = self.dict.as_mut().and_then(dict_of);
-                let Some(d) = d else {
-                    return Err(column_error(&self.name, "internal error: dictionary type"));
-                };
-                match validity {
-                    Some(m) => {
-                        d.put_valid(v, m, &mut self.indices)?;
-                    }
-                    None => d.put(v, &mut self.indices)?,
-                }
-            }
-            ValueEnc::Bss(e) => match validity {
-                Some(m) => {
-                    e.put_valid(v, m)?;
-                }
-                None => e.put(v)?,
-            },
-            enc => T::put_delta(enc, v, validity)
-                .ok_or_else(|| column_error(&self.name, "internal error: value encoder"))??,
+        if let ValueEnc::Dict = self.enc {
+            let Some(d) = self.dict.as_mut().and_then(dict_of) else {
+                return Err(column_error(&self.name, "internal error: dictionary type"));
+            };
+            return d.put(v, &mut self.indices);
         }
-        Ok(())
+        encode_fixed(&self.name, &mut self.enc, v, &mut self.values)
     }
 
+    /// Puts byte strings (`offsets` into `data`, one per slot; `validity`: `None` when all
+    /// are valid).
     fn put_bytes<O: crate::encoding::OffsetSize>(
         &mut self,
         offsets: &[O],
@@ -936,43 +921,35 @@ impl ColumnWriter {
         n: usize,
         stats: bool,
     ) -> Result<()> {
-        let slice = |i: usize| -> &[u8] {
-            let s = offsets[i].to_usize().unwrap_or(0);
-            let e = offsets[i + 1].to_usize().unwrap_or(0);
-            data.get(s..e).unwrap_or_default()
+        // One pass over the valid runs: their unencoded bytes, statistics and Bloom filter.
+        let at = |i: usize| offsets.get(i).and_then(|o| o.to_usize()).unwrap_or(0);
+        let mut page_stats = stats.then_some(&mut self.page_stats);
+        let mut bloom = self.bloom.as_mut();
+        let mut unencoded = 0u64;
+        let mut run = |i: usize, k: usize| {
+            unencoded += at(i + k).saturating_sub(at(i)) as u64;
+            let run = offsets.get(i..=i + k).unwrap_or_default();
+            if let Some(s) = &mut page_stats {
+                s.update_byte_array_offsets(run, data);
+            }
+            if let Some(b) = &mut bloom {
+                for w in run.windows(2) {
+                    let (s, e) = (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0));
+                    b.insert_bytes(data.get(s..e).unwrap_or_default());
+                }
+            }
         };
-        let runs = |f: &mut dyn FnMut(usize, usize)| match validity {
-            Some(v) => v.for_each_set_run(f),
-            None => f(0, n),
-        };
+        match validity {
+            Some(v) => v.for_each_set_run(&mut run),
+            None => run(0, n),
+        }
         if stats {
-            let s = &mut self.page_stats;
-            let mut unencoded = 0u64;
-            runs(&mut |i, k| {
-                let (a, b) = (
-                    offsets[i].to_usize().unwrap_or(0),
-                    offsets[i + k].to_usize().unwrap_or(0),
-                );
-                unencoded += b.saturating_sub(a) as u64;
-                s.update_byte_array_offsets(offsets.get(i..=i + k).unwrap_or_default(), data);
-            });
             self.page_sizes.add_unencoded_bytes(unencoded);
         }
-        {
-            let mut unencoded = 0u64;
-            runs(&mut |i, k| {
-                let (a, b) = (
-                    offsets[i].to_usize().unwrap_or(0),
-                    offsets[i + k].to_usize().unwrap_or(0),
-                );
-                unencoded += b.saturating_sub(a) as u64;
-            });
-            self.page_unencoded += unencoded;
-        }
-        if let Some(b) = &mut self.bloom {
-            runs(&mut |i, k| (i..i + k).for_each(|j| b.insert_hash(hash_bytes(slice(j)))));
-        }
-        let offsets = &offsets[..n + 1];
+        self.page_unencoded += unencoded;
+        let Some(offsets) = offsets.get(..=n) else {
+            return Err(self.internal("offset for every value"));
+        };
         match &mut self.enc {
             ValueEnc::Plain(_) => match validity {
                 Some(m) => {
@@ -1284,13 +1261,10 @@ impl ColumnWriter {
         }
         let start = self.page_start - need;
         let room = &mut self.values[start..self.page_start];
-        let (prefix, levels) = room.split_at_mut(need - len);
+        room[need - len..].copy_from_slice(&self.def_levels);
         if prefixed {
-            let n = u32::try_from(len)
-                .map_err(|_| column_error(&self.name, "the levels of a page pass 4 GiB"))?;
-            prefix.copy_from_slice(&n.to_le_bytes());
+            rle::end_length_prefix(room, 0)?;
         }
-        levels.copy_from_slice(&self.def_levels);
         Ok(start)
     }
 
@@ -1374,7 +1348,6 @@ impl ColumnWriter {
             written += (h.len() + body.len()) as u64;
             self.uncompressed += (h.len() + plain.len()) as u64;
             self.compressed += (h.len() + body.len()) as u64;
-            self.dict_pages = 1;
         }
         // The data pages, each header then body, straight from the chunk's buffers.
         let data_start = pos + written;
@@ -1404,7 +1377,7 @@ impl ColumnWriter {
                 encodings.push(e);
             }
         };
-        if self.dict_pages > 0 {
+        if dict_offset.is_some() {
             add(Encoding::Plain);
         }
         add(Encoding::Rle);
@@ -1413,11 +1386,11 @@ impl ColumnWriter {
         }
         chunk.set_encodings(encodings);
         let mut stats = Vec::with_capacity(1 + self.data_pages.len());
-        if self.dict_pages > 0 {
+        if dict_offset.is_some() {
             stats.push(PageEncodingStats {
                 page_type: PageType::DictionaryPage,
                 encoding: Encoding::Plain,
-                count: self.dict_pages,
+                count: 1,
             });
         }
         let data_type = match self.version {
@@ -1526,43 +1499,28 @@ impl ColumnWriter {
 
 /// DELTA_BINARY_PACKED for the integer types; nothing for floats.
 trait DeltaOrNot: Sized {
-    /// Puts `v` into `enc` when it is a delta encoder of this type.
-    fn put_delta(
-        enc: &mut ValueEnc,
-        v: &[Self],
-        validity: Option<Bitmap<'_>>,
-    ) -> Option<Result<()>>;
+    /// Puts `v` into `enc` when it is a delta encoder of this type; false if it is not.
+    fn put_delta(enc: &mut ValueEnc, v: &[Self]) -> bool;
 }
 
 macro_rules! delta_or_not {
     ($t:ty, $variant:ident) => {
         impl DeltaOrNot for $t {
-            fn put_delta(
-                enc: &mut ValueEnc,
-                v: &[Self],
-                validity: Option<Bitmap<'_>>,
-            ) -> Option<Result<()>> {
+            fn put_delta(enc: &mut ValueEnc, v: &[Self]) -> bool {
                 match enc {
-                    ValueEnc::$variant(e) => Some(match validity {
-                        Some(m) => e.put_valid(v, m).map(|_| ()),
-                        None => {
-                            e.put(v);
-                            Ok(())
-                        }
-                    }),
-                    _ => None,
+                    ValueEnc::$variant(e) => {
+                        e.put(v);
+                        true
+                    }
+                    _ => false,
                 }
             }
         }
     };
     ($t:ty) => {
         impl DeltaOrNot for $t {
-            fn put_delta(
-                _: &mut ValueEnc,
-                _: &[Self],
-                _: Option<Bitmap<'_>>,
-            ) -> Option<Result<()>> {
-                None
+            fn put_delta(_: &mut ValueEnc, _: &[Self]) -> bool {
+                false
             }
         }
     };
@@ -1719,14 +1677,19 @@ fn is_checked_time(data_type: &DataType) -> bool {
 /// Milliseconds of a day (Date64 -> DATE days).
 const MS_PER_DAY: i64 = 86_400_000;
 
-/// Big-endian two's complement bytes of decimals, `width` bytes each.
-fn decimals<const N: usize>(
-    values: impl Iterator<Item = [u8; N]>,
+/// Big-endian two's complement bytes (`to_be`) of the decimals of slots `off..off + len`,
+/// `width` bytes each.
+fn decimals<T: ArrowPrimitiveType, const N: usize>(
+    array: &dyn Array,
+    off: usize,
+    len: usize,
+    to_be: impl Fn(T::Native) -> [u8; N],
     width: usize,
     out: &mut Vec<u8>,
 ) {
     out.clear();
-    for be in values {
+    for &v in &array.as_primitive::<T>().values()[off..off + len] {
+        let be = to_be(v);
         if width <= N {
             out.extend_from_slice(&be[N - width..]);
         } else {
@@ -1965,27 +1928,21 @@ fn convert_into(
             Kind::Bytes
         }
         DataType::Decimal32(..) => {
-            let v = &array.as_primitive::<Decimal32Type>().values()[off..off + len];
-            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut b.bytes);
+            decimals::<Decimal32Type, 4>(array, off, len, i32::to_be_bytes, width, &mut b.bytes);
             Kind::Fixed
         }
         DataType::Decimal64(..) => {
-            let v = &array.as_primitive::<Decimal64Type>().values()[off..off + len];
-            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut b.bytes);
+            decimals::<Decimal64Type, 8>(array, off, len, i64::to_be_bytes, width, &mut b.bytes);
             Kind::Fixed
         }
         DataType::Decimal128(..) => {
-            let v = &array.as_primitive::<Decimal128Type>().values()[off..off + len];
-            decimals(v.iter().map(|x| x.to_be_bytes()), width, &mut b.bytes);
+            let be = i128::to_be_bytes;
+            decimals::<Decimal128Type, 16>(array, off, len, be, width, &mut b.bytes);
             Kind::Fixed
         }
         DataType::Decimal256(..) => {
-            let v = &array.as_primitive::<Decimal256Type>().values()[off..off + len];
-            decimals(
-                v.iter().map(|x: &i256| x.to_be_bytes()),
-                width,
-                &mut b.bytes,
-            );
+            let be = i256::to_be_bytes;
+            decimals::<Decimal256Type, 32>(array, off, len, be, width, &mut b.bytes);
             Kind::Fixed
         }
         DataType::Interval(IntervalUnit::YearMonth) if width == 12 => {
@@ -2082,46 +2039,6 @@ fn views<'v>(
         }
         b.offsets.push(b.bytes.len() as i64);
     }
-}
-
-/// True if dictionary arrays with values of type `v` are written (their values gathered):
-/// every type written as a plain column.
-pub fn dictionary_values_supported(v: &DataType) -> bool {
-    use DataType as D;
-    matches!(
-        v,
-        D::Null
-            | D::Boolean
-            | D::Int8
-            | D::Int16
-            | D::Int32
-            | D::Int64
-            | D::UInt8
-            | D::UInt16
-            | D::UInt32
-            | D::UInt64
-            | D::Float16
-            | D::Float32
-            | D::Float64
-            | D::Utf8
-            | D::LargeUtf8
-            | D::Utf8View
-            | D::Binary
-            | D::LargeBinary
-            | D::BinaryView
-            | D::FixedSizeBinary(_)
-            | D::Decimal32(..)
-            | D::Decimal64(..)
-            | D::Decimal128(..)
-            | D::Decimal256(..)
-            | D::Date32
-            | D::Date64
-            | D::Time32(_)
-            | D::Time64(_)
-            | D::Timestamp(..)
-            | D::Duration(_)
-            | D::Interval(IntervalUnit::YearMonth | IntervalUnit::DayTime)
-    )
 }
 
 /// The keys of slots `off..off + len` of a dictionary array with keys `K` (as `usize`; a

@@ -18,10 +18,10 @@ use std::io::Write;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
-use arrow_schema::{DataType, SchemaRef};
+use arrow_schema::SchemaRef;
 
 use super::arrow_schema::{encode_arrow_schema, to_parquet_schema, ARROW_SCHEMA_KEY};
-use super::column::{dictionary_values_supported, ColumnWriter, Shared};
+use super::column::{ColumnWriter, Shared};
 use super::page_index::PageIndexWriter;
 use super::properties::WriterProperties;
 use super::statistics::StatsOrder;
@@ -124,14 +124,6 @@ impl<W: Write> ParquetWriter<W> {
             .zip(settings)
             .enumerate()
         {
-            if let DataType::Dictionary(_, v) = field.data_type() {
-                if !dictionary_values_supported(v) {
-                    return Err(Error::new(ErrorKind::Unsupported(format!(
-                        "cannot write column `{}`: dictionary arrays of {v} values are not written yet",
-                        field.name()
-                    ))));
-                }
-            }
             let element = schema
                 .leaf_element(j)
                 .ok_or_else(|| writer_error("schema without the leaf"))?;
