@@ -15,6 +15,21 @@ use arrow_buffer::NullBuffer;
 use arrow_ipc::reader::FileReader;
 use arrow_schema::{DataType, TimeUnit};
 
+/// The shared test data directory: `$PARQ_TESTDATA`, else `../shared/testdata` beside the
+/// repository.
+pub fn testdata() -> PathBuf {
+    if let Some(p) = std::env::var_os("PARQ_TESTDATA") {
+        return PathBuf::from(p);
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata")
+}
+
+/// Whether missing test data or peers must fail the test rather than skip it: under CI
+/// (`CI` set to anything but `false` / `0`).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
 /// The Python of the test venv (`$PARQ_PYTHON`, else `<repo>/.venv/bin/python`); the tests
 /// that compare with pyarrow, DuckDB, polars or fastparquet need it.
 pub fn python() -> PathBuf {
