@@ -8,7 +8,8 @@ use parq::format::footer::{decode_file_metadata, DecodeOptions};
 use parq::format::metadata::{Compression, PageHeader, PageType};
 use parq::ErrorKind;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+
+mod common;
 
 const ALL: [Compression; 7] = [
     Compression::Uncompressed,
@@ -22,17 +23,9 @@ const ALL: [Compression; 7] = [
 
 // ---------------------------------------------------------------- helpers
 
-/// The shared test data directory: `$PARQ_TESTDATA`, else `../shared/testdata` beside the
-/// repository.
-fn testdata() -> PathBuf {
-    if let Ok(p) = std::env::var("PARQ_TESTDATA") {
-        return PathBuf::from(p);
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata")
-}
-
+/// A parquet-testing file of the shared test data; a missing file fails the test.
 fn corpus(name: &str) -> Vec<u8> {
-    let path = testdata().join("parquet-testing/data").join(name);
+    let path = common::testdata().join("parquet-testing/data").join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

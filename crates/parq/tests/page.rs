@@ -22,19 +22,22 @@ use parq::page::{
 };
 use parq::{Error, ErrorKind};
 
+mod common;
+
+/// The parquet-testing data directory of the shared test data (`common::testdata()`).
 fn data_dir() -> PathBuf {
-    PathBuf::from("/work/shared/testdata/parquet-testing/data")
+    common::testdata().join("parquet-testing/data")
 }
 
-fn corpus_file(name: &str) -> Option<Vec<u8>> {
+/// A corpus file's bytes; a missing file fails the test (it never skips).
+fn corpus_file(name: &str) -> Vec<u8> {
     let path = data_dir().join(name);
-    match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(_) => {
-            eprintln!("skipping: {} not found", path.display());
-            None
-        }
-    }
+    std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (set PARQ_TESTDATA to the shared test data directory)",
+            path.display()
+        )
+    })
 }
 
 fn corpus_files() -> Vec<PathBuf> {
@@ -51,8 +54,14 @@ fn corpus_files() -> Vec<PathBuf> {
             }
         }
     }
+    let dir = data_dir();
+    assert!(
+        dir.is_dir(),
+        "{} is missing (set PARQ_TESTDATA to the shared test data directory)",
+        dir.display()
+    );
     let mut v = Vec::new();
-    walk(&data_dir(), &mut v);
+    walk(&dir, &mut v);
     v.sort();
     v
 }
@@ -122,10 +131,6 @@ const CORRUPT_CRC: &[&str] = &[
 #[test]
 fn corpus_every_chunk() {
     let files = corpus_files();
-    if files.is_empty() {
-        eprintln!("skipping: corpus not found");
-        return;
-    }
     let mut chunks = 0usize;
     let mut with_index = 0usize;
     let mut failures = Vec::new();
@@ -298,9 +303,7 @@ fn count_nulls(mut r: PageReader<'_>, max_rep: i16, max_def: i16) -> Result<(usi
 #[test]
 fn pyarrow_num_values_and_nulls() {
     for &(name, num_values, nulls) in PYARROW {
-        let Some(file) = corpus_file(name) else {
-            continue;
-        };
+        let file = corpus_file(name);
         let meta = meta_of(&file).unwrap();
         let g = &meta.row_groups()[0];
         assert_eq!(g.columns().len(), num_values.len(), "{name}");
@@ -325,9 +328,7 @@ fn pyarrow_num_values_and_nulls() {
 fn nested_levels_decode() {
     // nested_lists.snappy.parquet column 0: max levels (3, 7) (pyarrow's
     // `m.schema.column(0).max_repetition_level/max_definition_level`), 18 values, 3 rows.
-    let Some(file) = corpus_file("nested_lists.snappy.parquet") else {
-        return;
-    };
+    let file = corpus_file("nested_lists.snappy.parquet");
     let meta = meta_of(&file).unwrap();
     let c = &meta.row_groups()[0].columns()[0];
     let mut r = PageReader::for_column_chunk(&file, 0, c, opts(true)).unwrap();
@@ -392,9 +393,7 @@ fn crc_good_files_pass() {
         ("rle-dict-snappy-checksum.parquet", 1),
         ("plain-dict-uncompressed-checksum.parquet", 2),
     ] {
-        let Some(file) = corpus_file(name) else {
-            continue;
-        };
+        let file = corpus_file(name);
         for j in 0..2 {
             assert_eq!(crc_pages(&file, j, true).unwrap(), pages, "{name} col {j}");
         }
@@ -421,44 +420,40 @@ fn expect_crc_error(e: &Error, page: u64, name: &str) {
 #[test]
 fn crc_corrupt_files_fail_naming_the_page() {
     // README: datapage_v1-corrupt-checksum: column "a" page 0 bad, column "b" page 1 bad.
-    if let Some(file) = corpus_file("datapage_v1-corrupt-checksum.parquet") {
-        let meta = meta_of(&file).unwrap();
-        for (j, bad_page) in [(0usize, 0u64), (1, 1)] {
-            let e = crc_pages(&file, j, true).unwrap_err();
-            expect_crc_error(&e, bad_page, "datapage_v1-corrupt-checksum");
-            // The error's offset is the page header's; page 0 starts the chunk.
-            let c = &meta.row_groups()[0].columns()[j];
-            let start = chunk_range(c).unwrap().start;
-            if bad_page == 0 {
-                assert_eq!(e.offset(), Some(start));
-            } else {
-                assert!(e.offset().unwrap() > start);
-            }
-            assert!(
-                e.to_string()
-                    .contains(&format!("row group[0] > column[{j}]")),
-                "{e}"
-            );
-            // Without verification the pages read.
-            assert_eq!(crc_pages(&file, j, false).unwrap(), 2);
+    let file = corpus_file("datapage_v1-corrupt-checksum.parquet");
+    let meta = meta_of(&file).unwrap();
+    for (j, bad_page) in [(0usize, 0u64), (1, 1)] {
+        let e = crc_pages(&file, j, true).unwrap_err();
+        expect_crc_error(&e, bad_page, "datapage_v1-corrupt-checksum");
+        // The error's offset is the page header's; page 0 starts the chunk.
+        let c = &meta.row_groups()[0].columns()[j];
+        let start = chunk_range(c).unwrap().start;
+        if bad_page == 0 {
+            assert_eq!(e.offset(), Some(start));
+        } else {
+            assert!(e.offset().unwrap() > start);
         }
+        assert!(
+            e.to_string()
+                .contains(&format!("row group[0] > column[{j}]")),
+            "{e}"
+        );
+        // Without verification the pages read.
+        assert_eq!(crc_pages(&file, j, false).unwrap(), 2);
     }
     // README: the dictionary page of both columns has a bad CRC.
-    if let Some(file) = corpus_file("rle-dict-uncompressed-corrupt-checksum.parquet") {
-        for j in 0..2 {
-            let e = crc_pages(&file, j, true).unwrap_err();
-            expect_crc_error(&e, 0, "rle-dict-uncompressed-corrupt-checksum");
-            // Only the dictionary page has a `crc` (see crc_good_files_pass).
-            assert_eq!(crc_pages(&file, j, false).unwrap(), 1);
-        }
+    let file = corpus_file("rle-dict-uncompressed-corrupt-checksum.parquet");
+    for j in 0..2 {
+        let e = crc_pages(&file, j, true).unwrap_err();
+        expect_crc_error(&e, 0, "rle-dict-uncompressed-corrupt-checksum");
+        // Only the dictionary page has a `crc` (see crc_good_files_pass).
+        assert_eq!(crc_pages(&file, j, false).unwrap(), 1);
     }
 }
 
 #[test]
 fn crc_detects_a_flipped_body_byte() {
-    let Some(mut file) = corpus_file("datapage_v1-snappy-compressed-checksum.parquet") else {
-        return;
-    };
+    let mut file = corpus_file("datapage_v1-snappy-compressed-checksum.parquet");
     let meta = meta_of(&file).unwrap();
     let c = meta.row_groups()[0].columns()[0].clone();
     let body = {
@@ -478,9 +473,7 @@ fn crc_detects_a_flipped_body_byte() {
 
 #[test]
 fn overflow_i16_page_count() {
-    let Some(file) = corpus_file("overflow_i16_page_cnt.parquet") else {
-        return;
-    };
+    let file = corpus_file("overflow_i16_page_cnt.parquet");
     let meta = meta_of(&file).unwrap();
     let c = &meta.row_groups()[0].columns()[0];
     let mut r = PageReader::for_column_chunk(&file, 0, c, opts(true)).unwrap();
@@ -518,9 +511,7 @@ fn v2_empty_values_are_not_decompressed() {
             &[],
         ),
     ] {
-        let Some(file) = corpus_file(name) else {
-            continue;
-        };
+        let file = corpus_file(name);
         let meta = meta_of(&file).unwrap();
         let c = &meta.row_groups()[0].columns()[0];
         assert_eq!(c.codec(), codec);
@@ -559,40 +550,36 @@ fn v2_empty_values_are_not_decompressed() {
 #[test]
 fn chunk_range_quirks() {
     // pyarrow: dictionary_page_offset 0 (bogus), data_page_offset 4, total_compressed_size 40.
-    if let Some(file) = corpus_file("dict-page-offset-zero.parquet") {
-        let meta = meta_of(&file).unwrap();
-        assert_eq!(
-            chunk_range(&meta.row_groups()[0].columns()[0]).unwrap(),
-            4..44
-        );
-    }
+    let file = corpus_file("dict-page-offset-zero.parquet");
+    let meta = meta_of(&file).unwrap();
+    assert_eq!(
+        chunk_range(&meta.row_groups()[0].columns()[0]).unwrap(),
+        4..44
+    );
     // pyarrow: dictionary_page_offset 4, data_page_offset 0 (bogus), total_compressed_size 14.
-    if let Some(file) = corpus_file("column_chunk_key_value_metadata.parquet") {
-        let meta = meta_of(&file).unwrap();
-        assert_eq!(
-            chunk_range(&meta.row_groups()[0].columns()[0]).unwrap(),
-            4..18
-        );
-    }
+    let file = corpus_file("column_chunk_key_value_metadata.parquet");
+    let meta = meta_of(&file).unwrap();
+    assert_eq!(
+        chunk_range(&meta.row_groups()[0].columns()[0]).unwrap(),
+        4..18
+    );
     // created_by "parquet-mr": total_compressed_size leaves out the dictionary page header.
-    if let Some(file) = corpus_file("nation.dict-malformed.parquet") {
-        let meta = meta_of(&file).unwrap();
-        let created_by = meta.created_by().map(|c| c.to_string());
-        assert!(needs_legacy_dictionary_padding(created_by.as_deref()));
-        let c = &meta.row_groups()[0].columns()[1];
-        let e =
-            read_chunk(PageReader::for_column_chunk(&file, 0, c, opts(true)).unwrap()).unwrap_err();
-        assert!(
-            matches!(kind(&e), ErrorKind::InvalidPage { page: 1, .. }),
-            "{e}"
-        );
-        let padded = PageReaderOptions {
-            legacy_dictionary_padding: true,
-            ..opts(true)
-        };
-        let pages = read_chunk(PageReader::for_column_chunk(&file, 0, c, padded).unwrap()).unwrap();
-        assert_eq!(pages.num_values, 25); // pyarrow: 25 rows
-    }
+    let file = corpus_file("nation.dict-malformed.parquet");
+    let meta = meta_of(&file).unwrap();
+    let created_by = meta.created_by().map(|c| c.to_string());
+    assert!(needs_legacy_dictionary_padding(created_by.as_deref()));
+    let c = &meta.row_groups()[0].columns()[1];
+    let e = read_chunk(PageReader::for_column_chunk(&file, 0, c, opts(true)).unwrap()).unwrap_err();
+    assert!(
+        matches!(kind(&e), ErrorKind::InvalidPage { page: 1, .. }),
+        "{e}"
+    );
+    let padded = PageReaderOptions {
+        legacy_dictionary_padding: true,
+        ..opts(true)
+    };
+    let pages = read_chunk(PageReader::for_column_chunk(&file, 0, c, padded).unwrap()).unwrap();
+    assert_eq!(pages.num_values, 25); // pyarrow: 25 rows
     for (created_by, padded) in [
         (Some("parquet-mr"), true),
         (Some("parquet-mr version 1.2.8"), true),
@@ -883,11 +870,12 @@ fn v2_sections_and_is_compressed() {
 #[test]
 fn v1_level_split() {
     // RLE repetition levels (prefix 2, run of 3 zeros), BIT_PACKED definition levels
-    // (3 values of width 1, MSB first: 1, 0, 1 -> 0b1010_0000), then values.
-    let body = [2, 0, 0, 0, 6, 0, 0b1010_0000, 42, 43];
+    // (3 values of width 1, least significant bit first as pyarrow reads them: 1, 0, 1 ->
+    // 0b0000_0101), then values.
+    let body = [2, 0, 0, 0, 6, 0, 0b0000_0101, 42, 43];
     let s = split_v1(&body, 3, 1, 1, Encoding::Rle, Encoding::BitPacked).unwrap();
     assert_eq!(s.repetition.data, &[6, 0]);
-    assert_eq!(s.definition.data, &[0b1010_0000]);
+    assert_eq!(s.definition.data, &[0b0000_0101]);
     assert_eq!(s.values, &[42, 43]);
     let mut defs = [0u8; 3];
     match s.definition.decoder().unwrap() {
@@ -1076,9 +1064,7 @@ fn no_allocation_per_page() {
     assert_eq!(pages, 4000);
 
     // Uncompressed pages are borrowed: overflow_i16_page_cnt reads without allocating.
-    let Some(file) = corpus_file("overflow_i16_page_cnt.parquet") else {
-        return;
-    };
+    let file = corpus_file("overflow_i16_page_cnt.parquet");
     let meta = meta_of(&file).unwrap();
     let mut r =
         PageReader::for_column_chunk(&file, 0, &meta.row_groups()[0].columns()[0], opts(true))
@@ -1138,9 +1124,7 @@ type Hostile = (String, Vec<u8>, Compression, u64, (i16, i16));
 fn hostile_chunks() -> Vec<Hostile> {
     let mut out = Vec::new();
     for &(name, j) in HOSTILE {
-        let Some(file) = corpus_file(name) else {
-            continue;
-        };
+        let file = corpus_file(name);
         let meta = meta_of(&file).unwrap();
         let c = &meta.row_groups()[0].columns()[j];
         let range = chunk_range(c).unwrap();
