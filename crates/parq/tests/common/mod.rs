@@ -45,16 +45,32 @@ pub fn python() -> PathBuf {
     p
 }
 
-/// The test venv's Python if it is there, else `None` (after saying the test is skipped):
-/// for the tests that run without pyarrow too.
+/// The test venv's Python (`$PARQ_PYTHON`, else `<repo>/.venv/bin/python`) if it is there,
+/// else `None` (after saying the test is skipped): for the tests that run without pyarrow
+/// too. A missing Python fails the test instead when `PARQ_PYTHON` names it or under CI
+/// ([`in_ci`]): these are the only byte-level peer checks of the encoders and codecs.
 pub fn python_if_present() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
+    let explicit = std::env::var_os("PARQ_PYTHON");
+    let p = match &explicit {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"),
+    };
     if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipping: no pyarrow venv at {}", p.display());
-        None
+        return Some(p);
     }
+    assert!(
+        explicit.is_none(),
+        "PARQ_PYTHON is {}, which does not exist",
+        p.display()
+    );
+    assert!(
+        !in_ci(),
+        "no Python test venv at {} under CI: run `bash scripts/venv.sh` or set PARQ_PYTHON \
+         (the pyarrow peer checks must not be skipped in CI)",
+        p.display()
+    );
+    eprintln!("skipping: no pyarrow venv at {}", p.display());
+    None
 }
 
 /// Runs `python -c script args...`; panics with its stderr if it fails; returns its stdout.
