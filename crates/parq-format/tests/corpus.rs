@@ -9,7 +9,13 @@ use parq_format::footer::{decode_file_metadata, metadata_slice, DecodeOptions};
 #[test]
 fn every_corpus_footer_decodes_or_fails_cleanly() {
     let files = common::corpus_files();
-    assert!(files.len() > 100, "corpus not found: {} files", files.len());
+    // 1173 candidate files at the time of writing (parquet-testing, arrow-testing and
+    // real-world).
+    assert!(
+        files.len() >= 1173,
+        "corpus incomplete: {} files",
+        files.len()
+    );
     let mut ok = 0;
     let mut failed = Vec::new();
     for f in &files {
@@ -28,7 +34,8 @@ fn every_corpus_footer_decodes_or_fails_cleanly() {
         failed.len(),
         failed.join("\n")
     );
-    assert!(ok > 100);
+    // 987 footers decoded at the time of writing.
+    assert!(ok >= 987, "only {ok} footers decoded");
 }
 
 #[test]
@@ -74,5 +81,6 @@ fn reencoding_gives_identical_bytes() {
         unexpected.is_empty(),
         "re-encoded bytes differ: {unexpected:?}"
     );
-    assert!(identical > 200);
+    // 909 identical at the time of writing.
+    assert!(identical >= 909, "only {identical} identical");
 }

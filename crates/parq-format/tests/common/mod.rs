@@ -29,8 +29,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Every file of the corpus that may hold Parquet bytes: `.parquet`, `.parquet.encrypted`,
 /// fuzzer cases without extension, ... (documentation and side files excluded), sorted.
 pub fn corpus_files() -> Vec<PathBuf> {
+    let dir = testdata();
+    assert!(
+        dir.is_dir(),
+        "{} is missing (set PARQ_TESTDATA to the shared test data directory)",
+        dir.display()
+    );
     let mut out = Vec::new();
-    walk(&testdata(), &mut out);
+    walk(&dir, &mut out);
     out.retain(|p| {
         let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
         !matches!(
