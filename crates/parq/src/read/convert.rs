@@ -7,7 +7,8 @@
 //!
 //! - INT32 -> Int8/Int16/UInt8/UInt16: truncation, as Arrow C++ casts the annotated values;
 //! - INT96 -> Timestamp(unit): `(julian day - 2440588) * units per day + nanoseconds of the
-//!   day / nanoseconds per unit`, with wrapping 64-bit arithmetic as Arrow C++ does;
+//!   day / nanoseconds per unit`, with wrapping 64-bit arithmetic and unsigned nanoseconds as
+//!   Arrow C++ does, and Julian day 0 read as the epoch (0), as Arrow C++ reads it;
 //! - FIXED_LEN_BYTE_ARRAY(2) -> Float16: little-endian IEEE half floats;
 //! - INTERVAL (FIXED_LEN_BYTE_ARRAY(12)) -> Interval(YearMonth) (the months) or
 //!   Interval(DayTime) (the days and milliseconds), each little-endian 32 bits read as signed
@@ -159,7 +160,7 @@ pub(crate) fn from_int96(values: &[Int96], nulls: Option<NullBuffer>, t: &DataTy
     let DataType::Timestamp(unit, _) = t else {
         return Err(cannot("INT96", t));
     };
-    let (per_day, nanos_per_unit): (i64, i64) = match unit {
+    let (per_day, nanos_per_unit): (i64, u64) = match unit {
         TimeUnit::Second => (86_400, 1_000_000_000),
         TimeUnit::Millisecond => (86_400_000, 1_000_000),
         TimeUnit::Microsecond => (86_400_000_000, 1_000),
@@ -172,9 +173,16 @@ pub(crate) fn from_int96(values: &[Int96], nulls: Option<NullBuffer>, t: &DataTy
             nanos.copy_from_slice(&v[..8]);
             let mut day = [0u8; 4];
             day.copy_from_slice(&v[8..]);
-            let days = i64::from(u32::from_le_bytes(day)) - JULIAN_EPOCH_DAY;
-            days.wrapping_mul(per_day)
-                .wrapping_add(i64::from_le_bytes(nanos) / nanos_per_unit)
+            let day = u32::from_le_bytes(day);
+            if day == 0 {
+                // Julian day 0 (an all-zero value, written by some writers for "no time")
+                // reads as the epoch, as Arrow C++ reads it.
+                return 0;
+            }
+            let days = i64::from(day) - JULIAN_EPOCH_DAY;
+            // The nanoseconds of the day are unsigned, as Arrow C++ divides them.
+            let units = (u64::from_le_bytes(nanos) / nanos_per_unit) as i64;
+            days.wrapping_mul(per_day).wrapping_add(units)
         })
         .collect();
     from_i64(converted, nulls, t)
@@ -334,7 +342,9 @@ fn first_invalid_utf8<O: Copy + TryInto<usize>>(offsets: &[O], values: &[u8]) ->
 fn utf8_error<O: Copy + TryInto<usize>>(offsets: &[O], values: &[u8], e: String) -> ConvertError {
     match first_invalid_utf8(offsets, values) {
         Some(slot) => ConvertError {
-            message: "a string value is not valid UTF-8".to_string(),
+            message: "a string value is not valid UTF-8 (read string columns as binary \
+                      instead with `InvalidUtf8::Binary`, `--invalid-utf8 binary`)"
+                .to_string(),
             slot: Some(slot),
         },
         None => ConvertError::new(e),
