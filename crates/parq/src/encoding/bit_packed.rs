@@ -1,7 +1,12 @@
-//! BIT_PACKED (BIT_PACKED = 4, deprecated): levels packed back to back with a fixed width,
-//! most significant bit first, the last byte padded with zeros. Only v1 data pages of old
-//! writers use it, for repetition and definition levels; it has no length prefix, the levels
-//! take `ceil(num_values * bit_width / 8)` bytes.
+//! BIT_PACKED (BIT_PACKED = 4, deprecated): levels packed back to back with a fixed width, the
+//! last byte padded with zeros. Only v1 data pages of old writers use it, for repetition and
+//! definition levels; it has no length prefix, the levels take
+//! `ceil(num_values * bit_width / 8)` bytes.
+//!
+//! The spec describes the bits as most significant first, but Arrow C++ (pyarrow) and
+//! arrow-rs read them least significant first, as in the RLE hybrid's bit-packed runs, and
+//! files that carry such levels (Impala's) are read correctly that way: parq reads them as
+//! pyarrow does.
 
 use super::bitpack::Unpacked;
 use super::error;
@@ -65,16 +70,19 @@ impl<'a> BitPackedDecoder<'a> {
             out.fill(T::default());
             return Ok(());
         }
-        let shift_out = 64 - w as u32;
+        let mask = (1u64 << w) - 1;
         for (i, o) in out.iter_mut().enumerate() {
             let bit = self.bit + i * w;
             let byte = bit / 8;
-            // A big-endian window of 8 bytes from `byte` (zero past the end) holds the value:
-            // w + 7 <= 39 bits.
+            // A little-endian window of 8 bytes from `byte` (zero past the end) holds the
+            // value: w + 7 <= 39 bits.
             let mut win = [0u8; 8];
-            let src = &self.data[byte..(byte + 8).min(self.data.len())];
+            let src = self
+                .data
+                .get(byte..(byte + 8).min(self.data.len()))
+                .unwrap_or(&[]);
             win[..src.len()].copy_from_slice(src);
-            let v = (u64::from_be_bytes(win) << (bit % 8)) >> shift_out;
+            let v = (u64::from_le_bytes(win) >> (bit % 8)) & mask;
             *o = T::from_u64(v);
         }
         self.bit += out.len() * w;
