@@ -345,6 +345,9 @@ fn from_converted(
                 ct.spec_name()
             )))
         }
+        // 24: the NA (null) type old parquet-cpp wrote for all-null columns, which Arrow
+        // C++ reads as Null.
+        C::Unknown(24) => Annotation::Null,
         // A converted type this version does not know: the plain physical type.
         C::Unknown(_) => Annotation::None,
     })

@@ -191,6 +191,11 @@ fn apply_storage(origin: &Field, node: &mut FieldNode) -> bool {
             }
             modified = true;
         }
+        // An Arrow Null column (written as an annotated or plain INT32 of nulls).
+        (DataType::Null, _) if node.children.is_empty() => {
+            node.field.set_data_type(DataType::Null);
+            modified = true;
+        }
         (DataType::Duration(_), DataType::Int64) => {
             node.field.set_data_type(ot.clone());
             modified = true;
