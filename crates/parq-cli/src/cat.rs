@@ -1,4 +1,5 @@
-//! `parq cat FILE [--columns a,b] [--row-groups 0,2] [--limit N] [--format table|csv|jsonl]`:
+//! `parq cat FILE [--columns a,b] [--row-groups 0,2] [--verify-crc] [--invalid-utf8 error|binary]
+//! [--limit N] [--format table|csv|jsonl]`:
 //! prints rows. Values are text as [`crate::text`] describes (Arrow C++'s cast to string).
 //!
 //! - `table` (default): a header, a rule, then rows; numeric columns right-aligned, others
@@ -23,8 +24,9 @@ use std::path::Path;
 use arrow_array::RecordBatch;
 use arrow_schema::Schema;
 
+use crate::read_options::{open_reader, ReadArgs};
 use crate::text::{self, Column, Kind};
-use crate::{open_reader, CliError};
+use crate::CliError;
 
 /// Rows per block of table output (see the module docs).
 pub const TABLE_BLOCK: usize = 1000;
@@ -61,13 +63,12 @@ impl From<parq::Error> for Stop {
 /// Prints the chosen rows of `file` to `out`.
 pub fn run(
     file: &Path,
-    columns: Option<&[String]>,
-    row_groups: Option<&[usize]>,
+    read: &ReadArgs,
     limit: Option<usize>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let reader = open_reader(file, columns, row_groups)?;
+    let reader = open_reader(file, read)?;
     let schema = reader.schema().map_err(|e| CliError::new(file, e))?;
     for f in schema.fields() {
         if !text::supported(f.data_type()) {

@@ -1,4 +1,5 @@
-//! `parq convert IN OUT [--columns a,b] [--row-groups 0,2] [writer options]`: IN is a
+//! `parq convert IN OUT [--columns a,b] [--row-groups 0,2] [--verify-crc] [--invalid-utf8
+//! error|binary] [writer options]`: IN is a
 //! Parquet file or an Arrow IPC file (told by its magic bytes); OUT is written as Parquet when
 //! its name ends in `.parquet` (with the writer options of [`WriteArgs`]), else as an Arrow
 //! IPC file, with the Arrow schema parq reads (file key-value metadata included, as pyarrow
@@ -27,15 +28,15 @@ use arrow_ipc::writer::FileWriter;
 use arrow_schema::{DataType, SchemaRef};
 use parq::write::file::ParquetWriter;
 
+use crate::read_options::{open_reader, ReadArgs};
 use crate::write_options::WriteArgs;
-use crate::{open_reader, CliError};
+use crate::CliError;
 
 /// Converts `input` to `output` (Parquet or Arrow IPC, by `output`'s name).
 pub fn run(
     input: &Path,
     output: &Path,
-    columns: Option<&[String]>,
-    row_groups: Option<&[usize]>,
+    read: &ReadArgs,
     write: &WriteArgs,
 ) -> Result<(), CliError> {
     let out_err = |m: String| CliError::message(output, m);
@@ -54,13 +55,13 @@ pub fn run(
         ));
     }
     if is_arrow_ipc(input)? {
-        if row_groups.is_some() {
+        if let Some(option) = read.parquet_only() {
             return Err(CliError::message(
                 input,
-                "--row-groups applies to a Parquet input".into(),
+                format!("{option} applies to a Parquet input"),
             ));
         }
-        let (schema, batches) = read_ipc(input, columns)?;
+        let (schema, batches) = read_ipc(input, read.columns.as_deref())?;
         return match to_parquet {
             true => write_parquet(output, schema, batches.into_iter().map(Ok), write),
             false => Err(out_err(
@@ -69,13 +70,13 @@ pub fn run(
         };
     }
     if to_parquet {
-        let reader = open_reader(input, columns, row_groups)?;
+        let reader = open_reader(input, read)?;
         let read_err = |e| CliError::new(input, e);
         let schema = reader.schema().map_err(read_err)?;
         let batches = reader.batches().map_err(read_err)?;
         return write_parquet(output, schema, batches.map(|b| b.map_err(read_err)), write);
     }
-    let reader = open_reader(input, columns, row_groups)?;
+    let reader = open_reader(input, read)?;
     let read_err = |e| CliError::new(input, e);
     let schema = reader.schema().map_err(read_err)?;
 

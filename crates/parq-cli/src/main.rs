@@ -7,6 +7,7 @@ mod cat;
 mod convert;
 mod json;
 mod meta;
+mod read_options;
 mod schema;
 mod text;
 mod write_options;
@@ -45,12 +46,8 @@ enum Command {
     Cat {
         /// The Parquet file.
         file: PathBuf,
-        /// Columns to print, by name, in this order (default: all).
-        #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
-        columns: Option<Vec<String>>,
-        /// Row groups to read, by index, in this order (default: all).
-        #[arg(long, value_delimiter = ',', value_name = "INDEX,...")]
-        row_groups: Option<Vec<usize>>,
+        #[command(flatten)]
+        read: read_options::ReadArgs,
         /// Print at most this many rows.
         #[arg(long, value_name = "N")]
         limit: Option<usize>,
@@ -66,12 +63,8 @@ enum Command {
         /// The file to write: Parquet if its name ends in .parquet, else Arrow IPC (replaced
         /// if it exists; never the input).
         output: PathBuf,
-        /// Columns to write, by name, in this order (default: all).
-        #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
-        columns: Option<Vec<String>>,
-        /// Row groups to read, by index, in this order (default: all).
-        #[arg(long, value_delimiter = ',', value_name = "INDEX,...")]
-        row_groups: Option<Vec<usize>>,
+        #[command(flatten)]
+        read: read_options::ReadArgs,
         #[command(flatten)]
         write: write_options::WriteArgs,
     },
@@ -88,33 +81,17 @@ fn main() -> ExitCode {
         } => meta::run(file, *json, *page_index),
         Command::Cat {
             file,
-            columns,
-            row_groups,
+            read,
             limit,
             format,
-        } => cat::run(
-            file,
-            columns.as_deref(),
-            row_groups.as_deref(),
-            *limit,
-            *format,
-            &mut std::io::stdout().lock(),
-        )
-        .map(|()| String::new()),
+        } => cat::run(file, read, *limit, *format, &mut std::io::stdout().lock())
+            .map(|()| String::new()),
         Command::Convert {
             input,
             output,
-            columns,
-            row_groups,
+            read,
             write,
-        } => convert::run(
-            input,
-            output,
-            columns.as_deref(),
-            row_groups.as_deref(),
-            write,
-        )
-        .map(|()| String::new()),
+        } => convert::run(input, output, read, write).map(|()| String::new()),
     };
     match res {
         Ok(out) => {
@@ -170,58 +147,4 @@ pub fn read_footer(
         file: file.to_path_buf(),
         error,
     })
-}
-
-/// A reader of the chosen columns and row groups of `file`, checked (unknown columns, row
-/// groups out of range, nested columns are errors here, before any output).
-pub fn open_reader(
-    file: &std::path::Path,
-    columns: Option<&[String]>,
-    row_groups: Option<&[usize]>,
-) -> Result<parq::read::ParquetReader, CliError> {
-    let data =
-        std::fs::read(file).map_err(|e| CliError::message(file, format!("cannot read: {e}")))?;
-    let mut reader =
-        parq::read::ParquetReader::from_bytes(data.into()).map_err(|e| CliError::new(file, e))?;
-    if let Some(columns) = columns {
-        reader = reader.with_columns(columns.iter().map(String::as_str));
-    }
-    if let Some(row_groups) = row_groups {
-        reader = reader.with_row_groups(row_groups.iter().copied());
-    }
-    if let Err(e) = reader.schema() {
-        if let parq::ErrorKind::Unsupported(m) = e.kind() {
-            let hint = if columns.is_none() {
-                " (choose flat columns with --columns)"
-            } else {
-                ""
-            };
-            return Err(CliError::message(file, format!("{m}{hint}")));
-        }
-        if let parq::ErrorKind::Inconsistent(m) = e.kind() {
-            if m.starts_with("no column") {
-                let names = parq::schema::arrow_schema(reader.metadata(), &reader.options().schema)
-                    .map(|c| {
-                        c.fields
-                            .iter()
-                            .map(|f| f.field.name().clone())
-                            .collect::<Vec<_>>()
-                    })
-                    .unwrap_or_default();
-                return Err(CliError::message(
-                    file,
-                    format!("{m} (columns: {})", names.join(", ")),
-                ));
-            }
-        }
-        return Err(CliError::new(file, e));
-    }
-    let groups = reader.metadata().row_groups().len();
-    if let Some(&rg) = row_groups.and_then(|r| r.iter().find(|&&rg| rg >= groups)) {
-        return Err(CliError::message(
-            file,
-            format!("row group {rg} out of range: the file has {groups} row group(s)"),
-        ));
-    }
-    Ok(reader)
 }

@@ -38,7 +38,8 @@ use crate::{Error, ErrorKind, Result};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageReaderOptions {
     /// Verify the CRC of every page whose header has one, when it is decompressed
-    /// ([`PageReader::decompress`]). Default true.
+    /// ([`PageReader::decompress`]). Default false, as pyarrow, parquet-java and DuckDB:
+    /// real writers leave wrong CRCs on intact data.
     pub verify_crc: bool,
     /// Decompression limits (the largest page accepted).
     pub limits: Limits,
@@ -56,7 +57,7 @@ pub struct PageReaderOptions {
 impl Default for PageReaderOptions {
     fn default() -> Self {
         PageReaderOptions {
-            verify_crc: true,
+            verify_crc: false,
             limits: Limits::default(),
             row_group: None,
             column: None,
@@ -638,13 +639,8 @@ impl<'a> PageReader<'a> {
                 let Some(d) = &h.data_page_header_v2 else {
                     return Err(missing_header(&meta, "data_page_header_v2"));
                 };
-                if d.num_nulls > d.num_values {
-                    return Err(invalid(
-                        meta.ordinal,
-                        meta.header_offset,
-                        format!("{} nulls in a page of {} values", d.num_nulls, d.num_values),
-                    ));
-                }
+                // `num_nulls` is not checked against `num_values`: the definition levels
+                // say which values are null, and some writers get the count wrong.
                 split_v2_body(page.body, d, &meta)?;
                 let levels = d.repetition_levels_byte_length as usize
                     + d.definition_levels_byte_length as usize;

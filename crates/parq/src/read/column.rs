@@ -54,7 +54,7 @@ pub struct ColumnSpec {
 /// Options of a [`ColumnDecoder`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ColumnOptions {
-    /// Verify page CRCs (default true).
+    /// Verify page CRCs (default false).
     pub verify_crc: bool,
     /// Extend chunks for old parquet-mr files (see
     /// [`crate::page::needs_legacy_dictionary_padding`]).
@@ -64,7 +64,7 @@ pub struct ColumnOptions {
 impl Default for ColumnOptions {
     fn default() -> Self {
         ColumnOptions {
-            verify_crc: true,
+            verify_crc: false,
             legacy_dictionary_padding: false,
         }
     }
@@ -136,6 +136,10 @@ impl ColumnDecoder {
     /// `bytes_offset` on), appending its values to those decoded so far. `footer_buf` is the
     /// footer's buffer ([`crate::format::metadata::FileMetaData::buf`]), used to read the
     /// chunk's size statistics.
+    ///
+    /// At most `max_rows` rows are decoded (the row group's `num_rows`): values the pages
+    /// hold beyond it are not read, as pyarrow reads a row group whose `num_rows` is less
+    /// than its chunks hold, or a page whose `num_values` overstates its data.
     pub fn decode_chunk(
         &mut self,
         bytes: &[u8],
@@ -143,6 +147,7 @@ impl ColumnDecoder {
         chunk: &ColumnChunk,
         footer_buf: &[u8],
         row_group: usize,
+        max_rows: usize,
     ) -> Result<()> {
         let located = |e: Error| locate(e, row_group, self.spec.leaf);
         let options = PageReaderOptions {
@@ -161,8 +166,9 @@ impl ColumnDecoder {
         let (values, bytes) = chunk_hint(chunk, footer_buf);
         self.reserve(values, bytes);
         self.storage.clear_dictionary();
+        let end = self.len.saturating_add(max_rows);
         let mut result = Ok(());
-        loop {
+        while self.len < end {
             let page = match pages.next_page() {
                 Ok(Some(page)) => page,
                 Ok(None) => break,
@@ -175,7 +181,7 @@ impl ColumnDecoder {
             if !matches!(page, Page::Dictionary(_)) {
                 self.pages.push((self.len, meta.header_offset));
             }
-            if let Err(e) = self.decode_page(page) {
+            if let Err(e) = self.decode_page(page, end - self.len) {
                 result = Err(locate(in_page(e, &meta), row_group, self.spec.leaf));
                 break;
             }
@@ -210,7 +216,8 @@ impl ColumnDecoder {
         }
     }
 
-    fn decode_page(&mut self, page: Page<'_>) -> Result<()> {
+    /// Decodes `page`, at most `max_rows` of its rows.
+    fn decode_page(&mut self, page: Page<'_>, max_rows: usize) -> Result<()> {
         match page {
             Page::Dictionary(d) => {
                 let n = d.num_values();
@@ -223,11 +230,13 @@ impl ColumnDecoder {
             }
             Page::DataV1(p) => {
                 let sections = p.sections(self.spec.max_rep_level, self.spec.max_def_level)?;
-                self.decode_data(p.num_values(), p.encoding(), sections, None)
+                self.decode_data(p.num_values().min(max_rows), p.encoding(), sections)
             }
             Page::DataV2(p) => {
                 let sections = p.sections(self.spec.max_rep_level, self.spec.max_def_level)?;
-                self.decode_data(p.num_values(), p.encoding(), sections, Some(p.num_nulls()))
+                // The header's `num_nulls` is not checked: some writers get it wrong, and
+                // the definition levels are what count (as pyarrow reads such pages).
+                self.decode_data(p.num_values().min(max_rows), p.encoding(), sections)
             }
         }
     }
@@ -237,7 +246,6 @@ impl ColumnDecoder {
         n: usize,
         encoding: Encoding,
         sections: DataSections<'_>,
-        header_nulls: Option<usize>,
     ) -> Result<()> {
         let start = self.len;
         let valid = if self.spec.max_def_level == 0 {
@@ -245,14 +253,6 @@ impl ColumnDecoder {
         } else {
             self.decode_definition(n, &sections.definition)?
         };
-        if let Some(nulls) = header_nulls {
-            if self.spec.max_def_level > 0 && nulls != n - valid {
-                return Err(Error::new(ErrorKind::Inconsistent(format!(
-                    "the v2 page header counts {nulls} nulls, its definition levels {}",
-                    n - valid
-                ))));
-            }
-        }
         if valid > 0 {
             self.storage
                 .decode(encoding, sections.values, valid, &self.spec)?;

@@ -36,5 +36,6 @@ mod values;
 
 pub use column::{ColumnDecoder, ColumnOptions, ColumnSpec};
 pub use reader::{
-    ColumnSelection, DictionaryColumns, ParquetReader, ReadOptions, RecordBatches, StringType,
+    ColumnSelection, DictionaryColumns, InvalidUtf8, ParquetReader, ReadOptions, RecordBatches,
+    StringType,
 };

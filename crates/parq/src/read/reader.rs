@@ -86,6 +86,20 @@ pub enum DictionaryColumns {
     Named(Vec<String>),
 }
 
+/// What to do with string columns whose values are not valid UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InvalidUtf8 {
+    /// Read string columns as strings; a value that is not valid UTF-8 is an error naming
+    /// the column, row group and row. Default.
+    #[default]
+    Error,
+    /// Read every string column as binary (`Utf8` as `Binary`, `LargeUtf8` as
+    /// `LargeBinary`, `Utf8View` as `BinaryView`, dictionaries of strings as dictionaries of
+    /// binary), without validation, so that data a writer stored as strings but that is not
+    /// UTF-8 can be read at all.
+    Binary,
+}
+
 /// Options of a [`ParquetReader`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadOptions {
@@ -95,8 +109,11 @@ pub struct ReadOptions {
     pub strings: StringType,
     /// Which string / binary columns are read as Arrow dictionaries.
     pub dictionary: DictionaryColumns,
-    /// Verify page CRCs when pages have them. Default true (pyarrow's default is false:
-    /// a page with a wrong CRC is an error here, not in pyarrow).
+    /// What to do with strings that are not valid UTF-8.
+    pub invalid_utf8: InvalidUtf8,
+    /// Verify page CRCs when pages have them: a page whose CRC does not match is then an
+    /// error naming it. Default false, as pyarrow, parquet-java and DuckDB (files of several
+    /// real writers carry wrong CRCs over intact data).
     pub verify_crc: bool,
     /// Parquet -> Arrow schema options (INT96 unit, use of the embedded `ARROW:schema`).
     pub schema: ArrowSchemaOptions,
@@ -108,7 +125,8 @@ impl Default for ReadOptions {
             batch_size: 65536,
             strings: StringType::Utf8,
             dictionary: DictionaryColumns::FromSchema,
-            verify_crc: true,
+            invalid_utf8: InvalidUtf8::Error,
+            verify_crc: false,
             schema: ArrowSchemaOptions::default(),
         }
     }
@@ -172,6 +190,18 @@ impl ParquetReader {
     /// Sets which string / binary columns are read as Arrow dictionaries.
     pub fn with_dictionary(mut self, dictionary: DictionaryColumns) -> Self {
         self.options.dictionary = dictionary;
+        self
+    }
+
+    /// Sets whether page CRCs are verified.
+    pub fn with_verify_crc(mut self, verify: bool) -> Self {
+        self.options.verify_crc = verify;
+        self
+    }
+
+    /// Sets what to do with strings that are not valid UTF-8.
+    pub fn with_invalid_utf8(mut self, invalid_utf8: InvalidUtf8) -> Self {
+        self.options.invalid_utf8 = invalid_utf8;
         self
     }
 
@@ -322,6 +352,10 @@ impl ParquetReader {
         if self.options.strings == StringType::Utf8View && *field.data_type() == DataType::Utf8 {
             field = field.with_data_type(DataType::Utf8View);
         }
+        if self.options.invalid_utf8 == InvalidUtf8::Binary {
+            let t = strings_as_binary(field.data_type());
+            field = field.with_data_type(t);
+        }
         let spec = ColumnSpec {
             leaf,
             path: schema.leaf_path_string(leaf),
@@ -391,10 +425,10 @@ impl ParquetReader {
         let (schema, planned) = self.plan()?;
         let row_groups = self.chosen_row_groups()?;
         let options = self.column_options();
-        let mut rows = 0usize;
-        for &rg in &row_groups {
-            rows += row_group_rows(&self.meta, rg)?;
-        }
+        // Rows per chosen row group: what the first column's chunks hold (the metadata's
+        // `num_rows` when no column is chosen); every other column must hold as many.
+        let mut rows_per_group: Option<Vec<usize>> = None;
+        let mut first = Vec::new();
         let mut arrays = Vec::with_capacity(planned.len());
         for p in planned {
             let mut decoder = ColumnDecoder::new(p.spec, options)?;
@@ -406,21 +440,40 @@ impl ParquetReader {
                     .filter_map(|&rg| groups.get(rg).and_then(|g| g.columns().get(leaf))),
                 self.meta.buf(),
             );
+            let mut counts = Vec::with_capacity(row_groups.len());
             for &rg in &row_groups {
                 let before = decoder.len();
                 self.decode_chunk(&mut decoder, rg)?;
-                check_rows(
-                    &decoder,
-                    rg,
-                    decoder.len() - before,
-                    row_group_rows(&self.meta, rg)?,
-                )?;
+                counts.push(decoder.len() - before);
+            }
+            match &rows_per_group {
+                None => {
+                    rows_per_group = Some(counts);
+                    first.push(decoder.spec().path.clone());
+                }
+                Some(want) => {
+                    for ((&rg, &want), &got) in row_groups.iter().zip(want).zip(&counts) {
+                        check_rows(&decoder, rg, got, want, &first)?;
+                    }
+                }
             }
             arrays.push(decoder.finish()?);
         }
+        let rows = match rows_per_group {
+            Some(counts) => counts.iter().sum(),
+            None => {
+                let mut rows = 0usize;
+                for &rg in &row_groups {
+                    rows = rows.saturating_add(row_group_rows(&self.meta, rg)?);
+                }
+                rows
+            }
+        };
         make_batch(schema, arrays, rows)
     }
 
+    /// Decodes the chunk of `decoder`'s column in row group `rg`: at most the row group's
+    /// `num_rows` rows (see [`ColumnDecoder::decode_chunk`]).
     fn decode_chunk(&self, decoder: &mut ColumnDecoder, rg: usize) -> Result<()> {
         let leaf = decoder.spec().leaf;
         let group = &self.meta.row_groups()[rg];
@@ -438,7 +491,21 @@ impl ParquetReader {
                 decoder.spec().path
             ))));
         }
-        decoder.decode_chunk(&self.data, 0, chunk, self.meta.buf(), rg)
+        let max_rows = row_group_rows(&self.meta, rg)?;
+        decoder.decode_chunk(&self.data, 0, chunk, self.meta.buf(), rg, max_rows)
+    }
+}
+
+/// `t` with its strings as binary: see [`InvalidUtf8::Binary`].
+fn strings_as_binary(t: &DataType) -> DataType {
+    match t {
+        DataType::Utf8 => DataType::Binary,
+        DataType::LargeUtf8 => DataType::LargeBinary,
+        DataType::Utf8View => DataType::BinaryView,
+        DataType::Dictionary(k, v) => {
+            DataType::Dictionary(k.clone(), Box::new(strings_as_binary(v)))
+        }
+        other => other.clone(),
     }
 }
 
@@ -453,10 +520,19 @@ fn row_group_rows(meta: &FileMetaData, rg: usize) -> Result<usize> {
     })
 }
 
-fn check_rows(decoder: &ColumnDecoder, rg: usize, got: usize, rows: usize) -> Result<()> {
+/// Checks that `decoder`'s column holds as many rows (`got`) in row group `rg` as the first
+/// column decoded (`rows`), whose name `first` gives (for the message).
+fn check_rows(
+    decoder: &ColumnDecoder,
+    rg: usize,
+    got: usize,
+    rows: usize,
+    first: &[String],
+) -> Result<()> {
     if got != rows {
+        let first = first.first().map(String::as_str).unwrap_or("?");
         return Err(Error::new(ErrorKind::Inconsistent(format!(
-            "column `{}` holds {got} values in row group {rg}, which has {rows} rows",
+            "column `{}` holds {got} rows in row group {rg}, column `{first}` {rows}",
             decoder.spec().path
         ))));
     }
@@ -492,15 +568,28 @@ impl RecordBatches<'_> {
     fn load_next(&mut self) -> Result<Option<RecordBatch>> {
         while let Some(&rg) = self.row_groups.get(self.next_row_group) {
             self.next_row_group += 1;
-            let rows = row_group_rows(&self.reader.meta, rg)?;
-            if rows == 0 {
-                continue;
-            }
+            // The rows are what the chunks hold: a row group's `num_rows` that disagrees
+            // with them (as some writers leave it) is not trusted, as in pyarrow.
+            let mut rows = match self.decoders.is_empty() {
+                true => Some(row_group_rows(&self.reader.meta, rg)?),
+                false => None,
+            };
             let mut arrays = Vec::with_capacity(self.decoders.len());
+            let mut first = Vec::new();
             for decoder in &mut self.decoders {
                 self.reader.decode_chunk(decoder, rg)?;
-                check_rows(decoder, rg, decoder.len(), rows)?;
+                match rows {
+                    None => {
+                        rows = Some(decoder.len());
+                        first.push(decoder.spec().path.clone());
+                    }
+                    Some(r) => check_rows(decoder, rg, decoder.len(), r, &first)?,
+                }
                 arrays.push(decoder.finish()?);
+            }
+            let rows = rows.unwrap_or(0);
+            if rows == 0 {
+                continue;
             }
             return make_batch(self.schema.clone(), arrays, rows).map(Some);
         }

@@ -1,0 +1,112 @@
+//! The read options of `parq cat` and `parq convert` ([`ReadArgs`]: columns, row groups, CRC
+//! verification, strings that are not UTF-8) and [`open_reader`], which applies them and
+//! checks the request before any output.
+
+use std::path::Path;
+
+use clap::{Args, ValueEnum};
+use parq::read::{InvalidUtf8, ParquetReader};
+
+use crate::CliError;
+
+/// What to do with string values that are not valid UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Utf8Choice {
+    /// Fail, naming the column, row group and row.
+    #[default]
+    Error,
+    /// Read every string column as binary, unchecked.
+    Binary,
+}
+
+/// How a Parquet file is read.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ReadArgs {
+    /// Columns to read, by name, in this order (default: all).
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    pub columns: Option<Vec<String>>,
+    /// Row groups to read, by index, in this order (default: all).
+    #[arg(long, value_delimiter = ',', value_name = "INDEX,...")]
+    pub row_groups: Option<Vec<usize>>,
+    /// Verify the CRC of every page that has one (a mismatch is an error naming the page).
+    #[arg(long)]
+    pub verify_crc: bool,
+    /// What to do with strings that are not valid UTF-8.
+    #[arg(long, value_enum, default_value_t = Utf8Choice::Error, value_name = "WHAT")]
+    pub invalid_utf8: Utf8Choice,
+}
+
+impl ReadArgs {
+    /// Whether an option that only a Parquet input takes is set (besides `--columns`).
+    pub fn parquet_only(&self) -> Option<&'static str> {
+        if self.row_groups.is_some() {
+            Some("--row-groups")
+        } else if self.verify_crc {
+            Some("--verify-crc")
+        } else if self.invalid_utf8 != Utf8Choice::Error {
+            Some("--invalid-utf8")
+        } else {
+            None
+        }
+    }
+}
+
+/// A reader of `file` with `args` applied, checked (unknown columns, row groups out of
+/// range, nested columns are errors here, before any output).
+pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliError> {
+    let data =
+        std::fs::read(file).map_err(|e| CliError::message(file, format!("cannot read: {e}")))?;
+    let mut reader = ParquetReader::from_bytes(data.into())
+        .map_err(|e| CliError::new(file, e))?
+        .with_verify_crc(args.verify_crc)
+        .with_invalid_utf8(match args.invalid_utf8 {
+            Utf8Choice::Error => InvalidUtf8::Error,
+            Utf8Choice::Binary => InvalidUtf8::Binary,
+        });
+    let columns = args.columns.as_deref();
+    if let Some(columns) = columns {
+        reader = reader.with_columns(columns.iter().map(String::as_str));
+    }
+    if let Some(row_groups) = &args.row_groups {
+        reader = reader.with_row_groups(row_groups.iter().copied());
+    }
+    if let Err(e) = reader.schema() {
+        if let parq::ErrorKind::Unsupported(m) = e.kind() {
+            let hint = if columns.is_none() {
+                " (choose flat columns with --columns)"
+            } else {
+                ""
+            };
+            return Err(CliError::message(file, format!("{m}{hint}")));
+        }
+        if let parq::ErrorKind::Inconsistent(m) = e.kind() {
+            if m.starts_with("no column") {
+                let names = parq::schema::arrow_schema(reader.metadata(), &reader.options().schema)
+                    .map(|c| {
+                        c.fields
+                            .iter()
+                            .map(|f| f.field.name().clone())
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default();
+                return Err(CliError::message(
+                    file,
+                    format!("{m} (columns: {})", names.join(", ")),
+                ));
+            }
+        }
+        return Err(CliError::new(file, e));
+    }
+    let groups = reader.metadata().row_groups().len();
+    let out_of_range = args
+        .row_groups
+        .as_deref()
+        .and_then(|r| r.iter().find(|&&rg| rg >= groups));
+    if let Some(&rg) = out_of_range {
+        return Err(CliError::message(
+            file,
+            format!("row group {rg} out of range: the file has {groups} row group(s)"),
+        ));
+    }
+    Ok(reader)
+}
