@@ -11,7 +11,7 @@
 //! The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
 
 mod common;
-use common::{python, read_ipc, tmp_dir};
+use common::{differences, python, read_ipc, tmp_dir};
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -38,78 +38,6 @@ fn generate(writer: &str, dir: &Path) -> Vec<Value> {
     );
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     v.as_array().expect("a list of files").clone()
-}
-
-const EXTENSION: &str = "ARROW:extension:name";
-
-/// Compares parq's batch with the expected one (one batch, or none for an empty table);
-/// returns one line per difference: column, and what differs (first differing row).
-fn differences(got: &RecordBatch, expected: &[RecordBatch]) -> Vec<String> {
-    let rows: usize = expected.iter().map(|b| b.num_rows()).sum();
-    if got.num_rows() != rows {
-        return vec![format!("{} rows, expected {rows}", got.num_rows())];
-    }
-    if rows == 0 {
-        return Vec::new();
-    }
-    if expected.len() != 1 {
-        return vec!["the IPC file should hold one batch".into()];
-    }
-    let want = &expected[0];
-    if got.num_columns() != want.num_columns() {
-        return vec![format!(
-            "{} columns, expected {}",
-            got.num_columns(),
-            want.num_columns()
-        )];
-    }
-    let mut out = Vec::new();
-    let got_schema = got.schema();
-    for (i, field) in want.schema().fields().iter().enumerate() {
-        let gf = got_schema.field(i);
-        let col = field.name();
-        if gf.name() != col {
-            out.push(format!(
-                "column {i}: named `{}`, expected `{col}`",
-                gf.name()
-            ));
-            continue;
-        }
-        let (g, w) = (got.column(i), want.column(i));
-        if g.data_type() != w.data_type() {
-            out.push(format!(
-                "column `{col}`: type {}, expected {}",
-                g.data_type(),
-                w.data_type()
-            ));
-            continue;
-        }
-        if gf.is_nullable() != field.is_nullable() {
-            out.push(format!(
-                "column `{col}`: nullable {}, expected {}",
-                gf.is_nullable(),
-                field.is_nullable()
-            ));
-        }
-        let (ge, we) = (
-            gf.metadata().get(EXTENSION),
-            field.metadata().get(EXTENSION),
-        );
-        if ge != we {
-            out.push(format!("column `{col}`: extension {ge:?}, expected {we:?}"));
-        }
-        if g.to_data() != w.to_data() {
-            let first = (0..g.len())
-                .find(|&r| g.slice(r, 1).to_data() != w.slice(r, 1).to_data())
-                .unwrap_or(0);
-            out.push(format!(
-                "column `{col}`: values differ, first at row {first}: parq {:?} expected {:?}",
-                g.slice(first, 1),
-                w.slice(first, 1)
-            ));
-        }
-    }
-    out
 }
 
 fn strings(v: &Value, key: &str) -> BTreeSet<String> {

@@ -163,8 +163,7 @@ impl ColumnDecoder {
             pages = pages.with_decompressor(d).with_buffer(b);
         }
         self.chunks.push((self.len, row_group));
-        let (values, bytes) = chunk_hint(chunk, footer_buf);
-        self.reserve(values, bytes);
+        self.reserve(chunk_hint(chunk, footer_buf, bytes.len()));
         self.storage.clear_dictionary();
         let end = self.len.saturating_add(max_rows);
         let mut result = Ok(());
@@ -191,24 +190,27 @@ impl ColumnDecoder {
     }
 
     /// Reserves room for the chunks `chunks` (the ones about to be decoded into this
-    /// array), so that their values land in buffers sized once, from the metadata.
+    /// array, from a file of `file_bytes` bytes), so that their values land in buffers sized
+    /// once, from the metadata (within the bounds of [`chunk_hint`]).
     pub fn reserve_chunks<'c>(
         &mut self,
         chunks: impl IntoIterator<Item = &'c ColumnChunk>,
         footer_buf: &[u8],
+        file_bytes: usize,
     ) {
-        let (mut values, mut bytes) = (0usize, 0usize);
+        let mut total = Hint::default();
         for c in chunks {
-            let (v, b) = chunk_hint(c, footer_buf);
-            values = values.saturating_add(v);
-            bytes = bytes.saturating_add(b);
+            let h = chunk_hint(c, footer_buf, file_bytes);
+            total.values = total.values.saturating_add(h.values);
+            total.bytes = total.bytes.saturating_add(h.bytes);
+            total.budget = total.budget.saturating_add(h.budget);
         }
-        self.reserve(values, bytes);
+        self.reserve(total);
     }
 
-    /// Room for `values` more slots holding `bytes` more value bytes (byte arrays).
-    fn reserve(&mut self, values: usize, bytes: usize) {
-        self.storage.reserve(values, bytes);
+    /// Room for what `hint` says is coming.
+    fn reserve(&mut self, hint: Hint) {
+        let values = self.storage.reserve(hint);
         if self.spec.max_def_level > 0 {
             let want = (self.len + values).div_ceil(8);
             self.validity
@@ -327,12 +329,37 @@ impl ColumnDecoder {
     }
 }
 
-/// What the metadata says a chunk holds: (slots, value bytes of byte arrays), for
-/// pre-sizing. `num_values` is checked against the pages as they are read; the byte count is
-/// the chunk's `size_statistics.unencoded_byte_array_data_bytes`, or for a chunk without
-/// dictionary encoding (whose values are all in its pages) its uncompressed size. As they
-/// come from the file, both are bounded by multiples of the chunk's uncompressed size.
-fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8]) -> (usize, usize) {
+/// What the metadata says a chunk holds, for pre-sizing: see [`chunk_hint`].
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Hint {
+    /// Slots (values and nulls).
+    pub values: usize,
+    /// Value bytes of byte arrays.
+    pub bytes: usize,
+    /// The most bytes that pre-sizing may reserve for the chunk's values in all.
+    pub budget: usize,
+}
+
+/// Output bytes that pre-sizing may reserve per byte a chunk occupies in the file, and at
+/// least (see [`chunk_hint`]).
+const RESERVE_PER_CHUNK_BYTE: usize = 64;
+const RESERVE_MIN_BYTES: usize = 1 << 16;
+
+/// What the metadata says a chunk holds: slots, value bytes of byte arrays, for pre-sizing.
+/// `num_values` is checked against the pages as they are read; the byte count is the chunk's
+/// `size_statistics.unencoded_byte_array_data_bytes`, or for a chunk without dictionary
+/// encoding (whose values are all in its pages) its uncompressed size. As these numbers come
+/// from the file, what they make the reader reserve is bounded by the `budget`:
+/// [`RESERVE_PER_CHUNK_BYTE`] times the bytes the chunk really occupies in the file (its
+/// `total_compressed_size`, clamped to the `file_bytes` there are), at least
+/// [`RESERVE_MIN_BYTES`]. Buffers grow past it only as values are really decoded.
+fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8], file_bytes: usize) -> Hint {
+    let encoded = usize::try_from(chunk.total_compressed_size())
+        .unwrap_or(0)
+        .min(file_bytes);
+    let budget = encoded
+        .saturating_mul(RESERVE_PER_CHUNK_BYTE)
+        .max(RESERVE_MIN_BYTES);
     let size = usize::try_from(chunk.total_uncompressed_size()).unwrap_or(0);
     let bound = size.saturating_mul(8).max(1 << 16);
     let values = usize::try_from(chunk.num_values()).unwrap_or(0);
@@ -350,7 +377,11 @@ fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8]) -> (usize, usize) {
         .and_then(|b| usize::try_from(b).ok())
         .or((!dictionary).then_some(size))
         .unwrap_or(0);
-    (values.min(bound), bytes.min(byte_bound))
+    Hint {
+        values: values.min(bound),
+        bytes: bytes.min(byte_bound).min(budget),
+        budget,
+    }
 }
 
 /// The entry of `list` (sorted by first slot) whose range holds `slot`.

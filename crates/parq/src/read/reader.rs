@@ -439,6 +439,7 @@ impl ParquetReader {
                     .iter()
                     .filter_map(|&rg| groups.get(rg).and_then(|g| g.columns().get(leaf))),
                 self.meta.buf(),
+                self.data.len(),
             );
             let mut counts = Vec::with_capacity(row_groups.len());
             for &rg in &row_groups {
@@ -485,13 +486,25 @@ impl ParquetReader {
             })
             .in_element("row group", u32::try_from(rg).unwrap_or(u32::MAX))
         })?;
+        if chunk.extras().is_some_and(|e| e.crypto_metadata.is_some()) {
+            // Pages of an encrypted column cannot be read without its keys (as pyarrow and
+            // DuckDB refuse such a column), even when the footer is plaintext.
+            return Err(Error::new(ErrorKind::Unsupported(format!(
+                "column `{}` is encrypted (column crypto metadata); decryption is not supported",
+                decoder.spec().path
+            )))
+            .in_element("row group", u32::try_from(rg).unwrap_or(u32::MAX)));
+        }
         if chunk.file_path().is_some() {
             return Err(Error::new(ErrorKind::Unsupported(format!(
                 "column chunks in other files (file_path) are not supported yet: {}",
                 decoder.spec().path
             ))));
         }
-        let max_rows = row_group_rows(&self.meta, rg)?;
+        // A flat column holds one value per row: no more rows than the chunk's `num_values`
+        // either (as pyarrow reads a chunk whose count is short).
+        let max_rows =
+            row_group_rows(&self.meta, rg)?.min(usize::try_from(chunk.num_values()).unwrap_or(0));
         decoder.decode_chunk(&self.data, 0, chunk, self.meta.buf(), rg, max_rows)
     }
 }

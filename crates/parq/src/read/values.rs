@@ -9,7 +9,7 @@ use arrow_array::ArrayRef;
 use arrow_schema::{DataType, IntervalUnit};
 
 use super::bytes::Bytes;
-use super::column::{ColumnSpec, ConvertError};
+use super::column::{ColumnSpec, ConvertError, Hint};
 use super::convert::{self, Utf8Checked};
 use super::dict::{dictionary_array, DictBytes};
 use super::spread::{spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
@@ -136,20 +136,53 @@ impl Storage {
         })
     }
 
-    pub(super) fn reserve(&mut self, values: usize, bytes: usize) {
+    /// Reserves room for the slots and bytes `hint` announces, within its budget of bytes;
+    /// returns the slots reserved for.
+    pub(super) fn reserve(&mut self, hint: Hint) -> usize {
+        let Hint {
+            values,
+            bytes,
+            budget,
+        } = hint;
+        // The slots that fit in the budget at `width` bytes each.
+        let fit = |width: usize| values.min(budget / width.max(1));
         match self {
-            Storage::Null => {}
-            Storage::Bool(b) => b.bits.reserve(values.div_ceil(8)),
-            Storage::I32(p) => p.values.reserve(values),
-            Storage::I64(p) => p.values.reserve(values),
-            Storage::I96(p) => p.values.reserve(values),
-            Storage::F32(p) => p.values.reserve(values),
-            Storage::F64(p) => p.values.reserve(values),
-            Storage::Fixed(f) => f.values.reserve(values.saturating_mul(f.width)),
-            Storage::Bytes(b) => b.reserve(values, bytes),
-            Storage::LargeBytes(b) => b.reserve(values, bytes),
-            Storage::Dict(d) => d.reserve(values),
-            Storage::LargeDict(d) => d.reserve(values),
+            Storage::Null => values,
+            Storage::Bool(b) => {
+                let n = values.min(budget.saturating_mul(8));
+                b.bits.reserve(n.div_ceil(8));
+                n
+            }
+            Storage::I32(p) => reserve_vec(&mut p.values, fit(4)),
+            Storage::I64(p) => reserve_vec(&mut p.values, fit(8)),
+            Storage::I96(p) => reserve_vec(&mut p.values, fit(12)),
+            Storage::F32(p) => reserve_vec(&mut p.values, fit(4)),
+            Storage::F64(p) => reserve_vec(&mut p.values, fit(8)),
+            Storage::Fixed(f) => {
+                let n = fit(f.width);
+                f.values.reserve(n.saturating_mul(f.width));
+                n
+            }
+            Storage::Bytes(b) => {
+                let n = fit(4);
+                b.reserve(n, bytes);
+                n
+            }
+            Storage::LargeBytes(b) => {
+                let n = fit(8);
+                b.reserve(n, bytes);
+                n
+            }
+            Storage::Dict(d) => {
+                let n = fit(4);
+                d.reserve(n);
+                n
+            }
+            Storage::LargeDict(d) => {
+                let n = fit(8);
+                d.reserve(n);
+                n
+            }
         }
     }
 
@@ -336,6 +369,12 @@ impl PrimValue for i64 {
 impl PrimValue for f32 {}
 impl PrimValue for f64 {}
 impl PrimValue for Int96 {}
+
+/// Reserves room for `n` more values in `v`; returns `n`.
+fn reserve_vec<T>(v: &mut Vec<T>, n: usize) -> usize {
+    v.reserve(n);
+    n
+}
 
 /// Fixed-width physical values and their dictionary.
 #[derive(Debug, Default)]

@@ -1,0 +1,264 @@
+//! parq on the real-world corpus (`real-world/` of the shared test data: 653 files from the
+//! test suites of 21 projects, written by dozens of writers; see its README and MANIFEST.tsv).
+//!
+//! - Every file pyarrow 26 reads: parq reads its flat columns with Arrow types and values
+//!   equal to pyarrow's (`real_world.py pyarrow` writes pyarrow's reading to Arrow IPC), and
+//!   refuses its nested columns with a clear "nested" error. Strings that are not valid UTF-8
+//!   (pyarrow does not check) are an error naming the column by default, and read equal to
+//!   pyarrow's bytes with [`InvalidUtf8::Binary`].
+//! - Every file pyarrow refuses: parq either fails with an error, or reads values that DuckDB
+//!   reads equal (`real_world.py duckdb`).
+//!
+//! No file may panic. The counts of each outcome are asserted, so a file that stops being
+//! compared fails the test. The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
+
+mod common;
+use common::{differences, python, read_ipc, testdata, tmp_dir};
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use arrow_array::RecordBatch;
+use arrow_ipc::writer::FileWriter;
+use parq::read::{InvalidUtf8, ParquetReader};
+use parq::ErrorKind;
+
+/// Files read equal to pyarrow but for a known, explained difference.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
+    "r-lib__nanoparquet/inst__extdata__userdata1.parquet",
+    // nanoparquet writes the `features` vector of the ARROW:schema flatbuffer unaligned;
+    // arrow-ipc's verifier refuses it (Arrow C++ accepts it), so parq reads without the
+    // embedded schema: `gender` as Utf8, not Dictionary(Int8, Utf8).
+    "gender",
+)];
+
+/// One row of MANIFEST.tsv: the path under `real-world/` and pyarrow's verdict.
+struct Entry {
+    path: String,
+    pyarrow_reads: bool,
+}
+
+fn manifest(root: &Path) -> Vec<Entry> {
+    let text = std::fs::read_to_string(root.join("MANIFEST.tsv"))
+        .unwrap_or_else(|e| panic!("{}: {e}", root.join("MANIFEST.tsv").display()));
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let (path, verdict) = (col("path"), col("pyarrow_read"));
+    lines
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Entry {
+                path: f[path].to_string(),
+                pyarrow_reads: f[verdict] == "ok",
+            }
+        })
+        .collect()
+}
+
+/// parq's reading of `path` (only `columns` when given), a panic turned into an error.
+fn read(path: &Path, columns: Option<&[usize]>, utf8: InvalidUtf8) -> Result<RecordBatch, String> {
+    let run = || {
+        let mut r = ParquetReader::open(path)?.with_invalid_utf8(utf8);
+        if let Some(c) = columns {
+            r = r.with_columns(c.to_vec());
+        }
+        r.read_batch()
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
+        Ok(r) => r.map_err(|e| format!("{e}")),
+        Err(_) => Err("PANIC".to_string()),
+    }
+}
+
+/// How parq refuses a file whose columns pyarrow reads all as nested.
+enum NestedRefusal {
+    /// "nested columns are not supported yet".
+    Nested,
+    /// The schema does not convert: a legacy nested layout (repeated LIST groups, ...) that
+    /// the nested reader is to accept.
+    Layout,
+}
+
+fn nested_refusal(path: &Path) -> Option<NestedRefusal> {
+    let result = ParquetReader::open(path).and_then(|r| r.read_batch());
+    let e = result.err()?;
+    match e.kind() {
+        ErrorKind::Unsupported(m) if m.contains("nested") => Some(NestedRefusal::Nested),
+        ErrorKind::SchemaConversion(_) => Some(NestedRefusal::Layout),
+        _ => None,
+    }
+}
+
+/// Runs `real_world.py args...`; returns the JSON list of strings it prints.
+fn run_script(script: &Path, args: &[String]) -> Vec<String> {
+    let out = Command::new(python())
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("run python");
+    assert!(
+        out.status.success(),
+        "real_world.py {}: {}",
+        args[0],
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+fn write_ipc(path: &Path, batch: &RecordBatch) {
+    let f = std::fs::File::create(path).expect("create ipc");
+    let mut w = FileWriter::try_new(f, &batch.schema()).expect("ipc writer");
+    w.write(batch).expect("ipc write");
+    w.finish().expect("ipc finish");
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    equal_flat: usize,
+    equal_partial: usize,
+    equal_binary: usize,
+    known: usize,
+    nested: usize,
+    nested_layout: usize,
+    refused_error: usize,
+    refused_equal_duckdb: usize,
+}
+
+#[test]
+fn real_world_files_match_pyarrow_or_fail_cleanly() {
+    let root = testdata().join("real-world");
+    let entries = manifest(&root);
+    assert!(
+        entries.len() >= 653,
+        "{} files in MANIFEST.tsv",
+        entries.len()
+    );
+    let dir = tmp_dir("real-world");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real_world.py");
+
+    let readable: Vec<&Entry> = entries.iter().filter(|e| e.pyarrow_reads).collect();
+    let paths: Vec<PathBuf> = readable.iter().map(|e| root.join(&e.path)).collect();
+    let mut args = vec![
+        "pyarrow".to_string(),
+        dir.to_str().expect("dir").to_string(),
+    ];
+    args.extend(paths.iter().map(|p| p.to_str().expect("path").to_string()));
+    let status = run_script(&script, &args);
+    assert_eq!(status.len(), paths.len());
+
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    for (i, (entry, path)) in readable.iter().zip(&paths).enumerate() {
+        let name = &entry.path;
+        let st = status[i].as_str();
+        if st == "nested" {
+            let refusal = nested_refusal(path);
+            if let Some(NestedRefusal::Nested) = refusal {
+                tally.nested += 1;
+            } else if let Some(NestedRefusal::Layout) = refusal {
+                tally.nested_layout += 1;
+            } else {
+                failures.push(format!("{name}: pyarrow reads only nested columns; parq does not refuse them as nested"));
+            }
+            continue;
+        }
+        if let Some(e) = st.strip_prefix("error: ") {
+            failures.push(format!(
+                "{name}: MANIFEST says pyarrow reads it, pyarrow now says {e}"
+            ));
+            continue;
+        }
+        let (binary, st) = match st.strip_prefix("binary ") {
+            Some(rest) => (true, rest),
+            None => (false, st),
+        };
+        let columns: Option<Vec<usize>> = st
+            .strip_prefix("flat columns ")
+            .map(|l| l.split(' ').map(|c| c.parse().expect("index")).collect());
+        let expected = read_ipc(&dir.join(format!("{i}.arrow")));
+        if binary {
+            match read(path, columns.as_deref(), InvalidUtf8::Error) {
+                Err(e) if e.contains("not valid UTF-8") => {}
+                other => failures.push(format!(
+                    "{name}: strings that are not UTF-8 should be an error by default, got {:?}",
+                    other.map(|b| b.num_rows())
+                )),
+            }
+        }
+        let utf8 = if binary {
+            InvalidUtf8::Binary
+        } else {
+            InvalidUtf8::Error
+        };
+        let diffs = match read(path, columns.as_deref(), utf8) {
+            Ok(batch) => differences(&batch, &expected),
+            Err(e) => vec![format!("parq fails: {e}")],
+        };
+        let known = KNOWN_DIFFERENCES.iter().find(|(p, _)| p == name);
+        match (diffs.is_empty(), known) {
+            (true, None) if binary => tally.equal_binary += 1,
+            (true, None) if columns.is_some() => tally.equal_partial += 1,
+            (true, None) => tally.equal_flat += 1,
+            (false, Some((_, column))) if diffs.iter().all(|d| d.contains(column)) => {
+                tally.known += 1
+            }
+            (true, Some(_)) => failures.push(format!(
+                "{name}: the known difference is gone: update KNOWN_DIFFERENCES"
+            )),
+            (false, _) => failures.push(format!("{name}: {}", diffs.join("; "))),
+        }
+    }
+
+    // Files pyarrow refuses: an error, or DuckDB's values.
+    let mut pairs = Vec::new();
+    for (k, entry) in entries.iter().filter(|e| !e.pyarrow_reads).enumerate() {
+        let path = root.join(&entry.path);
+        match read(&path, None, InvalidUtf8::Error) {
+            Err(e) if e == "PANIC" => failures.push(format!("{}: parq panics", entry.path)),
+            Err(_) => tally.refused_error += 1,
+            Ok(batch) => {
+                let ipc = dir.join(format!("refused-{k}.arrow"));
+                write_ipc(&ipc, &batch);
+                pairs.push((entry.path.clone(), path, ipc));
+            }
+        }
+    }
+    if !pairs.is_empty() {
+        let mut args = vec!["duckdb".to_string()];
+        for (_, p, ipc) in &pairs {
+            args.push(p.to_str().expect("path").into());
+            args.push(ipc.to_str().expect("path").into());
+        }
+        let verdicts = run_script(&script, &args);
+        for ((name, _, _), v) in pairs.iter().zip(&verdicts) {
+            if v == "equal" {
+                tally.refused_equal_duckdb += 1;
+            } else {
+                failures.push(format!(
+                    "{name}: pyarrow refuses it, parq reads it, DuckDB: {v}"
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("{tally:?}");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // The corpus as it is (653 files; pyarrow 26.0.1 reads 600, DuckDB 2.0.0): every
+    // outcome counted.
+    assert_eq!(tally.equal_flat, 428, "{tally:?}");
+    assert_eq!(tally.equal_partial, 93, "{tally:?}");
+    assert_eq!(tally.equal_binary, 5, "{tally:?}");
+    assert_eq!(tally.known, KNOWN_DIFFERENCES.len(), "{tally:?}");
+    assert_eq!(tally.nested, 69, "{tally:?}");
+    assert_eq!(tally.nested_layout, 4, "{tally:?}");
+    assert_eq!(tally.refused_error, 51, "{tally:?}");
+    assert_eq!(tally.refused_equal_duckdb, 2, "{tally:?}");
+}
