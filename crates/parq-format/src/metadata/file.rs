@@ -27,12 +27,26 @@ pub struct KeyValue {
 }
 
 impl KeyValue {
-    /// Decodes a `list<KeyValue>` (after its field header).
-    pub fn decode_list(r: &mut Reader<'_>, mut arena: Option<&mut Arena>) -> Result<Vec<KeyValue>> {
+    /// Decodes a `list<KeyValue>` (after its field header). Fields of an entry other than a
+    /// binary `key` and `value` are skipped.
+    pub fn decode_list(r: &mut Reader<'_>, arena: Option<&mut Arena>) -> Result<Vec<KeyValue>> {
+        Self::decode_list_keeping(r, arena, None)
+    }
+
+    /// Decodes a `list<KeyValue>`; with `unknown`, the other fields of an entry (a `value` of
+    /// another wire type, as fastparquet 0.8 wrote for non-string values, or fields this
+    /// version does not know) are kept there with the entry's index and the entry.
+    fn decode_list_keeping(
+        r: &mut Reader<'_>,
+        mut arena: Option<&mut Arena>,
+        mut unknown: Option<&mut Vec<KeyValueUnknown>>,
+    ) -> Result<Vec<KeyValue>> {
         let n = r.read_list_len()?;
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
             let (mut key, mut value) = (None, None);
+            let mut extra = UnknownFields::default();
+            let keep_extra = unknown.is_some();
             super::read_fields(r, "KeyValue", |r, fid, fty| match (fid, fty) {
                 (1, wire::BINARY) => keep_binary(r, &mut arena, None)
                     .map(|v| key = Some(v))
@@ -40,29 +54,65 @@ impl KeyValue {
                 (2, wire::BINARY) => keep_binary(r, &mut arena, None)
                     .map(|v| value = Some(v))
                     .map(|_| true),
+                _ if keep_extra => extra.keep(r, arena.as_deref_mut(), fid, fty).map(|_| true),
                 _ => Ok(false),
             })
             .map_err(|e| e.in_element("KeyValue", i as u32))?;
             let key = key.ok_or_else(|| missing(r, "KeyValue", "key"))?;
-            out.push(KeyValue { key, value });
+            let kv = KeyValue { key, value };
+            if let Some(u) = unknown.as_deref_mut() {
+                if !extra.is_empty() {
+                    u.push(KeyValueUnknown {
+                        index: i,
+                        entry: kv,
+                        fields: extra,
+                    });
+                }
+            }
+            out.push(kv);
         }
         Ok(out)
     }
 
     /// Encodes a `list<KeyValue>` (without field header).
     pub fn encode_list(list: &[KeyValue], w: &mut Writer<'_>, buf: &[u8]) {
+        Self::encode_list_with(list, &[], w, buf);
+    }
+
+    /// Encodes a `list<KeyValue>` with the kept fields of its entries (an entry gets the fields
+    /// kept for its index only if it is still the entry they were decoded with).
+    fn encode_list_with(
+        list: &[KeyValue],
+        unknown: &[KeyValueUnknown],
+        w: &mut Writer<'_>,
+        buf: &[u8],
+    ) {
+        let none = UnknownFields::default();
         w.write_list_header(wire::STRUCT, list.len());
-        for kv in list {
-            let mut l = 0;
-            w.write_field_header(wire::BINARY, 1, &mut l);
-            w.write_binary(kv.key.slice(buf));
+        for (i, kv) in list.iter().enumerate() {
+            let extra = unknown
+                .iter()
+                .find(|u| u.index == i && u.entry == *kv)
+                .map_or(&none, |u| &u.fields);
+            let mut s = StructWriter::new(extra, buf);
+            s.binary(w, 1, kv.key.slice(buf));
             if let Some(v) = kv.value {
-                w.write_field_header(wire::BINARY, 2, &mut l);
-                w.write_binary(v.slice(buf));
+                s.binary(w, 2, v.slice(buf));
             }
-            w.write_stop();
+            s.end(w);
         }
     }
+}
+
+/// The fields of one `key_value_metadata` entry that [`KeyValue`] has no place for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct KeyValueUnknown {
+    /// The entry's index in the list.
+    index: usize,
+    /// The entry as decoded.
+    entry: KeyValue,
+    /// Its other fields.
+    fields: UnknownFields,
 }
 
 /// `ColumnOrder` union: how min/max statistics of a column are ordered.
@@ -182,6 +232,9 @@ pub struct FileMetaData {
     pub footer_signing_key_metadata: Option<ByteRange>,
     /// Fields this version does not know.
     pub unknown: UnknownFields,
+    /// Fields of `key_value_metadata` entries that [`KeyValue`] has no place for, kept for
+    /// re-encoding.
+    key_value_unknown: Vec<KeyValueUnknown>,
     /// What was selected when decoding; `None` if everything was decoded.
     pub selection: Option<Selection>,
     buf: bytes::Bytes,
@@ -241,6 +294,11 @@ impl FileMetaData {
                 .as_ref()
                 .map_or(0, |c| c.capacity() * std::mem::size_of::<ColumnOrder>())
             + self.unknown.heap_bytes()
+            + self
+                .key_value_unknown
+                .iter()
+                .map(|u| std::mem::size_of::<KeyValueUnknown>() + u.fields.heap_bytes())
+                .sum::<usize>()
     }
 
     /// Decodes a footer (the Thrift `FileMetaData` bytes) with `opts`.
@@ -275,6 +333,7 @@ impl FileMetaData {
         let mut encryption_algorithm = None;
         let mut signing_key = None;
         let mut unknown = UnknownFields::default();
+        let mut kv_unknown = Vec::new();
         let mut id = 0i16;
         r.enter()?;
         loop {
@@ -291,7 +350,11 @@ impl FileMetaData {
                 (4, wire::LIST) => {
                     row_groups_fn(&mut r, a, opts, &sel).map(|v| row_groups = Some(v))
                 }
-                (5, wire::LIST) => KeyValue::decode_list(&mut r, Some(a)).map(|v| kv = Some(v)),
+                (5, wire::LIST) => {
+                    kv_unknown.clear();
+                    KeyValue::decode_list_keeping(&mut r, Some(a), Some(&mut kv_unknown))
+                        .map(|v| kv = Some(v))
+                }
                 (6, wire::BINARY) => {
                     keep_binary(&mut r, &mut Some(a), None).map(|v| created_by = Some(v))
                 }
@@ -324,6 +387,7 @@ impl FileMetaData {
             encryption_algorithm,
             footer_signing_key_metadata: signing_key,
             unknown,
+            key_value_unknown: kv_unknown,
             selection,
             buf: arena.freeze(),
         })
@@ -352,7 +416,7 @@ impl FileMetaData {
         }
         if let Some(kv) = &self.key_value_metadata {
             s.field(w, wire::LIST, 5);
-            KeyValue::encode_list(kv, w, buf);
+            KeyValue::encode_list_with(kv, &self.key_value_unknown, w, buf);
         }
         if let Some(v) = self.created_by {
             s.binary(w, 6, v.slice(buf));

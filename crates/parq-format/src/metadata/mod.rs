@@ -6,8 +6,9 @@
 //!   buffer that the owner holds (the footer's [`Arena`], a page header's buffer, ...), so
 //!   decoding allocates nothing per value.
 //! - Fields this version does not know, and known fields that arrive with an unexpected wire
-//!   type, are kept as [`UnknownFields`] and written back on encode, so decode -> encode ->
-//!   decode is the identity and re-encoding a standard footer gives the same bytes.
+//!   type, are kept as [`UnknownFields`] and written back on encode where they were (after
+//!   the field they followed), so decode -> encode -> decode is the identity and re-encoding
+//!   a standard footer gives the same bytes.
 //! - Enums keep values they do not know (`Unknown(i32)`) instead of failing.
 
 mod bloom;
@@ -146,7 +147,8 @@ impl Arena {
 }
 
 /// A field that was not decoded into the model: its id, wire type, and raw value bytes (the
-/// bytes after the field header; empty for boolean fields, whose value is the wire type).
+/// bytes after the field header; empty for boolean fields, whose value is the wire type), and
+/// where it stood among the structure's other fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnknownField {
     /// The Thrift field id.
@@ -155,6 +157,11 @@ pub struct UnknownField {
     pub wire_type: u8,
     /// The raw value bytes.
     pub value: ByteRange,
+    /// The id of the last field decoded into the model that preceded this one in the
+    /// structure (0 if none did). Encoding writes the field right after that one, so a field
+    /// that a writer placed out of id order (Databricks writes its field -16384 of
+    /// `FileMetaData` last, for example) is written back where it was.
+    pub after: i16,
 }
 
 /// Unknown fields of one structure, kept for re-encoding. No allocation when there are none.
@@ -184,7 +191,9 @@ impl UnknownFields {
     }
 
     /// Skips the value of field `id` of wire type `ty` in `r` and keeps its raw bytes (copied
-    /// into `arena` when given, else as a range of `r`'s buffer).
+    /// into `arena` when given, else as a range of `r`'s buffer). Must be called right after
+    /// the field's header was read, as every structure decoder does: the field's place among
+    /// the structure's fields is taken from the reader.
     #[cold]
     pub fn keep(
         &mut self,
@@ -193,8 +202,15 @@ impl UnknownFields {
         id: i16,
         ty: u8,
     ) -> Result<()> {
+        // After the model field that precedes it: the previous field, or, if that one was kept
+        // here too, the model field that one follows.
+        let after = match self.fields().last() {
+            Some(prev) if r.follows_kept() => prev.after,
+            _ => r.prev_field_id(),
+        };
         let start = r.pos();
         r.skip_field(ty)?;
+        r.mark_kept();
         let raw = &r.buf()[start..r.pos()];
         let value = match arena {
             Some(a) => a.push(raw),
@@ -206,13 +222,15 @@ impl UnknownFields {
                 id,
                 wire_type: ty,
                 value,
+                after,
             });
         Ok(())
     }
 }
 
 /// Writes the fields of one structure in id order, interleaving the structure's unknown
-/// fields at their ids.
+/// fields where they were: each right after the model field it followed when decoded (see
+/// [`UnknownField::after`]), in the order they were decoded.
 pub(crate) struct StructWriter<'u> {
     last: i16,
     unknown: &'u [UnknownField],
@@ -230,10 +248,11 @@ impl<'u> StructWriter<'u> {
         }
     }
 
+    /// Writes the unknown fields that precede model field `id` (`None`: all that remain).
     #[inline]
-    fn flush_before(&mut self, w: &mut Writer<'_>, id: i16) {
+    fn flush_before(&mut self, w: &mut Writer<'_>, id: Option<i16>) {
         while let Some((f, rest)) = self.unknown.split_first() {
-            if f.id >= id {
+            if id.is_some_and(|id| f.after >= id) {
                 break;
             }
             w.write_field_header(f.wire_type, f.id, &mut self.last);
@@ -246,7 +265,7 @@ impl<'u> StructWriter<'u> {
     #[inline]
     pub fn field(&mut self, w: &mut Writer<'_>, ty: u8, id: i16) {
         if !self.unknown.is_empty() {
-            self.flush_before(w, id);
+            self.flush_before(w, Some(id));
         }
         w.write_field_header(ty, id, &mut self.last);
     }
@@ -282,12 +301,7 @@ impl<'u> StructWriter<'u> {
     #[inline]
     pub fn end(mut self, w: &mut Writer<'_>) {
         if !self.unknown.is_empty() {
-            self.flush_before(w, i16::MAX);
-            if let Some(f) = self.unknown.first() {
-                // A field with id i16::MAX.
-                w.write_field_header(f.wire_type, f.id, &mut self.last);
-                w.write_raw(f.value.slice(self.buf));
-            }
+            self.flush_before(w, None);
         }
         w.write_stop();
     }

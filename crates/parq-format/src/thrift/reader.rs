@@ -27,6 +27,12 @@ pub struct Reader<'a> {
     base: u64,
     depth: u32,
     max_depth: u32,
+    /// The id of the field that precedes, in its structure, the field whose header was read
+    /// last (0 if that field came first).
+    prev_field_id: i16,
+    /// Where the value of the last field kept with [`Reader::mark_kept`] ends (`usize::MAX`
+    /// if none was).
+    kept_end: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -43,6 +49,8 @@ impl<'a> Reader<'a> {
             base: 0,
             depth: 0,
             max_depth: limits.max_depth,
+            prev_field_id: 0,
+            kept_end: usize::MAX,
         }
     }
 
@@ -267,6 +275,7 @@ impl<'a> Reader<'a> {
         if ty == wire::STOP {
             return Ok(None);
         }
+        self.prev_field_id = *last_id;
         let delta = (b >> 4) as i16;
         if delta != 0 {
             *last_id = last_id.wrapping_add(delta);
@@ -274,6 +283,35 @@ impl<'a> Reader<'a> {
             *last_id = self.read_i16()?;
         }
         Ok(Some(ty))
+    }
+
+    /// The id of the field that precedes, in its structure, the field whose header
+    /// [`Reader::read_field_header`] read last: 0 if that field is the first of its structure.
+    #[inline]
+    pub fn prev_field_id(&self) -> i16 {
+        self.prev_field_id
+    }
+
+    /// Records that the value of a field ends at the current position and was kept aside (as
+    /// an unknown field), for [`Reader::follows_kept`].
+    #[inline]
+    pub(crate) fn mark_kept(&mut self) {
+        self.kept_end = self.pos;
+    }
+
+    /// True if the field header read last starts where the value recorded by
+    /// [`Reader::mark_kept`] ends: the field directly follows a kept field of the same
+    /// structure. (Exact: a field header read from any earlier boundary ends before the
+    /// current position, since at least the bytes of that field's value and of the current
+    /// header follow it; a STOP there reads as no header.)
+    pub(crate) fn follows_kept(&self) -> bool {
+        if self.kept_end >= self.pos {
+            return false;
+        }
+        let mut probe = self.clone();
+        probe.pos = self.kept_end;
+        let mut id = 0;
+        matches!(probe.read_field_header(&mut id), Ok(Some(_))) && probe.pos == self.pos
     }
 
     /// Reads a list (or set) header: element wire type and element count. The count is checked
