@@ -95,3 +95,42 @@ fn bad_input_is_a_clean_error() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn verify_crc_is_off_by_default_and_names_the_page_when_on() {
+    let f = testdata().join("parquet-testing/data/datapage_v1-corrupt-checksum.parquet");
+    let f = f.to_str().unwrap();
+    let (code, out, err) = parq(&["cat", "--format", "csv", "--limit", "3", f]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 4, "{out}");
+    for cmd in [
+        vec!["cat", "--verify-crc", f],
+        vec!["convert", "--verify-crc", f, "/dev/null"],
+    ] {
+        let (code, _, err) = parq(&cmd);
+        assert_eq!(code, 1, "{cmd:?}");
+        assert!(
+            err.contains("CRC") && err.contains("page"),
+            "{cmd:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn invalid_utf8_is_an_error_or_binary_on_request() {
+    let f = testdata()
+        .join("real-world/Eventual-Inc__Daft/tests__assets__parquet-data__invalid_utf8.parquet");
+    let f = f.to_str().unwrap();
+    let (code, _, err) = parq(&["cat", f]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("invalid_string") && err.contains("not valid UTF-8") && err.contains("row 0"),
+        "{err}"
+    );
+    let (code, out, err) = parq(&["cat", "--invalid-utf8", "binary", "--format", "csv", f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().count() >= 2, "{out}");
+    let (code, _, err) = parq(&["cat", "--invalid-utf8", "lenient", f]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -682,8 +682,13 @@ fn plain_v1(chunk: &mut Vec<u8>, n: i32) {
     push_page(chunk, &v1_header(n, body.len(), body.len()), &body);
 }
 
+/// A page reader over `chunk` (at file offset 1000) that verifies CRCs.
 fn reader(chunk: &[u8], codec: Compression) -> PageReader<'_> {
-    PageReader::new(chunk, 1000, codec, PageReaderOptions::default())
+    let options = PageReaderOptions {
+        verify_crc: true,
+        ..PageReaderOptions::default()
+    };
+    PageReader::new(chunk, 1000, codec, options)
 }
 
 fn invalid_page(e: &Error) -> (u64, String) {
@@ -815,11 +820,11 @@ fn sizes_past_the_chunk_are_errors() {
         let (_, msg) = invalid_page(&read_chunk(reader(&c, Compression::Snappy)).unwrap_err());
         assert!(msg.contains("level"), "{msg}");
     }
-    // v2 num_nulls above num_values.
+    // v2 num_nulls above num_values is not an error: the definition levels say which values
+    // are null (some writers get the count wrong; pyarrow reads such pages).
     let mut c = Vec::new();
     push_page(&mut c, &v2_header(1, 2, 0, 0, 4, 4, Some(false)), &[0; 4]);
-    let (_, msg) = invalid_page(&read_chunk(reader(&c, Compression::Snappy)).unwrap_err());
-    assert!(msg.contains("nulls"), "{msg}");
+    assert!(read_chunk(reader(&c, Compression::Snappy)).is_ok());
 }
 
 #[test]
