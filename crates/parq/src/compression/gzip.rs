@@ -70,7 +70,11 @@ impl Gzip {
             let before = out.len();
             let status = self
                 .inflate
-                .decompress_vec(&body[used..], out, FlushDecompress::None)
+                .decompress_vec(
+                    body.get(used..).unwrap_or_default(),
+                    out,
+                    FlushDecompress::None,
+                )
                 .map_err(|e| err(e.message().unwrap_or("invalid deflate stream").to_string()))?;
             if out.len() > n {
                 return Err(mismatch(n, out.len(), true));

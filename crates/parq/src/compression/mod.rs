@@ -7,6 +7,9 @@
 //!
 //! - the declared size is checked against [`Limits::max_page_bytes`] before anything is
 //!   allocated ([`ErrorKind::PageTooLarge`]);
+//! - it is also checked against the most the codec can expand the compressed bytes to
+//!   ([`max_decompressed_len`]), so a few bytes cannot make a codec allocate up to the limit
+//!   ([`ErrorKind::Decompression`]);
 //! - the output never grows past the buffer's capacity, which is reserved as
 //!   `declared + 1` (or kept from earlier pages), so a decompression bomb stops there with
 //!   [`ErrorKind::PageSizeMismatch`] (`at_least` set) instead of allocating without bound;
@@ -121,7 +124,8 @@ impl Decompressor {
     /// Errors: [`ErrorKind::UnsupportedCodec`] (LZO, unknown values),
     /// [`ErrorKind::PageTooLarge`] (over [`Limits::max_page_bytes`], checked before
     /// allocating), [`ErrorKind::PageSizeMismatch`] (the stream holds another size) and
-    /// [`ErrorKind::Decompression`] (corrupt or truncated stream).
+    /// [`ErrorKind::Decompression`] (corrupt or truncated stream, or a size `input` cannot
+    /// expand to, see [`max_decompressed_len`], checked before allocating).
     pub fn decompress(
         &mut self,
         codec: Compression,
@@ -180,6 +184,7 @@ impl Decompressor {
             out.clear();
             return Ok(());
         }
+        check_expansion(codec, input.len(), n)?;
         match codec {
             Compression::Uncompressed => {
                 if input.len() != n {
@@ -229,6 +234,62 @@ pub fn decompress(
 /// True if parq can decompress pages of `codec`.
 pub fn is_supported(codec: Compression) -> bool {
     !matches!(codec, Compression::Lzo | Compression::Unknown(_))
+}
+
+/// The most bytes one compressed SNAPPY byte decompresses to: a 3-byte copy element
+/// (2-byte offset) writes at most 64 bytes, every other element less per byte.
+pub const SNAPPY_MAX_EXPANSION: u64 = 22;
+
+/// The most bytes one compressed LZ4 byte (block, frame or Hadoop framing; LZ4 and LZ4_RAW)
+/// decompresses to: a match grows by at most 255 bytes per length byte, and its token and
+/// offset take 3 bytes for at most 19 bytes.
+pub const LZ4_MAX_EXPANSION: u64 = 256;
+
+/// The most bytes one compressed GZIP byte decompresses to: deflate's limit, a 258-byte
+/// match in two 1-bit codes (1032 bytes per byte).
+pub const GZIP_MAX_EXPANSION: u64 = 1032;
+
+/// The most bytes one compressed ZSTD byte decompresses to: an RLE block of 4 bytes (3-byte
+/// block header and the byte) repeats the byte at most `2^21 - 1` times, and every other block
+/// or frame expands less.
+pub const ZSTD_MAX_EXPANSION: u64 = 1 << 19;
+
+/// The most bytes one compressed BROTLI byte decompresses to: a meta-block holds at most
+/// `2^24` bytes and its header alone takes more than 3 bytes (28 bits).
+pub const BROTLI_MAX_EXPANSION: u64 = 1 << 23;
+
+/// The most bytes `compressed_len` bytes compressed with `codec` can decompress to (exactly
+/// `compressed_len` for UNCOMPRESSED), from the codec's largest expansion per byte
+/// ([`SNAPPY_MAX_EXPANSION`], [`LZ4_MAX_EXPANSION`], [`GZIP_MAX_EXPANSION`],
+/// [`ZSTD_MAX_EXPANSION`], [`BROTLI_MAX_EXPANSION`]); `u64::MAX` for codecs parq cannot
+/// decompress. A declared uncompressed size above it is refused before allocating.
+pub fn max_decompressed_len(codec: Compression, compressed_len: usize) -> u64 {
+    let ratio = match codec {
+        Compression::Uncompressed => 1,
+        Compression::Snappy => SNAPPY_MAX_EXPANSION,
+        Compression::Gzip => GZIP_MAX_EXPANSION,
+        Compression::Lz4 | Compression::Lz4Raw => LZ4_MAX_EXPANSION,
+        Compression::Zstd => ZSTD_MAX_EXPANSION,
+        Compression::Brotli => BROTLI_MAX_EXPANSION,
+        Compression::Lzo | Compression::Unknown(_) => return u64::MAX,
+    };
+    (compressed_len as u64).saturating_mul(ratio)
+}
+
+/// Refuses a declared size `n` that `input_len` bytes of `codec` cannot decompress to
+/// ([`max_decompressed_len`]), before the codec allocates it. UNCOMPRESSED pages are checked
+/// for their exact size instead.
+fn check_expansion(codec: Compression, input_len: usize, n: usize) -> Result<()> {
+    let max = max_decompressed_len(codec, input_len);
+    if codec != Compression::Uncompressed && n as u64 > max {
+        return Err(corrupt(
+            codec,
+            format!(
+                "{input_len} compressed bytes cannot hold the declared {n} bytes (at most {max})"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn check_limit(n: usize, limits: &Limits) -> Result<()> {

@@ -182,7 +182,26 @@ impl<'a> DeltaBinaryPackedDecoder<'a> {
         self.pos.max(self.miniblock_end)
     }
 
-    /// Decodes every value (appending them to `out`) and returns the bytes consumed.
+    /// The length of the encoded data, i.e. where the data that follows starts: what
+    /// [`consumed`](Self::consumed) returns once every value is decoded, found by walking the
+    /// block headers and bit widths without decoding (or storing) a value. Its time is bounded
+    /// by the data's bytes, not by the header's value count: every miniblock visited has a
+    /// bit-width byte. Errors are those decoding would meet in the headers and sizes.
+    pub fn encoded_len(&self) -> Result<usize> {
+        let mut d = self.clone();
+        d.pos += d.miniblock_left / 8 * d.bit_width as usize;
+        d.miniblock_left = 0;
+        while d.deltas_left > 0 {
+            d.next_miniblock::<i64>()?;
+            d.pos += d.miniblock_left / 8 * d.bit_width as usize;
+            d.miniblock_left = 0;
+        }
+        Ok(d.consumed())
+    }
+
+    /// Decodes every value (appending them to `out`) and returns the bytes consumed. The
+    /// output grows as the values are decoded, but it grows to the header's value count:
+    /// check [`len`](Self::len) first when that count is not bounded otherwise.
     pub fn decode_all<T: DeltaInt>(mut self, out: &mut Vec<T>) -> Result<usize> {
         self.decode(self.remaining, out)?;
         Ok(self.consumed())

@@ -4,15 +4,17 @@
 //! by suffix i.
 //!
 //! Both length lists are decoded once per page (into buffers that can be reused across pages,
-//! see [`DeltaByteArrayDecoder::with_buffers`]). Each batch is then decoded in two passes: one
-//! over the lengths checks every prefix against the previous value's length and totals the
+//! see [`DeltaByteArrayDecoder::with_buffers`]), or as their values are asked for when the
+//! page claims more values than it has bytes (see
+//! [`LENGTHS_AHEAD`](super::delta_length_byte_array::LENGTHS_AHEAD)). Each batch is then
+//! decoded in two passes: one over the lengths checks every prefix against the previous value's length and totals the
 //! output, which is reserved once; one copies each value's prefix from the previous value,
 //! already in the output, and its suffix from the page, in whole chunks that may spill
 //! into the next value's room (overwritten next) instead of a `memcpy` call per piece. The
 //! last value of a batch is kept so that the next batch can continue from it even when the
 //! caller reuses (clears) its output buffers.
 
-use super::delta_length_byte_array::{decode_lengths, total_length, DeltaLengthByteArrayDecoder};
+use super::delta_length_byte_array::{DeltaLengthByteArrayDecoder, Lengths};
 use super::{copy_chunks, error, reserve_byte_array, OffsetSize, COPY_SLACK};
 use crate::Result;
 
@@ -21,7 +23,7 @@ const NAME: &str = "DELTA_BYTE_ARRAY";
 /// A streaming decoder of DELTA_BYTE_ARRAY data.
 #[derive(Debug, Clone)]
 pub struct DeltaByteArrayDecoder<'a> {
-    prefixes: Vec<i32>,
+    prefixes: Lengths<'a>,
     suffixes: DeltaLengthByteArrayDecoder<'a>,
     index: usize,
     /// The previous value, when it is not in the caller's output.
@@ -36,20 +38,20 @@ impl<'a> DeltaByteArrayDecoder<'a> {
 
     /// Like [`new`](Self::new), decoding the prefix and suffix lengths into `prefixes` and
     /// `suffixes` (e.g. the ones a previous decoder returned from
-    /// [`into_buffers`](Self::into_buffers)).
-    pub fn with_buffers(
-        data: &'a [u8],
-        mut prefixes: Vec<i32>,
-        suffixes: Vec<i32>,
-    ) -> Result<Self> {
-        let start = decode_lengths(NAME, "prefix length", data, &mut prefixes)?;
-        let suffixes = DeltaLengthByteArrayDecoder::with_buffer(&data[start..], suffixes)?;
-        if suffixes.remaining() != prefixes.len() {
+    /// [`into_buffers`](Self::into_buffers)). Lengths are decoded ahead of the values asked
+    /// for as [`super::delta_length_byte_array::LENGTHS_AHEAD`] says: a page's lengths are
+    /// checked here as a rule, those of a page claiming more values than it has bytes as
+    /// their values are asked for.
+    pub fn with_buffers(data: &'a [u8], prefixes: Vec<i32>, suffixes: Vec<i32>) -> Result<Self> {
+        let prefixes = Lengths::new(NAME, "prefix length", data, prefixes, false)?;
+        let rest = data.get(prefixes.encoded_len()..).unwrap_or_default();
+        let suffixes = DeltaLengthByteArrayDecoder::with_buffer(rest, suffixes)?;
+        if suffixes.remaining() != prefixes.remaining() {
             return Err(error(
                 NAME,
                 format!(
                     "{} prefix lengths but {} suffixes",
-                    prefixes.len(),
+                    prefixes.remaining(),
                     suffixes.remaining()
                 ),
             ));
@@ -64,12 +66,12 @@ impl<'a> DeltaByteArrayDecoder<'a> {
 
     /// Gives back the prefix and suffix length buffers for reuse.
     pub fn into_buffers(self) -> (Vec<i32>, Vec<i32>) {
-        (self.prefixes, self.suffixes.into_buffer())
+        (self.prefixes.into_buffer(), self.suffixes.into_buffer())
     }
 
     /// Values not decoded yet.
     pub fn remaining(&self) -> usize {
-        self.prefixes.len() - self.index
+        self.prefixes.remaining()
     }
 
     /// Appends the next `n` values to Arrow-style `offsets` and `values`; an error if fewer
@@ -89,8 +91,13 @@ impl<'a> DeltaByteArrayDecoder<'a> {
         if n == 0 {
             return Ok(());
         }
-        let prefixes = &self.prefixes[self.index..self.index + n];
+        self.prefixes.ensure(n)?;
+        self.suffixes.prepare(n)?;
+        let (prefixes, prefix_total) = self.prefixes.peek(n);
         let (suffix_lengths, suffixes) = self.suffixes.peek(n)?;
+        if prefixes.len() != n {
+            return Err(error(NAME, format!("{n} prefix lengths are not decoded")));
+        }
         // Pass 1: every prefix fits the previous value (p[i] <= p[i - 1] + s[i - 1], in u32:
         // none is negative, checked when decoded, so the sums fit), and the batch's output
         // size. Branch-free over whole slices, so that it vectorizes.
@@ -104,7 +111,7 @@ impl<'a> DeltaByteArrayDecoder<'a> {
         if bad {
             return Err(self.too_long(n));
         }
-        let total = total_length(prefixes) + suffixes.len() as u64;
+        let total = prefix_total + suffixes.len() as u64;
         let total = usize::try_from(total)
             .map_err(|_| error(NAME, format!("values total {total} bytes")))?;
         reserve_byte_array(NAME, offsets, values, n, total)?;
@@ -175,7 +182,9 @@ impl<'a> DeltaByteArrayDecoder<'a> {
             values.set_len(pos);
             offsets.set_len(offsets.len() + n);
         }
-        self.suffixes.skip(n)?;
+        let suffix_bytes = suffixes.len();
+        self.suffixes.advance(n, suffix_bytes);
+        self.prefixes.advance(n, prefix_total);
         self.last.clear();
         self.last.extend_from_slice(&values[prev_start..]);
         self.index += n;
@@ -185,10 +194,16 @@ impl<'a> DeltaByteArrayDecoder<'a> {
     /// Decodes the next `n` FIXED_LEN_BYTE_ARRAY values of `width` bytes, appending them back
     /// to back to `values`; an error if a value has another width.
     pub fn decode_fixed(&mut self, n: usize, width: usize, values: &mut Vec<u8>) -> Result<()> {
-        let mut offsets: Vec<i64> = Vec::with_capacity(n + 1);
+        if n > self.remaining() {
+            return Err(error(
+                NAME,
+                format!("{n} values requested, {} remain", self.remaining()),
+            ));
+        }
+        let mut offsets: Vec<i64> = Vec::new();
         let start = values.len();
         self.decode(n, &mut offsets, values)?;
-        if values.len() - start != n * width
+        if Some(values.len() - start) != n.checked_mul(width)
             || offsets.windows(2).any(|w| (w[1] - w[0]) as usize != width)
         {
             return Err(error(
@@ -204,7 +219,7 @@ impl<'a> DeltaByteArrayDecoder<'a> {
     #[cold]
     #[inline(never)]
     fn too_long(&self, n: usize) -> crate::Error {
-        let prefixes = &self.prefixes[self.index..self.index + n];
+        let (prefixes, _) = self.prefixes.peek(n);
         let suffixes = self.suffixes.peek(n).map(|(l, _)| l).unwrap_or_default();
         let mut prev = self.last.len() as u64;
         for (i, (&p, &s)) in prefixes.iter().zip(suffixes).enumerate() {

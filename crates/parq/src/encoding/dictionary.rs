@@ -7,7 +7,7 @@
 
 use super::bitpack::unpack_unchecked;
 use super::rle::{RleDecoder, Sink};
-use super::{error, reserve_byte_array, OffsetSize};
+use super::{error, reserve_byte_array, try_reserve, OffsetSize};
 use crate::Result;
 
 const NAME: &str = "RLE_DICTIONARY";
@@ -41,9 +41,11 @@ impl<'a> DictionaryDecoder<'a> {
         &mut self.indices
     }
 
-    /// Appends the dictionary entries of the next `n` indices to `out`.
+    /// Appends the dictionary entries of the next `n` indices to `out`. Room is made ahead
+    /// for as many values as the data's bytes can hold bit-packed; the values of RLE runs
+    /// (whose lengths are read from the data) as they are decoded.
     pub fn gather<T: Copy>(&mut self, n: usize, dict: &[T], out: &mut Vec<T>) -> Result<()> {
-        out.reserve(n);
+        out.reserve(self.indices.size_hint(n));
         let got = self.indices.run(n, &mut GatherSink { dict, out })?;
         self.indices.check_count(got, n)
     }
@@ -59,7 +61,9 @@ impl<'a> DictionaryDecoder<'a> {
         offsets: &mut Vec<O>,
         values: &mut Vec<u8>,
     ) -> Result<()> {
-        reserve_byte_array(NAME, offsets, values, n, 0)?;
+        // Offsets for what the data's bytes can hold bit-packed; RLE runs grow them as they
+        // are decoded.
+        reserve_byte_array(NAME, offsets, values, self.indices.size_hint(n), 0)?;
         let mut sink = ByteArraySink {
             dict_offsets,
             dict_values,
@@ -121,6 +125,7 @@ impl<T: Copy> Sink for GatherSink<'_, '_, T> {
         let Some(&v) = self.dict.get(value as usize) else {
             return Err(bad_index(u64::from(value), self.dict.len()));
         };
+        try_reserve(NAME, self.out, n)?;
         self.out.resize(self.out.len() + n, v);
         Ok(())
     }
@@ -186,8 +191,9 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
         let (s, e) = self.entry(index)?;
         self.check_size((e - s).checked_mul(times))?;
         let value = &self.dict_values[s..e];
-        self.values.reserve(value.len() * times);
-        self.offsets.reserve(times);
+        // `check_size` checked that the product fits the offset type.
+        try_reserve(NAME, self.values, value.len().saturating_mul(times))?;
+        try_reserve(NAME, self.offsets, times)?;
         for _ in 0..times {
             self.values.extend_from_slice(value);
             self.offsets.push(O::from_usize(self.values.len()));

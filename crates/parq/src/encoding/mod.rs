@@ -17,7 +17,11 @@
 //!
 //! Every count read from the data is checked against the bytes that remain before anything is
 //! reserved; malformed input is an [`ErrorKind::Encoding`] error naming the encoding, never a
-//! panic.
+//! panic. Counts that legitimately cost no bytes per value (RLE runs, width-0 delta
+//! miniblocks, the lengths of empty values) size nothing ahead: their output grows as the
+//! values are decoded, up to the count the caller asks for, and the room made ahead for a
+//! caller's count is at most what the bytes left can hold (see
+//! [`delta_length_byte_array::LENGTHS_AHEAD`]).
 
 use crate::{Error, ErrorKind, Result};
 
@@ -147,7 +151,7 @@ pub(crate) fn reserve_byte_array<O: OffsetSize>(
     if offsets.is_empty() {
         offsets.push(O::from_usize(len));
     }
-    offsets.reserve(n);
+    try_reserve(encoding, offsets, n)?;
     let cap = values.capacity();
     if need > cap {
         let doubled = cap.saturating_mul(2).max(need);
@@ -164,9 +168,33 @@ pub(crate) fn reserve_byte_array<O: OffsetSize>(
         } else {
             doubled
         };
-        values.reserve_exact(target - len);
+        // The extrapolation is a guess: if it cannot be had, the bytes needed now will do.
+        if values.try_reserve_exact(target - len).is_err() {
+            try_reserve(encoding, values, need - len)?;
+        }
     }
     Ok(())
+}
+
+/// Makes room for `additional` more elements in `v`, or an [`ErrorKind::Encoding`] error
+/// naming `encoding` if the allocator cannot: output whose size the data dictates (an RLE
+/// run of a long dictionary entry, DELTA_BYTE_ARRAY prefixes repeated many times) may be
+/// legitimately described in a few bytes yet too large to hold, which is an error, never an
+/// abort.
+pub(crate) fn try_reserve<T>(
+    encoding: &'static str,
+    v: &mut Vec<T>,
+    additional: usize,
+) -> Result<()> {
+    v.try_reserve(additional).map_err(|e| {
+        error(
+            encoding,
+            format!(
+                "cannot allocate {additional} more values of {} bytes ({e})",
+                std::mem::size_of::<T>()
+            ),
+        )
+    })
 }
 
 /// Copies `len` bytes from `src` to `dst` in whole chunks (32 bytes, then 16 at a time), so

@@ -167,7 +167,9 @@ impl<'a> RleDecoder<'a> {
                 format!("bitmap decoding needs bit width 1, not {}", self.bit_width),
             ));
         }
-        let mut bits = BitAppender::at(bitmap, bit_offset, n);
+        // Room for what the bytes left can hold bit-packed (RLE runs, whose length is
+        // read from the data, grow the bitmap as they are decoded).
+        let mut bits = BitAppender::at(bitmap, bit_offset, self.size_hint(n));
         let mut sink = BitmapSink {
             bits: &mut bits,
             ones: 0,
@@ -176,9 +178,9 @@ impl<'a> RleDecoder<'a> {
         // then runs are read here, each one a word fill or a byte copy, and a run that goes
         // past `n` is left in the decoder's state for the general way (and the next call).
         let pending = (self.group_len - self.group_pos)
-            + self.rle_left
-            + self.packed_left
-            + self.partial_bytes * 8;
+            .saturating_add(self.rle_left)
+            .saturating_add(self.packed_left)
+            .saturating_add(self.partial_bytes * 8);
         let mut done = self.run(n.min(pending), &mut sink)?;
         while done < n {
             let Some(&first) = self.data.get(self.pos) else {
@@ -228,6 +230,16 @@ impl<'a> RleDecoder<'a> {
         let ones = sink.ones;
         self.check_count(done, n)?;
         Ok(ones)
+    }
+
+    /// How many of the next `n` values to make room for ahead of decoding them: at most what
+    /// the bytes left can hold bit-packed (8 per byte at bit width 1), plus a partly decoded
+    /// group. An RLE run holds more values in a few bytes, but its length is read from the data,
+    /// so its values are made room for as it is decoded, never ahead of it.
+    pub(crate) fn size_hint(&self, n: usize) -> usize {
+        let bytes = self.data.len().saturating_sub(self.pos);
+        let packed = bytes.saturating_mul(8) / (self.bit_width.max(1) as usize);
+        n.min(packed.saturating_add(8))
     }
 
     pub(crate) fn check_count(&self, got: usize, n: usize) -> Result<()> {

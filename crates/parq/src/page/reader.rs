@@ -15,7 +15,8 @@
 //! page whose type-specific header is missing is an error. A dictionary page after a data
 //! page, or a second one, is an error. Every size is checked against the chunk (and the
 //! offset index) before the body is sliced, and the uncompressed size against
-//! [`Limits::max_page_bytes`] before anything is allocated.
+//! [`Limits::max_page_bytes`] and against what the codec can expand the body to
+//! ([`max_decompressed_len`]) before anything is allocated.
 //!
 //! Allocation: headers decode without allocating (unless they carry unknown fields), bodies
 //! are borrowed from the chunk, and decompression goes into one buffer owned by the reader
@@ -30,12 +31,12 @@ use std::ops::Range;
 use super::compressed::{CompressedPage, PageMeta};
 use super::decoded::{DataPageV1, DataPageV2, DictionaryPage, Page};
 use super::{crc, in_page, invalid};
-use crate::compression::{Decompressor, Limits};
+use crate::compression::{max_decompressed_len, Decompressor, Limits};
 use crate::format::metadata::{ColumnChunk, Compression, PageHeader, PageLocation, PageType};
 use crate::{Error, ErrorKind, Result};
 
 /// Options of a [`PageReader`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageReaderOptions {
     /// Verify the CRC of every page whose header has one, when it is decompressed
     /// ([`PageReader::decompress`]). Default false, as pyarrow, parquet-java and DuckDB:
@@ -52,18 +53,6 @@ pub struct PageReaderOptions {
     /// [`needs_legacy_dictionary_padding`] of the footer's `created_by`. The walk still stops
     /// at the chunk's `num_values`. Default false.
     pub legacy_dictionary_padding: bool,
-}
-
-impl Default for PageReaderOptions {
-    fn default() -> Self {
-        PageReaderOptions {
-            verify_crc: false,
-            limits: Limits::default(),
-            row_group: None,
-            column: None,
-            legacy_dictionary_padding: false,
-        }
-    }
 }
 
 /// The byte range of a column chunk in its file, `total_compressed_size` bytes from its first
@@ -245,7 +234,7 @@ impl<'a> PageReader<'a> {
                 "the offset index must be given before reading pages".to_string(),
             )));
         }
-        let chunk_end = self.chunk_offset + self.chunk.len() as u64;
+        let chunk_end = self.chunk_offset.saturating_add(self.chunk.len() as u64);
         let mut prev_end = self.chunk_offset;
         for (i, loc) in locations.iter().enumerate() {
             let start = u64::try_from(loc.offset).ok();
@@ -524,7 +513,7 @@ impl<'a> PageReader<'a> {
         match self.expected_values {
             Some(n) if n != self.values_read => Err(invalid(
                 self.ordinal,
-                self.chunk_offset + self.pos as u64,
+                self.chunk_offset.saturating_add(self.pos as u64),
                 format!(
                     "the chunk's data pages hold {} values, its metadata says {n}",
                     self.values_read
@@ -544,7 +533,7 @@ impl<'a> PageReader<'a> {
     ) -> Result<CompressedPage<'a>> {
         let ordinal = self.ordinal;
         self.ordinal += 1;
-        let header_offset = self.chunk_offset + start as u64;
+        let header_offset = self.chunk_offset.saturating_add(start as u64);
         let region = self.chunk.get(start..end).unwrap_or(&[]);
         let (header, header_len) = PageHeader::decode_prefix(region)
             .map_err(|e| in_page(e.rebase(header_offset).with_offset(header_offset), ordinal))?;
@@ -587,15 +576,26 @@ impl<'a> PageReader<'a> {
                 ordinal,
             ));
         }
+        // Inside the chunk: the body ends by `end` (checked above), the region's end.
+        let (Some(header_bytes), Some(body)) = (
+            self.chunk.get(start..body_start),
+            self.chunk.get(body_start..body_start + compressed_size),
+        ) else {
+            return Err(invalid(
+                ordinal,
+                header_offset,
+                "the page does not fit the column chunk".to_string(),
+            ));
+        };
         Ok(CompressedPage {
             header,
-            header_bytes: &self.chunk[start..body_start],
-            body: &self.chunk[body_start..body_start + compressed_size],
+            header_bytes,
+            body,
             codec: self.codec,
             meta: PageMeta {
                 ordinal,
                 header_offset,
-                body_offset: header_offset + header_len as u64,
+                body_offset: header_offset.saturating_add(header_len as u64),
                 header_len,
                 compressed_size,
                 uncompressed_size,
@@ -641,9 +641,9 @@ impl<'a> PageReader<'a> {
                 };
                 // `num_nulls` is not checked against `num_values`: the definition levels
                 // say which values are null, and some writers get the count wrong.
-                split_v2_body(page.body, d, &meta)?;
-                let levels = d.repetition_levels_byte_length as usize
-                    + d.definition_levels_byte_length as usize;
+                let (rep, def, _) = split_v2_body(page.body, d, &meta)?;
+                // The lengths as checked (negative ones read as 0, as the body is split).
+                let levels = rep.len() + def.len();
                 if levels > meta.uncompressed_size {
                     return Err(invalid(
                         meta.ordinal,
@@ -671,7 +671,7 @@ impl<'a> PageReader<'a> {
             )
         })?;
         self.data_pages += 1;
-        self.values_read += n;
+        self.values_read = self.values_read.saturating_add(n);
         Ok(())
     }
 
@@ -709,7 +709,7 @@ fn split_v2_body<'b>(
 ) -> Result<(&'b [u8], &'b [u8], &'b [u8])> {
     let rep = h.repetition_levels_byte_length.max(0) as usize;
     let def = h.definition_levels_byte_length.max(0) as usize;
-    if rep + def > body.len() {
+    if rep.saturating_add(def) > body.len() {
         return Err(invalid(
             meta.ordinal,
             meta.header_offset,
@@ -724,13 +724,12 @@ fn split_v2_body<'b>(
     Ok((r, d, values))
 }
 
-/// Rejects declared sizes a codec cannot produce from `input_len` bytes, before the
-/// decompressor allocates them: LZ4 (block, frame or Hadoop framing) expands at most about
-/// 255 times.
+/// Rejects declared sizes a codec cannot produce from `input_len` bytes
+/// ([`max_decompressed_len`]: at most about 22 times for SNAPPY, 256 for LZ4, 1032 for GZIP),
+/// before the decompressor allocates them. UNCOMPRESSED pages are checked for their exact size
+/// by the decompressor.
 fn check_expansion(codec: Compression, input_len: usize, n: usize, meta: &PageMeta) -> Result<()> {
-    if matches!(codec, Compression::Lz4 | Compression::Lz4Raw)
-        && n as u128 > input_len as u128 * 256 + 64
-    {
+    if codec != Compression::Uncompressed && n as u64 > max_decompressed_len(codec, input_len) {
         return Err(invalid(
             meta.ordinal,
             meta.header_offset,
