@@ -17,7 +17,6 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
-use arrow_array::{Array, RecordBatch};
 use parq::read::ParquetReader;
 use serde_json::Value;
 

@@ -52,22 +52,13 @@ pub struct ColumnSpec {
 }
 
 /// Options of a [`ColumnDecoder`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ColumnOptions {
     /// Verify page CRCs (default false).
     pub verify_crc: bool,
     /// Extend chunks for old parquet-mr files (see
     /// [`crate::page::needs_legacy_dictionary_padding`]).
     pub legacy_dictionary_padding: bool,
-}
-
-impl Default for ColumnOptions {
-    fn default() -> Self {
-        ColumnOptions {
-            verify_crc: false,
-            legacy_dictionary_padding: false,
-        }
-    }
 }
 
 /// Decodes the chunks of one flat leaf column into one Arrow array: see the

@@ -36,15 +36,76 @@ pub fn decode_arrow_schema(value: &str) -> Result<ArrowSchema, String> {
     let bytes = engine
         .decode(value.trim().as_bytes())
         .map_err(|e| format!("invalid base64: {e}"))?;
-    // arrow-ipc verifies the flatbuffer and reports invalid schemas as errors; the unwind
-    // guard keeps a panic of a dependency on hostile bytes from escaping this function.
+    match schema_from_ipc(&bytes) {
+        // Some writers (nanoparquet) leave the Schema's `features` vector unaligned, which
+        // Arrow C++ accepts and arrow-ipc's verifier refuses: without the field (it only
+        // lists optional IPC features), the schema is verified again.
+        Err(e) if e.contains("features") => match without_features(&bytes) {
+            Some(patched) => schema_from_ipc(&patched).map_err(|_| e),
+            None => Err(e),
+        },
+        other => other,
+    }
+}
+
+/// Decodes an IPC schema message; arrow-ipc verifies the flatbuffer and reports invalid
+/// schemas as errors; the unwind guard keeps a panic of a dependency on hostile bytes from
+/// escaping this function.
+fn schema_from_ipc(bytes: &[u8]) -> Result<ArrowSchema, String> {
     let decoded =
-        std::panic::catch_unwind(|| arrow_ipc::convert::try_schema_from_ipc_buffer(&bytes));
+        std::panic::catch_unwind(|| arrow_ipc::convert::try_schema_from_ipc_buffer(bytes));
     match decoded {
         Ok(Ok(schema)) => Ok(schema),
         Ok(Err(e)) => Err(format!("invalid IPC schema message: {e}")),
         Err(_) => Err("invalid IPC schema message (the decoder panicked)".into()),
     }
+}
+
+/// A copy of the IPC schema message `bytes` whose Schema table no longer has its `features`
+/// field (its vtable slot set to 0, "absent"); `None` if the message does not have the
+/// expected shape. The result is verified again by the caller.
+fn without_features(bytes: &[u8]) -> Option<Vec<u8>> {
+    let u32_at = |b: &[u8], at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(
+            b.get(at..at.checked_add(4)?)?.try_into().ok()?,
+        ))
+    };
+    let u16_at = |b: &[u8], at: usize| -> Option<usize> {
+        Some(usize::from(u16::from_le_bytes(
+            b.get(at..at.checked_add(2)?)?.try_into().ok()?,
+        )))
+    };
+    // The encapsulated message: an optional 0xFFFFFFFF continuation, a 32-bit length, then
+    // the flatbuffer.
+    let start = if u32_at(bytes, 0)? == u32::MAX { 8 } else { 4 };
+    let mut out = bytes.to_vec();
+    let fb = out.get_mut(start..)?;
+    // The vtable of the table at `table`: its position and length in bytes.
+    let vtable = |b: &[u8], table: usize| -> Option<(usize, usize)> {
+        let soffset = i64::from(u32_at(b, table)? as i32);
+        let at = usize::try_from(i64::try_from(table).ok()? - soffset).ok()?;
+        Some((at, u16_at(b, at)?))
+    };
+    // The position of the table a field (slot `slot`) of the table at `table` points to.
+    let field_table = |b: &[u8], table: usize, slot: usize| -> Option<usize> {
+        let (vt, len) = vtable(b, table)?;
+        let entry = 4 + 2 * slot;
+        if entry + 2 > len {
+            return None;
+        }
+        let field = table.checked_add(u16_at(b, vt + entry)?)?;
+        field.checked_add(u32_at(b, field)? as usize)
+    };
+    let message = u32_at(fb, 0)? as usize;
+    // Message.header (slot 2) is the Schema table; Schema.features is slot 3.
+    let schema = field_table(fb, message, 2)?;
+    let (vt, len) = vtable(fb, schema)?;
+    let entry = vt.checked_add(4 + 2 * 3)?;
+    if 4 + 2 * 3 + 2 > len {
+        return None;
+    }
+    fb.get_mut(entry..entry + 2)?.fill(0);
+    Some(out)
 }
 
 /// Canonical extension types that Arrow C++ registers: pyarrow rebuilds them only when the
