@@ -373,7 +373,7 @@ fn errors_are_clean() {
         fails(&a, truncated, "");
         let corrupt = data("datapage_v1-corrupt-checksum.parquet");
         a[1] = &corrupt;
-        let (code, _, err) = parq(&a);
+        let (code, _, err) = parq(&[a.clone(), vec!["--verify-crc"]].concat());
         assert_eq!(code, 1, "{err}");
         assert!(
             err.starts_with(&format!("parq: {corrupt}: ")) && err.contains("CRC"),
@@ -396,7 +396,7 @@ fn failed_convert_keeps_the_previous_output() {
     let out = dir.join("out.arrow");
     std::fs::write(&out, b"previous").unwrap();
     let corrupt = data("datapage_v1-corrupt-checksum.parquet");
-    let (code, _, err) = parq(&["convert", &corrupt, out.to_str().unwrap()]);
+    let (code, _, err) = parq(&["convert", "--verify-crc", &corrupt, out.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), b"previous");
     assert_eq!(
