@@ -14,7 +14,9 @@ use std::process::Command;
 #[test]
 fn footers_of_current_writers_round_trip_byte_for_byte() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let python = root.join(".venv/bin/python");
+    let python = std::env::var_os("PARQ_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join(".venv/bin/python"));
     assert!(
         python.exists(),
         "{} is missing: run `bash scripts/venv.sh` (scripts/test.sh does)",

@@ -209,7 +209,8 @@ fn corpus_every_chunk() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!("{chunks} chunks read, {with_index} with an offset index");
-    assert!(chunks > 100 && with_index > 10, "{chunks} {with_index}");
+    // The corpus as it is: 957 chunks, 410 of them with an offset index.
+    assert!(chunks >= 957 && with_index >= 410, "{chunks} {with_index}");
 }
 
 // ---------------------------------------------------------------------------------------------
