@@ -14,9 +14,11 @@
 //! # Ok::<(), parq::Error>(())
 //! ```
 //!
-//! First version: each row group's column chunks are decoded whole, and the row group is
-//! then sliced (zero-copy) into batches of `batch_size` rows; a batch never spans two row
-//! groups (the last batch of a row group may be shorter). [`ParquetReader::read_batch`]
+//! Each row group's column chunks are decoded whole, and the row group is then sliced
+//! (zero-copy) into batches of `batch_size` rows; a batch never spans two row groups (the
+//! last batch of a row group may be shorter). A row group holds what its chunks hold, at most
+//! its `num_rows` (and each chunk at most its `num_values`), as pyarrow reads row groups whose
+//! counts disagree; every chosen column must then hold as many rows. [`ParquetReader::read_batch`]
 //! decodes every chosen row group of a column into one array instead. Files are read into
 //! memory whole ([`ParquetReader::open`]).
 
