@@ -27,7 +27,7 @@ use parq::format::footer::{decode_file_metadata, DecodeOptions};
 use parq::format::metadata::{Compression, PageHeader};
 use parq::ErrorKind;
 mod common;
-use common::{python_if_present, run_python_at, tmp_dir, XorShift as Rng};
+use common::{python_if_present, run_python_at, tmp_dir, uleb, XorShift as Rng};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers.
@@ -60,18 +60,6 @@ fn shaped(rng: &mut Rng, n: usize, w: u32, shape: u64) -> Vec<u32> {
         }
     }
     v
-}
-
-fn uleb(mut v: u64, out: &mut Vec<u8>) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
 }
 
 /// A literal, value-by-value port of parquet-cpp's `RleEncoder` (Put / Flush), the oracle for

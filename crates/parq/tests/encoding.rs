@@ -15,7 +15,7 @@ use parq::format::footer::{decode_file_metadata, DecodeOptions};
 use parq::format::metadata::PageHeader;
 use parq::ErrorKind;
 mod common;
-use common::{python_if_present, run_python_at, tmp_dir, XorShift as Rng};
+use common::{python_if_present, run_python_at, tmp_dir, uleb, zigzag, XorShift as Rng};
 use std::path::{Path, PathBuf};
 
 // ---------------------------------------------------------------------------------------------
@@ -43,22 +43,6 @@ fn unpack_lsb_ref(data: &[u8], w: u32, n: usize) -> Vec<u64> {
             })
         })
         .collect()
-}
-
-fn uleb(mut v: u64, out: &mut Vec<u8>) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
-fn zigzag(v: i64, out: &mut Vec<u8>) {
-    uleb(((v << 1) ^ (v >> 63)) as u64, out)
 }
 
 /// A random RLE / bit-packed hybrid stream of `w`-bit values: the bytes and every value it

@@ -12,37 +12,14 @@ use parq::encoding::rle::RleDecoder;
 use parq::format::metadata::{
     Compression, DataPageHeaderV2, Encoding, PageHeader, PageType, UnknownFields,
 };
-use parq::format::thrift::Writer;
 use parq::page::{PageReader, PageReaderOptions};
 use parq::{Error, ErrorKind};
 
-const CODECS: [Compression; 6] = [
-    Compression::Snappy,
-    Compression::Gzip,
-    Compression::Lz4,
-    Compression::Lz4Raw,
-    Compression::Zstd,
-    Compression::Brotli,
-];
+mod common;
+use common::{encode_header, page_header, uleb, zigzag, CODECS};
 
 /// Just under the default 1 GiB page limit, so only the codec's expansion bound refuses it.
 const CLAIM: usize = (1 << 30) - 1;
-
-fn uleb(mut v: u64, out: &mut Vec<u8>) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
-fn zigzag(v: i64, out: &mut Vec<u8>) {
-    uleb(((v << 1) ^ (v >> 63)) as u64, out);
-}
 
 /// A DELTA_BINARY_PACKED header of `count` values (first value `first`) in blocks of
 /// `block` values with one miniblock each, then one `(min delta, width 0)` block per entry
@@ -148,26 +125,6 @@ fn expansion_bounds_hold_for_real_streams() {
 }
 
 // ---------------------------------------------------------------- pages
-
-fn encode_header(h: &PageHeader) -> Vec<u8> {
-    let mut out = Vec::new();
-    h.encode(&mut Writer::new(&mut out), &[]);
-    out
-}
-
-fn page_header(page_type: PageType, uncompressed: usize, compressed: usize) -> PageHeader {
-    PageHeader {
-        page_type,
-        uncompressed_page_size: uncompressed as i32,
-        compressed_page_size: compressed as i32,
-        crc: None,
-        data_page_header: None,
-        index_page_header: None,
-        dictionary_page_header: None,
-        data_page_header_v2: None,
-        unknown: UnknownFields::default(),
-    }
-}
 
 fn v2_header(rep: i32, def: i32, uncompressed: usize, compressed: usize) -> PageHeader {
     PageHeader {

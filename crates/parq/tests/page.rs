@@ -15,7 +15,6 @@ use parq::format::metadata::{
     Compression, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding, FileMetaData,
     PageHeader, PageLocation, PageType, UnknownFields,
 };
-use parq::format::thrift::Writer;
 use parq::page::{
     chunk_range, needs_legacy_dictionary_padding, split_v1, CompressedPage, LevelDecoder, Page,
     PageReader, PageReaderOptions,
@@ -23,6 +22,7 @@ use parq::page::{
 use parq::{Error, ErrorKind};
 
 mod common;
+use common::{encode_header, page_header, CODECS};
 
 /// The parquet-testing data directory of the shared test data (`common::testdata()`).
 fn data_dir() -> PathBuf {
@@ -600,26 +600,6 @@ fn chunk_range_quirks() {
 // ---------------------------------------------------------------------------------------------
 // Hand-built chunks.
 
-fn encode_header(h: &PageHeader) -> Vec<u8> {
-    let mut out = Vec::new();
-    h.encode(&mut Writer::new(&mut out), &[]);
-    out
-}
-
-fn header(page_type: PageType, uncompressed: usize, compressed: usize) -> PageHeader {
-    PageHeader {
-        page_type,
-        uncompressed_page_size: uncompressed as i32,
-        compressed_page_size: compressed as i32,
-        crc: None,
-        data_page_header: None,
-        index_page_header: None,
-        dictionary_page_header: None,
-        data_page_header_v2: None,
-        unknown: UnknownFields::default(),
-    }
-}
-
 fn v1_header(num_values: i32, uncompressed: usize, compressed: usize) -> PageHeader {
     PageHeader {
         data_page_header: Some(DataPageHeader {
@@ -630,7 +610,7 @@ fn v1_header(num_values: i32, uncompressed: usize, compressed: usize) -> PageHea
             statistics: None,
             unknown: UnknownFields::default(),
         }),
-        ..header(PageType::DataPage, uncompressed, compressed)
+        ..page_header(PageType::DataPage, uncompressed, compressed)
     }
 }
 
@@ -642,7 +622,7 @@ fn dict_header(num_values: i32, size: usize) -> PageHeader {
             is_sorted: None,
             unknown: UnknownFields::default(),
         }),
-        ..header(PageType::DictionaryPage, size, size)
+        ..page_header(PageType::DictionaryPage, size, size)
     }
 }
 
@@ -667,7 +647,7 @@ fn v2_header(
             statistics: None,
             unknown: UnknownFields::default(),
         }),
-        ..header(PageType::DataPageV2, uncompressed, compressed)
+        ..page_header(PageType::DataPageV2, uncompressed, compressed)
     }
 }
 
@@ -723,8 +703,8 @@ fn page_sequence_rules() {
     // Index pages and unknown page types are skipped, keeping their ordinals.
     let mut c = Vec::new();
     push_page(&mut c, &dict_header(1, 4), &[0; 4]);
-    push_page(&mut c, &header(PageType::IndexPage, 3, 3), &[1, 2, 3]);
-    push_page(&mut c, &header(PageType::Unknown(17), 2, 2), &[1, 2]);
+    push_page(&mut c, &page_header(PageType::IndexPage, 3, 3), &[1, 2, 3]);
+    push_page(&mut c, &page_header(PageType::Unknown(17), 2, 2), &[1, 2]);
     plain_v1(&mut c, 3);
     let mut r = reader(&c, Compression::Uncompressed).with_num_values(3);
     let ordinals: Vec<(PageType, u64)> = std::iter::from_fn(|| {
@@ -741,7 +721,7 @@ fn page_sequence_rules() {
 
     // A data page without its data_page_header.
     let mut c = Vec::new();
-    push_page(&mut c, &header(PageType::DataPage, 4, 4), &[0; 4]);
+    push_page(&mut c, &page_header(PageType::DataPage, 4, 4), &[0; 4]);
     let (_, msg) = invalid_page(&read_chunk(reader(&c, Compression::Uncompressed)).unwrap_err());
     assert!(msg.contains("data_page_header"), "{msg}");
 
@@ -1219,16 +1199,8 @@ fn hostile_garbage_chunks() {
             c.extend_from_slice(&chunk);
             chunk = c;
         }
-        for codec in [
-            Compression::Uncompressed,
-            Compression::Snappy,
-            Compression::Gzip,
-            Compression::Lz4,
-            Compression::Lz4Raw,
-            Compression::Zstd,
-            Compression::Brotli,
-            Compression::Lzo,
-        ] {
+        let codecs = [Compression::Uncompressed].into_iter().chain(CODECS);
+        for codec in codecs.chain([Compression::Lzo]) {
             let _ = read_all(&chunk, codec, None, (1, 2));
             let _ = read_all(&chunk, codec, Some(3), (0, 1));
         }

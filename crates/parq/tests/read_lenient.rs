@@ -13,10 +13,9 @@
 //! The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
 
 mod common;
-use common::{differences, python, read_ipc, testdata, tmp_dir};
+use common::{differences, read_ipc, run_python_file, testdata, tmp_dir};
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 use arrow_schema::TimeUnit;
@@ -30,18 +29,11 @@ fn cases() -> &'static (PathBuf, Value) {
     CASES.get_or_init(|| {
         let dir = tmp_dir("lenient");
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/read_lenient.py");
-        let out = Command::new(python())
-            .arg(&script)
-            .arg(&dir)
-            .arg(testdata().join("real-world"))
-            .output()
-            .expect("run python");
-        assert!(
-            out.status.success(),
-            "read_lenient.py: {}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = run_python_file(
+            &script,
+            &[dir.as_os_str(), testdata().join("real-world").as_os_str()],
         );
-        let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+        let v: Value = serde_json::from_str(&out).expect("json");
         (dir, v)
     })
 }

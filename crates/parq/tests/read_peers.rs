@@ -11,11 +11,11 @@
 //! The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
 
 mod common;
-use common::{differences, python, read_ipc, tmp_dir};
+use common::{differences, read_ipc, run_python_file, tmp_dir};
 
 use std::collections::BTreeSet;
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::Command;
 
 use parq::read::ParquetReader;
 use serde_json::Value;
@@ -24,18 +24,8 @@ use serde_json::Value;
 /// it into `dir`; returns the script's JSON description of each file.
 fn generate(writer: &str, dir: &Path) -> Vec<Value> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/read_peers.py");
-    let out = Command::new(python())
-        .arg(&script)
-        .arg(writer)
-        .arg(dir)
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "read_peers.py {writer} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let out = run_python_file(&script, &[OsStr::new(writer), dir.as_os_str()]);
+    let v: Value = serde_json::from_str(&out).expect("json");
     v.as_array().expect("a list of files").clone()
 }
 

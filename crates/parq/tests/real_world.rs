@@ -13,11 +13,10 @@
 //! compared fails the test. The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
 
 mod common;
-use common::{differences, python, read_ipc, testdata, tmp_dir};
+use common::{differences, read_ipc, run_python_file, testdata, tmp_dir};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use arrow_array::RecordBatch;
 use arrow_ipc::writer::FileWriter;
@@ -88,18 +87,7 @@ fn nested_refusal(path: &Path) -> Option<NestedRefusal> {
 
 /// Runs `real_world.py args...`; returns the JSON list of strings it prints.
 fn run_script(script: &Path, args: &[String]) -> Vec<String> {
-    let out = Command::new(python())
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "real_world.py {}: {}",
-        args[0],
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("json")
+    serde_json::from_str(&run_python_file(script, args)).expect("json")
 }
 
 fn write_ipc(path: &Path, batch: &RecordBatch) {

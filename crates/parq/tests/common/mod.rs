@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests of `parq` (each test binary includes this module
-//! and uses a part of it): the pinned Python test venv, temporary directories, and the Arrow
-//! IPC files through which Python hands tables back.
+//! and uses a part of it): the pinned Python test venv, temporary directories, the Arrow
+//! IPC files through which Python hands tables back, and hand-built encoded bytes.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
@@ -14,6 +14,8 @@ use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_buffer::NullBuffer;
 use arrow_ipc::reader::FileReader;
 use arrow_schema::{DataType, TimeUnit};
+use parq::format::metadata::{Compression, PageHeader, PageType, UnknownFields};
+use parq::format::thrift::Writer;
 
 /// The shared test data directory: `$PARQ_TESTDATA`, else `../shared/testdata` beside the
 /// repository.
@@ -80,15 +82,28 @@ pub fn run_python<S: AsRef<OsStr>>(script: &str, args: &[S]) -> String {
 
 /// [`run_python`] with the Python `py`.
 pub fn run_python_at<S: AsRef<OsStr>>(py: &Path, script: &str, args: &[S]) -> String {
-    let out = Command::new(py)
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("run python");
+    stdout_of(Command::new(py).arg("-c").arg(script).args(args), "python")
+}
+
+/// Runs `python script args...` (a script file); panics with the script's name, its first
+/// argument and its stderr if it fails; returns its stdout.
+pub fn run_python_file<S: AsRef<OsStr>>(script: &Path, args: &[S]) -> String {
+    let what = format!(
+        "{} {}",
+        script.file_name().unwrap_or_default().to_string_lossy(),
+        args.first()
+            .map(|a| a.as_ref().to_string_lossy())
+            .unwrap_or_default()
+    );
+    stdout_of(Command::new(python()).arg(script).args(args), &what)
+}
+
+/// Runs `cmd`; panics with `what` and its stderr if it fails; returns its stdout.
+fn stdout_of(cmd: &mut Command, what: &str) -> String {
+    let out = cmd.output().expect("run python");
     assert!(
         out.status.success(),
-        "python failed: {}",
+        "{what} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("utf-8 output")
@@ -205,10 +220,60 @@ pub fn spec_delta_byte_array() -> Vec<u8> {
     v
 }
 
+/// Appends `v` as a ULEB128 varint (the RLE run headers, DELTA headers and Thrift integers).
+pub fn uleb(mut v: u64, out: &mut Vec<u8>) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+/// Appends `v` zigzag-encoded as a ULEB128 varint.
+pub fn zigzag(v: i64, out: &mut Vec<u8>) {
+    uleb(((v << 1) ^ (v >> 63)) as u64, out);
+}
+
 /// BYTE_STREAM_SPLIT of the u32s 0xDDCCBBAA, 0x33221100, 0xD6C5B4A3.
 pub const SPEC_BYTE_STREAM_SPLIT: [u8; 12] = [
     0xAA, 0x00, 0xA3, 0xBB, 0x11, 0xB4, 0xCC, 0x22, 0xC5, 0xDD, 0x33, 0xD6,
 ];
+
+/// Every compression codec but UNCOMPRESSED that parq decompresses.
+pub const CODECS: [Compression; 6] = [
+    Compression::Snappy,
+    Compression::Gzip,
+    Compression::Lz4,
+    Compression::Lz4Raw,
+    Compression::Zstd,
+    Compression::Brotli,
+];
+
+/// The Thrift compact encoding of a page header.
+pub fn encode_header(h: &PageHeader) -> Vec<u8> {
+    let mut out = Vec::new();
+    h.encode(&mut Writer::new(&mut out), &[]);
+    out
+}
+
+/// A page header of `page_type` and sizes, without a CRC or a type-specific header.
+pub fn page_header(page_type: PageType, uncompressed: usize, compressed: usize) -> PageHeader {
+    PageHeader {
+        page_type,
+        uncompressed_page_size: uncompressed as i32,
+        compressed_page_size: compressed as i32,
+        crc: None,
+        data_page_header: None,
+        index_page_header: None,
+        dictionary_page_header: None,
+        data_page_header_v2: None,
+        unknown: UnknownFields::default(),
+    }
+}
 
 /// The Arrow types without parameters up to the byte strings, by the short names the write
 /// tests give their columns (in the order of their columns).
