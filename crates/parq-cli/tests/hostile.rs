@@ -4,7 +4,8 @@
 //! an allocation sized by a lie, a panic, a stack overflow) or a time-out.
 //!
 //! Corpora: `parquet-testing/bad_data`, `arrow-testing/parquet` (with its `fuzzing/`
-//! regressions), `real-world/` and `parquet-testing/data`.
+//! regressions), `real-world/`, `parquet-testing/data`, and the hand-made files of
+//! `tests/hostile/` (see its README).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -63,13 +64,17 @@ fn hostile_and_real_world_files_exit_cleanly_under_a_memory_cap() {
     ] {
         files_under(&root.join(dir), &mut files);
     }
+    files_under(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile"),
+        &mut files,
+    );
     files.sort();
     let fuzzing = files
         .iter()
         .filter(|p| p.to_string_lossy().contains("/fuzzing/"))
         .count();
-    // The corpora as they are: 902 files, 137 of them fuzz regressions.
-    assert!(files.len() >= 902, "{} files", files.len());
+    // The corpora as they are: 903 files, 137 of them fuzz regressions.
+    assert!(files.len() >= 903, "{} files", files.len());
     assert!(fuzzing >= 137, "{fuzzing} fuzz regressions");
     let out_dir = std::env::temp_dir().join(format!("parq-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).expect("temp dir");

@@ -241,6 +241,10 @@ impl ColumnDecoder {
         sections: DataSections<'_>,
     ) -> Result<()> {
         let start = self.len;
+        let slots = start.checked_add(n).ok_or_else(|| {
+            Error::new(ErrorKind::Inconsistent(format!("{n} more slots overflow")))
+        })?;
+        self.storage.try_room(slots)?;
         let valid = if self.spec.max_def_level == 0 {
             n
         } else {
@@ -266,6 +270,7 @@ impl ColumnDecoder {
             return RleDecoder::new(levels.data, 1)?.decode_bitmap(n, &mut self.validity, self.len);
         }
         self.levels.clear();
+        crate::encoding::try_reserve(super::values::SLOTS, &mut self.levels, n)?;
         self.levels.resize(n, 0);
         levels.decoder()?.decode_exact(&mut self.levels)?;
         let end = (self.len + n).div_ceil(8);

@@ -34,7 +34,7 @@ use arrow_schema::DataType;
 use super::bytes::Bytes;
 use super::column::ConvertError;
 use super::spread::spread_fixed;
-use super::values::no_dictionary;
+use super::values::{no_dictionary, SLOTS};
 use crate::encoding::encode::dictionary::ByteArrayDictEncoder;
 use crate::encoding::plain;
 use crate::encoding::rle::RleDecoder;
@@ -81,6 +81,12 @@ impl<O: OffsetSize> DictBytes<O> {
 
     pub(super) fn reserve(&mut self, values: usize) {
         self.keys.reserve(values);
+    }
+
+    /// Room for `slots` keys in all, or an error if they cannot be allocated.
+    pub(super) fn try_room(&mut self, slots: usize) -> Result<()> {
+        let more = slots.saturating_sub(self.keys.len());
+        crate::encoding::try_reserve(SLOTS, &mut self.keys, more)
     }
 
     pub(super) fn clear_dictionary(&mut self) {

@@ -20,6 +20,7 @@ use crate::encoding::delta_byte_array::DeltaByteArrayDecoder;
 use crate::encoding::dictionary::DictionaryDecoder;
 use crate::encoding::plain::{self, BooleanDecoder, FixedWidth, Int96};
 use crate::encoding::rle::RleDecoder;
+use crate::encoding::{error as encoding_error, try_reserve};
 use crate::format::metadata::{Encoding, PhysicalType};
 use crate::{Error, ErrorKind, Result};
 
@@ -246,6 +247,34 @@ impl Storage {
         }
     }
 
+    /// Makes room for `slots` slots in all (values and nulls), before a page's levels grow
+    /// the buffers: a page claiming more slots than can be held (a few RLE bytes can claim
+    /// 2^31 nulls) is an error, not an abort.
+    pub(super) fn try_room(&mut self, slots: usize) -> Result<()> {
+        fn room<T>(v: &mut Vec<T>, len: usize) -> Result<()> {
+            try_reserve(SLOTS, v, len.saturating_sub(v.len()))
+        }
+        match self {
+            Storage::Null => Ok(()),
+            Storage::Bool(b) => room(&mut b.bits, slots.div_ceil(8)),
+            Storage::I32(p) => room(&mut p.values, slots),
+            Storage::I64(p) => room(&mut p.values, slots),
+            Storage::I96(p) => room(&mut p.values, slots),
+            Storage::F32(p) => room(&mut p.values, slots),
+            Storage::F64(p) => room(&mut p.values, slots),
+            Storage::Fixed(f) => {
+                let bytes = slots.checked_mul(f.width).ok_or_else(|| {
+                    encoding_error(SLOTS, format!("{slots} values of {} bytes", f.width))
+                })?;
+                room(&mut f.values, bytes)
+            }
+            Storage::Bytes(b) => room(&mut b.offsets, slots.saturating_add(1)),
+            Storage::LargeBytes(b) => room(&mut b.offsets, slots.saturating_add(1)),
+            Storage::Dict(d) => d.try_room(slots),
+            Storage::LargeDict(d) => d.try_room(slots),
+        }
+    }
+
     /// Spreads the `dense` values decoded last (from slot `start`) over slots
     /// `start..start + total` following the validity bits.
     pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
@@ -369,6 +398,9 @@ impl PrimValue for i64 {
 impl PrimValue for f32 {}
 impl PrimValue for f64 {}
 impl PrimValue for Int96 {}
+
+/// What allocation errors of the slots of a page are reported as.
+pub(super) const SLOTS: &str = "page slots";
 
 /// Reserves room for `n` more values in `v`; returns `n`.
 fn reserve_vec<T>(v: &mut Vec<T>, n: usize) -> usize {
