@@ -430,7 +430,7 @@ impl ParquetReader {
         // Rows per chosen row group: what the first column's chunks hold (the metadata's
         // `num_rows` when no column is chosen); every other column must hold as many.
         let mut rows_per_group: Option<Vec<usize>> = None;
-        let mut first = Vec::new();
+        let mut first = String::new();
         let mut arrays = Vec::with_capacity(planned.len());
         for p in planned {
             let mut decoder = ColumnDecoder::new(p.spec, options)?;
@@ -452,7 +452,7 @@ impl ParquetReader {
             match &rows_per_group {
                 None => {
                     rows_per_group = Some(counts);
-                    first.push(decoder.spec().path.clone());
+                    first = decoder.spec().path.clone();
                 }
                 Some(want) => {
                     for ((&rg, &want), &got) in row_groups.iter().zip(want).zip(&counts) {
@@ -542,10 +542,9 @@ fn check_rows(
     rg: usize,
     got: usize,
     rows: usize,
-    first: &[String],
+    first: &str,
 ) -> Result<()> {
     if got != rows {
-        let first = first.first().map(String::as_str).unwrap_or("?");
         return Err(Error::new(ErrorKind::Inconsistent(format!(
             "column `{}` holds {got} rows in row group {rg}, column `{first}` {rows}",
             decoder.spec().path
@@ -590,13 +589,13 @@ impl RecordBatches<'_> {
                 false => None,
             };
             let mut arrays = Vec::with_capacity(self.decoders.len());
-            let mut first = Vec::new();
+            let mut first = String::new();
             for decoder in &mut self.decoders {
                 self.reader.decode_chunk(decoder, rg)?;
                 match rows {
                     None => {
                         rows = Some(decoder.len());
-                        first.push(decoder.spec().path.clone());
+                        first = decoder.spec().path.clone();
                     }
                     Some(r) => check_rows(decoder, rg, decoder.len(), r, &first)?,
                 }
