@@ -358,9 +358,10 @@ fn as_many_distinct_values_as_the_key_type_indexes_and_one_more() {
                 ] {
                     assert!(message.contains(&part), "{what}: {part:?} not in {message}");
                 }
-                // One row group at a time, each holds at most `cap` distinct values.
-                if rg.is_some() {
+                // Batches of one row group each hold at most `cap` distinct values.
+                if let Some(rg) = rg {
                     let got: Values = reader
+                        .with_batch_size(rg)
                         .read_all()
                         .unwrap_or_else(|e| panic!("{what}: batches: {e}"))
                         .iter()

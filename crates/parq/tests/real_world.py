@@ -3,10 +3,10 @@ data) as pyarrow 26 and DuckDB read it.
 
 Usage:
   real_world.py pyarrow OUT_DIR FILE...   pq.read_table of each FILE (that pyarrow reads) to
-      OUT_DIR/<index>.arrow (flat columns, one batch); prints a JSON list of statuses:
-      "ok" | "flat columns <i> <j> ..." (only these top-level columns are flat) | "nested" |
-      "error: ...". A "binary " prefix means the table holds strings that are not valid UTF-8
-      (pyarrow does not check): its string columns were written as binary.
+      OUT_DIR/<index>.arrow (one batch); prints a JSON list of statuses: "flat" | "nested"
+      (some column is a struct, list or map) | "error: ...". A "binary " prefix means the
+      table holds strings that are not valid UTF-8 (pyarrow does not check): its string
+      columns were written as binary.
   real_world.py duckdb FILE PARQ_ARROW ...  pairs of a Parquet file and parq's reading of it
       (an Arrow IPC file); prints a JSON list: "equal" | "differs: ..." | "duckdb refuses: ...".
       Columns are compared by position, DuckDB's values cast to parq's types.
@@ -30,6 +30,17 @@ def as_binary(ty):
         return pa.large_binary()
     if t.is_dictionary(ty):
         return pa.dictionary(ty.index_type, as_binary(ty.value_type), ty.ordered)
+    if t.is_map(ty):
+        return pa.map_(ty.key_field.with_type(as_binary(ty.key_type)),
+                       ty.item_field.with_type(as_binary(ty.item_type)), ty.keys_sorted)
+    if t.is_list(ty):
+        return pa.list_(ty.value_field.with_type(as_binary(ty.value_type)))
+    if t.is_large_list(ty):
+        return pa.large_list(ty.value_field.with_type(as_binary(ty.value_type)))
+    if t.is_fixed_size_list(ty):
+        return pa.list_(ty.value_field.with_type(as_binary(ty.value_type)), ty.list_size)
+    if t.is_struct(ty):
+        return pa.struct([f.with_type(as_binary(f.type)) for f in ty])
     return ty
 
 
@@ -52,14 +63,7 @@ def dump_pyarrow(out, paths):
         except Exception as e:  # noqa: BLE001 - any refusal is a status
             res.append("error: " + str(e)[:200])
             continue
-        flat = [j for j, f in enumerate(tab.schema) if not nested(f.type)]
-        if not flat and tab.num_columns > 0:
-            res.append("nested")
-            continue
-        status = "ok"
-        if len(flat) < len(tab.schema):
-            tab = tab.select(flat)
-            status = "flat columns " + " ".join(str(j) for j in flat)
+        status = "nested" if any(nested(f.type) for f in tab.schema) else "flat"
         tab = tab.combine_chunks()
         if not utf8_valid(tab):
             fields = [f.with_type(as_binary(f.type)) for f in tab.schema]

@@ -1,13 +1,14 @@
 //! parq on the real-world corpus (`real-world/` of the shared test data: 653 files from the
 //! test suites of 21 projects, written by dozens of writers; see its README and MANIFEST.tsv).
 //!
-//! - Every file pyarrow 26 reads: parq reads its flat columns with Arrow types and values
-//!   equal to pyarrow's (`real_world.py pyarrow` writes pyarrow's reading to Arrow IPC), and
-//!   refuses its nested columns with a clear "nested" error. Strings that are not valid UTF-8
+//! - Every file pyarrow 26 reads: parq reads it, flat and nested columns, with Arrow types
+//!   and values equal to pyarrow's (`real_world.py pyarrow` writes pyarrow's reading to Arrow
+//!   IPC). Strings that are not valid UTF-8
 //!   (pyarrow does not check) are an error naming the column by default, and read equal to
 //!   pyarrow's bytes with [`InvalidUtf8::Binary`].
 //! - Every file pyarrow refuses: parq either fails with an error, or reads values that DuckDB
-//!   reads equal (`real_world.py duckdb`).
+//!   reads equal (`real_world.py duckdb`), or, where DuckDB refuses it too, values equal to
+//!   the `parquet` crate's (60.1).
 //!
 //! No file may panic. The counts of each outcome are asserted, so a file that stops being
 //! compared fails the test. The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
@@ -21,7 +22,6 @@ use std::path::{Path, PathBuf};
 use arrow_array::RecordBatch;
 use arrow_ipc::writer::FileWriter;
 use parq::read::{InvalidUtf8, ParquetReader};
-use parq::ErrorKind;
 
 /// Files read equal to pyarrow but for a known, explained difference (path, column).
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
@@ -51,37 +51,16 @@ fn manifest(root: &Path) -> Vec<Entry> {
         .collect()
 }
 
-/// parq's reading of `path` (only `columns` when given), a panic turned into an error.
-fn read(path: &Path, columns: Option<&[usize]>, utf8: InvalidUtf8) -> Result<RecordBatch, String> {
+/// parq's reading of `path`, a panic turned into an error.
+fn read(path: &Path, utf8: InvalidUtf8) -> Result<RecordBatch, String> {
     let run = || {
-        let mut r = ParquetReader::open(path)?.with_invalid_utf8(utf8);
-        if let Some(c) = columns {
-            r = r.with_columns(c.to_vec());
-        }
-        r.read_batch()
+        ParquetReader::open(path)?
+            .with_invalid_utf8(utf8)
+            .read_batch()
     };
     match catch_unwind(AssertUnwindSafe(run)) {
         Ok(r) => r.map_err(|e| format!("{e}")),
         Err(_) => Err("PANIC".to_string()),
-    }
-}
-
-/// How parq refuses a file whose columns pyarrow reads all as nested.
-enum NestedRefusal {
-    /// "nested columns are not supported yet".
-    Nested,
-    /// The schema does not convert: a legacy nested layout (repeated LIST groups, ...) that
-    /// the nested reader is to accept.
-    Layout,
-}
-
-fn nested_refusal(path: &Path) -> Option<NestedRefusal> {
-    let result = ParquetReader::open(path).and_then(|r| r.read_batch());
-    let e = result.err()?;
-    match e.kind() {
-        ErrorKind::Unsupported(m) if m.contains("nested") => Some(NestedRefusal::Nested),
-        ErrorKind::SchemaConversion(_) => Some(NestedRefusal::Layout),
-        _ => None,
     }
 }
 
@@ -100,13 +79,24 @@ fn write_ipc(path: &Path, batch: &RecordBatch) {
 #[derive(Default, Debug)]
 struct Tally {
     equal_flat: usize,
-    equal_partial: usize,
+    equal_nested: usize,
     equal_binary: usize,
     known: usize,
-    nested: usize,
-    nested_layout: usize,
     refused_error: usize,
     refused_equal_duckdb: usize,
+    refused_equal_parquet_60: usize,
+}
+
+/// The `parquet` crate's reading of `path`.
+fn read_60(path: &Path) -> Result<Vec<RecordBatch>, String> {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .and_then(|b| b.build())
+        .map_err(|e| e.to_string())?;
+    reader
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())
 }
 
 #[test]
@@ -136,17 +126,6 @@ fn real_world_files_match_pyarrow_or_fail_cleanly() {
     for (i, (entry, path)) in readable.iter().zip(&paths).enumerate() {
         let name = &entry.path;
         let st = status[i].as_str();
-        if st == "nested" {
-            let refusal = nested_refusal(path);
-            if let Some(NestedRefusal::Nested) = refusal {
-                tally.nested += 1;
-            } else if let Some(NestedRefusal::Layout) = refusal {
-                tally.nested_layout += 1;
-            } else {
-                failures.push(format!("{name}: pyarrow reads only nested columns; parq does not refuse them as nested"));
-            }
-            continue;
-        }
         if let Some(e) = st.strip_prefix("error: ") {
             failures.push(format!(
                 "{name}: MANIFEST says pyarrow reads it, pyarrow now says {e}"
@@ -157,12 +136,10 @@ fn real_world_files_match_pyarrow_or_fail_cleanly() {
             Some(rest) => (true, rest),
             None => (false, st),
         };
-        let columns: Option<Vec<usize>> = st
-            .strip_prefix("flat columns ")
-            .map(|l| l.split(' ').map(|c| c.parse().expect("index")).collect());
+        let nested = st == "nested";
         let expected = read_ipc(&dir.join(format!("{i}.arrow")));
         if binary {
-            match read(path, columns.as_deref(), InvalidUtf8::Error) {
+            match read(path, InvalidUtf8::Error) {
                 Err(e) if e.contains("not valid UTF-8") => {}
                 other => failures.push(format!(
                     "{name}: strings that are not UTF-8 should be an error by default, got {:?}",
@@ -175,14 +152,14 @@ fn real_world_files_match_pyarrow_or_fail_cleanly() {
         } else {
             InvalidUtf8::Error
         };
-        let diffs = match read(path, columns.as_deref(), utf8) {
+        let diffs = match read(path, utf8) {
             Ok(batch) => differences(&batch, &expected),
             Err(e) => vec![format!("parq fails: {e}")],
         };
         let known = KNOWN_DIFFERENCES.iter().find(|(p, _)| p == name);
         match (diffs.is_empty(), known) {
             (true, None) if binary => tally.equal_binary += 1,
-            (true, None) if columns.is_some() => tally.equal_partial += 1,
+            (true, None) if nested => tally.equal_nested += 1,
             (true, None) => tally.equal_flat += 1,
             (false, Some((_, column))) if diffs.iter().all(|d| d.contains(column)) => {
                 tally.known += 1
@@ -198,7 +175,7 @@ fn real_world_files_match_pyarrow_or_fail_cleanly() {
     let mut pairs = Vec::new();
     for (k, entry) in entries.iter().filter(|e| !e.pyarrow_reads).enumerate() {
         let path = root.join(&entry.path);
-        match read(&path, None, InvalidUtf8::Error) {
+        match read(&path, InvalidUtf8::Error) {
             Err(e) if e == "PANIC" => failures.push(format!("{}: parq panics", entry.path)),
             Err(_) => tally.refused_error += 1,
             Ok(batch) => {
@@ -215,9 +192,21 @@ fn real_world_files_match_pyarrow_or_fail_cleanly() {
             args.push(ipc.to_str().expect("path").into());
         }
         let verdicts = run_script(&script, &args);
-        for ((name, _, _), v) in pairs.iter().zip(&verdicts) {
+        for ((name, path, _), v) in pairs.iter().zip(&verdicts) {
             if v == "equal" {
                 tally.refused_equal_duckdb += 1;
+            } else if v.starts_with("duckdb refuses") {
+                let parq = read(path, InvalidUtf8::Error).expect("read before");
+                match read_60(path) {
+                    Ok(want) if differences(&parq, &want).is_empty() => {
+                        tally.refused_equal_parquet_60 += 1
+                    }
+                    other => failures.push(format!(
+                        "{name}: pyarrow and DuckDB refuse it ({v}), parq reads it, the \
+                         parquet crate: {:?}",
+                        other.map(|b| differences(&parq, &b))
+                    )),
+                }
             } else {
                 failures.push(format!(
                     "{name}: pyarrow refuses it, parq reads it, DuckDB: {v}"
@@ -236,11 +225,10 @@ fn real_world_files_match_pyarrow_or_fail_cleanly() {
     // The corpus as it is (653 files; pyarrow 26.0.1 reads 600, DuckDB 2.0.0): every
     // outcome counted.
     assert_eq!(tally.equal_flat, 429, "{tally:?}");
-    assert_eq!(tally.equal_partial, 93, "{tally:?}");
+    assert_eq!(tally.equal_nested, 166, "{tally:?}");
     assert_eq!(tally.equal_binary, 5, "{tally:?}");
     assert_eq!(tally.known, KNOWN_DIFFERENCES.len(), "{tally:?}");
-    assert_eq!(tally.nested, 69, "{tally:?}");
-    assert_eq!(tally.nested_layout, 4, "{tally:?}");
-    assert_eq!(tally.refused_error, 51, "{tally:?}");
+    assert_eq!(tally.refused_error, 50, "{tally:?}");
     assert_eq!(tally.refused_equal_duckdb, 2, "{tally:?}");
+    assert_eq!(tally.refused_equal_parquet_60, 1, "{tally:?}");
 }

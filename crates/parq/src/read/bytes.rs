@@ -2,7 +2,7 @@
 //! with the chunk's dictionary as offsets + bytes, for every byte-array encoding.
 
 use super::convert::values_utf8;
-use super::values::{no_dictionary, unsupported_encoding};
+use super::error::{no_dictionary, unsupported_encoding};
 use crate::encoding::delta_byte_array::DeltaByteArrayDecoder;
 use crate::encoding::delta_length_byte_array::DeltaLengthByteArrayDecoder;
 use crate::encoding::dictionary::DictionaryDecoder;
@@ -63,6 +63,41 @@ impl<O: OffsetSize> Bytes<O> {
     pub(super) fn reserve(&mut self, values: usize, bytes: usize) {
         self.offsets.reserve(values);
         self.values.reserve(bytes);
+    }
+
+    /// Slots `from..from + n` as values of their own (the dictionary stays here); `all`:
+    /// every slot, moved out without a copy.
+    pub(super) fn take(&mut self, from: usize, n: usize, all: bool) -> Self {
+        let mut head = Bytes::new(self.utf8);
+        head.utf8_checked = self.utf8_checked;
+        if all {
+            head.offsets = std::mem::replace(&mut self.offsets, vec![O::from_usize(0)]);
+            head.values = std::mem::take(&mut self.values);
+            self.utf8_checked = self.utf8;
+            return head;
+        }
+        let offset = |i: usize| self.offsets.get(i).and_then(|o| o.to_usize()).unwrap_or(0);
+        let (start, end) = (offset(from), offset(from + n));
+        head.offsets.clear();
+        head.offsets
+            .extend((from..=from + n).map(|i| O::from_usize(offset(i).saturating_sub(start))));
+        head.values = self
+            .values
+            .get(start..end)
+            .map(<[u8]>::to_vec)
+            .unwrap_or_default();
+        head
+    }
+
+    /// Drops the first `n` slots.
+    pub(super) fn discard(&mut self, n: usize) {
+        let n = n.min(self.offsets.len().saturating_sub(1));
+        let start = self.offsets.get(n).and_then(|o| o.to_usize()).unwrap_or(0);
+        self.offsets.drain(..n);
+        for o in &mut self.offsets {
+            *o = O::from_usize(o.to_usize().unwrap_or(0).saturating_sub(start));
+        }
+        self.values.drain(..start.min(self.values.len()));
     }
 
     pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {

@@ -34,7 +34,7 @@ use arrow_buffer::ScalarBuffer;
 use arrow_buffer::{i256, BooleanBuffer, Buffer, IntervalDayTime, NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, IntervalUnit, TimeUnit};
 
-use super::column::ConvertError;
+use super::error::ConvertError;
 use crate::encoding::plain::Int96;
 use crate::encoding::OffsetSize;
 

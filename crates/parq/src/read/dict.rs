@@ -32,9 +32,9 @@ use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer, ScalarBuffer};
 use arrow_schema::DataType;
 
 use super::bytes::Bytes;
-use super::column::ConvertError;
+use super::error::ConvertError;
+use super::error::{no_dictionary, SLOTS};
 use super::spread::spread_fixed;
-use super::values::{no_dictionary, SLOTS};
 use crate::encoding::encode::dictionary::ByteArrayDictEncoder;
 use crate::encoding::plain;
 use crate::encoding::rle::RleDecoder;
@@ -91,6 +91,52 @@ impl<O: OffsetSize> DictBytes<O> {
 
     pub(super) fn clear_dictionary(&mut self) {
         self.has_dict = false;
+    }
+
+    /// Keys `from..from + n` with a copy of the dictionary; `all`: every key, moved out.
+    pub(super) fn take(&mut self, from: usize, n: usize, all: bool) -> Self {
+        let keys = if all {
+            std::mem::take(&mut self.keys)
+        } else {
+            self.keys
+                .get(from..from + n)
+                .map(<[i32]>::to_vec)
+                .unwrap_or_default()
+        };
+        DictBytes {
+            keys,
+            dict_offsets: self.dict_offsets.clone(),
+            dict_values: self.dict_values.clone(),
+            ..DictBytes::default()
+        }
+    }
+
+    /// Drops the first `n` keys. When none is left, the entries no later key can use (the
+    /// dictionaries of earlier chunks, values of fallback pages) are dropped too.
+    pub(super) fn discard(&mut self, n: usize) {
+        self.keys.drain(..n.min(self.keys.len()));
+        if !self.keys.is_empty() {
+            return;
+        }
+        let (base, len) = if self.has_dict {
+            (self.chunk_base, self.chunk_len)
+        } else {
+            (0, 0)
+        };
+        let at = |i: usize| {
+            self.dict_offsets
+                .get(i)
+                .and_then(|o| o.to_usize())
+                .unwrap_or(0)
+        };
+        let (start, end) = (at(base), at(base + len));
+        let offsets: Vec<O> = (base..=base + len)
+            .map(|i| O::from_usize(at(i) - start))
+            .collect();
+        self.dict_values.truncate(end);
+        self.dict_values.drain(..start);
+        self.dict_offsets = offsets;
+        self.chunk_base = 0;
     }
 
     pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {

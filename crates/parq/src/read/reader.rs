@@ -14,125 +14,31 @@
 //! # Ok::<(), parq::Error>(())
 //! ```
 //!
-//! Each row group's column chunks are decoded whole, and the row group is then sliced
-//! (zero-copy) into batches of `batch_size` rows; a batch never spans two row groups (the
-//! last batch of a row group may be shorter). A row group holds what its chunks hold, at most
-//! its `num_rows` (and each chunk at most its `num_values`), as pyarrow reads row groups whose
-//! counts disagree; every chosen column must then hold as many rows. [`ParquetReader::read_batch`]
-//! decodes every chosen row group of a column into one array instead. Files are read into
-//! memory whole ([`ParquetReader::open`]).
+//! Batches hold `batch_size` rows (the last one fewer) and span pages and row groups: each
+//! leaf column is read page by page ([`super::leaf`]) only as far as the batch needs, and the
+//! nodes above the leaves (structs, lists, maps) are built from their levels
+//! ([`super::nested`]). A row group holds what its chunks hold, at most its `num_rows` (and
+//! a chunk of a leaf without repetition at most its `num_values`), as pyarrow reads row
+//! groups whose counts disagree; every chosen leaf must then hold as many rows in each row
+//! group. [`ParquetReader::read_batch`] reads everything chosen into one batch. Files are
+//! read into memory whole ([`ParquetReader::open`]).
 
 use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
-use super::column::{ColumnDecoder, ColumnOptions, ColumnSpec};
+use super::error::{inconsistent, index};
+use super::leaf::{ChunkTask, ColumnOptions, LeafBatch, LeafReader};
+use super::nested::assemble;
+use super::options::{DictionaryColumns, InvalidUtf8, ReadOptions, StringType};
+use super::plan::{plan, ColumnSelection, Plan};
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
-use crate::format::metadata::{Encoding, FileMetaData, PhysicalType};
+use crate::format::metadata::FileMetaData;
 use crate::page::needs_legacy_dictionary_padding;
-use crate::schema::{arrow_schema, ArrowSchemaOptions, FieldNode};
 use crate::{Error, ErrorKind, Result};
-
-/// A column to read: a top-level field by index (in the file's Arrow schema, which for a
-/// flat file is also the leaf index) or by dotted path.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum ColumnSelection {
-    /// The top-level field at this index.
-    Index(usize),
-    /// The field with this (dotted) path.
-    Path(String),
-}
-
-impl From<usize> for ColumnSelection {
-    fn from(i: usize) -> Self {
-        ColumnSelection::Index(i)
-    }
-}
-
-impl From<&str> for ColumnSelection {
-    fn from(p: &str) -> Self {
-        ColumnSelection::Path(p.to_string())
-    }
-}
-
-impl From<String> for ColumnSelection {
-    fn from(p: String) -> Self {
-        ColumnSelection::Path(p)
-    }
-}
-
-/// How string (Parquet STRING / UTF8) columns are read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum StringType {
-    /// `Utf8` (32-bit offsets), or what the file's `ARROW:schema` asks for. Default.
-    #[default]
-    Utf8,
-    /// `Utf8View`: views into the decoded value buffer.
-    Utf8View,
-}
-
-/// Which string and binary columns are read as Arrow `Dictionary(Int32, _)` arrays, built
-/// from the Parquet dictionary pages without gathering or hashing a value (like pyarrow's
-/// `read_dictionary`).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum DictionaryColumns {
-    /// Only those the file's `ARROW:schema` says are dictionaries. Default.
-    #[default]
-    FromSchema,
-    /// Also every string / binary column whose chosen chunks all have a dictionary page.
-    Encoded,
-    /// Also these string / binary columns (by name).
-    Named(Vec<String>),
-}
-
-/// What to do with string columns whose values are not valid UTF-8.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum InvalidUtf8 {
-    /// Read string columns as strings; a value that is not valid UTF-8 is an error naming
-    /// the column, row group and row. Default.
-    #[default]
-    Error,
-    /// Read every string column as binary (`Utf8` as `Binary`, `LargeUtf8` as
-    /// `LargeBinary`, `Utf8View` as `BinaryView`, dictionaries of strings as dictionaries of
-    /// binary), without validation, so that data a writer stored as strings but that is not
-    /// UTF-8 can be read at all.
-    Binary,
-}
-
-/// Options of a [`ParquetReader`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReadOptions {
-    /// Rows per batch (at least 1). Default 65536.
-    pub batch_size: usize,
-    /// How string columns are read.
-    pub strings: StringType,
-    /// Which string / binary columns are read as Arrow dictionaries.
-    pub dictionary: DictionaryColumns,
-    /// What to do with strings that are not valid UTF-8.
-    pub invalid_utf8: InvalidUtf8,
-    /// Verify page CRCs when pages have them: a page whose CRC does not match is then an
-    /// error naming it. Default false, as pyarrow, parquet-java and DuckDB (files of several
-    /// real writers carry wrong CRCs over intact data).
-    pub verify_crc: bool,
-    /// Parquet -> Arrow schema options (INT96 unit, use of the embedded `ARROW:schema`).
-    pub schema: ArrowSchemaOptions,
-}
-
-impl Default for ReadOptions {
-    fn default() -> Self {
-        ReadOptions {
-            batch_size: 65536,
-            strings: StringType::Utf8,
-            dictionary: DictionaryColumns::FromSchema,
-            invalid_utf8: InvalidUtf8::Error,
-            verify_crc: false,
-            schema: ArrowSchemaOptions::default(),
-        }
-    }
-}
 
 /// Reads a Parquet file into Arrow record batches: see the [module documentation](self).
 #[derive(Debug, Clone)]
@@ -142,13 +48,6 @@ pub struct ParquetReader {
     options: ReadOptions,
     columns: Option<Vec<ColumnSelection>>,
     row_groups: Option<Vec<usize>>,
-}
-
-/// One chosen column: its output field and what to decode.
-#[derive(Debug, Clone)]
-struct Planned {
-    field: Field,
-    spec: ColumnSpec,
 }
 
 impl ParquetReader {
@@ -234,7 +133,7 @@ impl ParquetReader {
 
     /// The Arrow schema of the batches (the chosen columns).
     pub fn schema(&self) -> Result<SchemaRef> {
-        Ok(self.plan()?.0)
+        Ok(self.plan()?.schema)
     }
 
     /// The chosen row groups, checked.
@@ -257,135 +156,15 @@ impl ParquetReader {
         }
     }
 
-    /// The output schema and the columns to decode.
-    fn plan(&self) -> Result<(SchemaRef, Vec<Planned>)> {
-        let conversion = arrow_schema(&self.meta, &self.options.schema)?;
-        let fields = &conversion.fields;
-        let chosen: Vec<&FieldNode> = match &self.columns {
-            None => fields.iter().collect(),
-            Some(list) => list
-                .iter()
-                .map(|c| self.resolve(fields, c))
-                .collect::<Result<_>>()?,
-        };
-        let mut planned = Vec::with_capacity(chosen.len());
-        for node in chosen {
-            planned.push(self.plan_field(node)?);
-        }
-        let schema = Schema::new_with_metadata(
-            planned.iter().map(|p| p.field.clone()).collect::<Vec<_>>(),
-            conversion.schema.metadata().clone(),
-        );
-        Ok((Arc::new(schema), planned))
-    }
-
-    fn resolve<'f>(&self, fields: &'f [FieldNode], c: &ColumnSelection) -> Result<&'f FieldNode> {
-        match c {
-            ColumnSelection::Index(i) => fields.get(*i).ok_or_else(|| {
-                Error::new(ErrorKind::OutOfBounds {
-                    what: "column",
-                    index: *i as u64,
-                    len: fields.len() as u64,
-                })
-            }),
-            ColumnSelection::Path(p) => {
-                if let Some(f) = fields.iter().find(|f| f.field.name() == p) {
-                    return Ok(f);
-                }
-                let schema = self.meta.schema();
-                let nested_leaf = schema.leaf_index(p).is_some();
-                let nested_field = p.contains('.')
-                    && fields.iter().any(|f| {
-                        p.strip_prefix(f.field.name().as_str())
-                            .is_some_and(|rest| rest.starts_with('.'))
-                    });
-                if nested_leaf || nested_field {
-                    return Err(Error::new(ErrorKind::Unsupported(format!(
-                        "nested columns are not supported yet: {p}"
-                    ))));
-                }
-                Err(Error::new(ErrorKind::Inconsistent(format!(
-                    "no column `{p}` in the file"
-                ))))
-            }
-        }
-    }
-
-    fn plan_field(&self, node: &FieldNode) -> Result<Planned> {
-        let name = node.field.name();
-        let schema = self.meta.schema();
-        let leaf = match node.leaf {
-            Some(leaf) if node.children.is_empty() && node.rep_level == 0 => leaf,
-            _ => {
-                return Err(Error::new(ErrorKind::Unsupported(format!(
-                    "nested columns are not supported yet: {name}"
-                ))))
-            }
-        };
-        let info = schema.leaves().get(leaf).copied().ok_or_else(|| {
-            Error::new(ErrorKind::OutOfBounds {
-                what: "leaf column",
-                index: leaf as u64,
-                len: schema.leaves().len() as u64,
-            })
-        })?;
-        let element = schema.leaf_element(leaf).ok_or_else(|| {
-            Error::new(ErrorKind::Inconsistent(format!(
-                "no schema element for leaf {leaf}"
-            )))
-        })?;
-        let physical = element.physical_type.unwrap_or(PhysicalType::Unknown(-1));
-        let type_length = element
-            .type_length
-            .and_then(|l| usize::try_from(l).ok())
-            .unwrap_or(0);
-        let mut field = node.field.clone();
-        let byte_array = matches!(
-            field.data_type(),
-            DataType::Utf8 | DataType::Binary | DataType::LargeUtf8 | DataType::LargeBinary
-        ) && physical == PhysicalType::ByteArray;
-        if byte_array && self.wants_dictionary(name, leaf)? {
-            let t = DataType::Dictionary(
-                Box::new(DataType::Int32),
-                Box::new(field.data_type().clone()),
-            );
-            field = field.with_data_type(t);
-        }
-        if self.options.strings == StringType::Utf8View && *field.data_type() == DataType::Utf8 {
-            field = field.with_data_type(DataType::Utf8View);
-        }
-        if self.options.invalid_utf8 == InvalidUtf8::Binary {
-            let t = strings_as_binary(field.data_type());
-            field = field.with_data_type(t);
-        }
-        let spec = ColumnSpec {
-            leaf,
-            path: schema.leaf_path_string(leaf),
-            physical,
-            type_length,
-            max_def_level: info.max_def_level,
-            max_rep_level: info.max_rep_level,
-            data_type: field.data_type().clone(),
-        };
-        Ok(Planned { field, spec })
-    }
-
-    /// Whether the byte-array column `name` (leaf `leaf`) is read as a dictionary by option.
-    fn wants_dictionary(&self, name: &str, leaf: usize) -> Result<bool> {
-        Ok(match &self.options.dictionary {
-            DictionaryColumns::FromSchema => false,
-            DictionaryColumns::Named(names) => names.iter().any(|n| n == name),
-            DictionaryColumns::Encoded => {
-                let groups = self.meta.row_groups();
-                self.chosen_row_groups()?.iter().all(|&rg| {
-                    groups[rg].columns().get(leaf).is_some_and(|c| {
-                        c.dictionary_page_offset().is_some()
-                            || c.encodings().contains(Encoding::PlainDictionary)
-                            || c.encodings().contains(Encoding::RleDictionary)
-                    })
-                })
-            }
-        })
+    /// The read plan of the chosen columns.
+    fn plan(&self) -> Result<Plan> {
+        let row_groups = self.chosen_row_groups()?;
+        plan(
+            &self.meta,
+            &self.options,
+            self.columns.as_deref(),
+            &row_groups,
+        )
     }
 
     fn column_options(&self) -> ColumnOptions {
@@ -397,22 +176,62 @@ impl ParquetReader {
         }
     }
 
+    /// The leaf readers of `plan` over `row_groups`.
+    fn leaf_readers(&self, plan: &Plan, row_groups: &[usize]) -> Result<Vec<LeafReader<'_>>> {
+        let options = self.column_options();
+        let groups = self.meta.row_groups();
+        let mut readers = Vec::with_capacity(plan.leaves.len());
+        for spec in &plan.leaves {
+            let mut tasks = Vec::with_capacity(row_groups.len());
+            for &rg in row_groups {
+                let group = &groups[rg];
+                let chunk = group.columns().get(spec.leaf).ok_or_else(|| {
+                    Error::new(ErrorKind::OutOfBounds {
+                        what: "column chunk",
+                        index: spec.leaf as u64,
+                        len: group.columns().len() as u64,
+                    })
+                    .in_element("row group", index(rg))
+                })?;
+                let mut max_records = row_group_rows(&self.meta, rg)?;
+                if spec.max_rep_level == 0 {
+                    // One value per row: no more rows than the chunk's `num_values` either
+                    // (as pyarrow reads a chunk whose count is short).
+                    max_records = max_records.min(usize::try_from(chunk.num_values()).unwrap_or(0));
+                }
+                tasks.push(ChunkTask {
+                    row_group: rg,
+                    chunk,
+                    max_records,
+                });
+            }
+            readers.push(LeafReader::new(
+                spec.clone(),
+                options,
+                &self.data,
+                self.meta.buf(),
+                tasks,
+            )?);
+        }
+        Ok(readers)
+    }
+
     /// An iterator of record batches over the chosen row groups and columns.
     pub fn batches(&self) -> Result<RecordBatches<'_>> {
-        let (schema, planned) = self.plan()?;
+        let plan = self.plan()?;
         let row_groups = self.chosen_row_groups()?;
-        let options = self.column_options();
-        let decoders = planned
-            .into_iter()
-            .map(|p| ColumnDecoder::new(p.spec, options))
-            .collect::<Result<Vec<_>>>()?;
+        let leaves = self.leaf_readers(&plan, &row_groups)?;
+        // Without columns, batches count the rows the metadata gives.
+        let mut rows_left = 0usize;
+        for &rg in &row_groups {
+            rows_left = rows_left.saturating_add(row_group_rows(&self.meta, rg)?);
+        }
         Ok(RecordBatches {
-            reader: self,
-            schema,
-            decoders,
-            row_groups,
-            next_row_group: 0,
-            current: None,
+            batch_size: self.options.batch_size.max(1),
+            plan,
+            leaves,
+            rows_left,
+            checked: 0,
             failed: false,
         })
     }
@@ -422,105 +241,18 @@ impl ParquetReader {
         self.batches()?.collect()
     }
 
-    /// Everything chosen, as one batch (each column's chunks decoded into one array).
+    /// Everything chosen, as one batch (each leaf's chunks decoded into one array, sized
+    /// once from the metadata).
     pub fn read_batch(&self) -> Result<RecordBatch> {
-        let (schema, planned) = self.plan()?;
-        let row_groups = self.chosen_row_groups()?;
-        let options = self.column_options();
-        // Rows per chosen row group: what the first column's chunks hold (the metadata's
-        // `num_rows` when no column is chosen); every other column must hold as many.
-        let mut rows_per_group: Option<Vec<usize>> = None;
-        let mut first = String::new();
-        let mut arrays = Vec::with_capacity(planned.len());
-        for p in planned {
-            let mut decoder = ColumnDecoder::new(p.spec, options)?;
-            let leaf = decoder.spec().leaf;
-            let groups = self.meta.row_groups();
-            decoder.reserve_chunks(
-                row_groups
-                    .iter()
-                    .filter_map(|&rg| groups.get(rg).and_then(|g| g.columns().get(leaf))),
-                self.meta.buf(),
-                self.data.len(),
-            );
-            let mut counts = Vec::with_capacity(row_groups.len());
-            for &rg in &row_groups {
-                let before = decoder.len();
-                self.decode_chunk(&mut decoder, rg)?;
-                counts.push(decoder.len() - before);
-            }
-            match &rows_per_group {
-                None => {
-                    rows_per_group = Some(counts);
-                    first = decoder.spec().path.clone();
-                }
-                Some(want) => {
-                    for ((&rg, &want), &got) in row_groups.iter().zip(want).zip(&counts) {
-                        check_rows(&decoder, rg, got, want, &first)?;
-                    }
-                }
-            }
-            arrays.push(decoder.finish()?);
+        let mut batches = self.batches()?;
+        for leaf in &mut batches.leaves {
+            leaf.reserve_all();
         }
-        let rows = match rows_per_group {
-            Some(counts) => counts.iter().sum(),
-            None => {
-                let mut rows = 0usize;
-                for &rg in &row_groups {
-                    rows = rows.saturating_add(row_group_rows(&self.meta, rg)?);
-                }
-                rows
-            }
-        };
-        make_batch(schema, arrays, rows)
-    }
-
-    /// Decodes the chunk of `decoder`'s column in row group `rg`: at most the row group's
-    /// `num_rows` rows (see [`ColumnDecoder::decode_chunk`]).
-    fn decode_chunk(&self, decoder: &mut ColumnDecoder, rg: usize) -> Result<()> {
-        let leaf = decoder.spec().leaf;
-        let group = &self.meta.row_groups()[rg];
-        let chunk = group.columns().get(leaf).ok_or_else(|| {
-            Error::new(ErrorKind::OutOfBounds {
-                what: "column chunk",
-                index: leaf as u64,
-                len: group.columns().len() as u64,
-            })
-            .in_element("row group", u32::try_from(rg).unwrap_or(u32::MAX))
-        })?;
-        if chunk.extras().is_some_and(|e| e.crypto_metadata.is_some()) {
-            // Pages of an encrypted column cannot be read without its keys (as pyarrow and
-            // DuckDB refuse such a column), even when the footer is plaintext.
-            return Err(Error::new(ErrorKind::Unsupported(format!(
-                "column `{}` is encrypted (column crypto metadata); decryption is not supported",
-                decoder.spec().path
-            )))
-            .in_element("row group", u32::try_from(rg).unwrap_or(u32::MAX)));
+        batches.batch_size = usize::MAX;
+        match batches.next() {
+            Some(batch) => batch,
+            None => Ok(RecordBatch::new_empty(batches.schema())),
         }
-        if chunk.file_path().is_some() {
-            return Err(Error::new(ErrorKind::Unsupported(format!(
-                "column chunks in other files (file_path) are not supported yet: {}",
-                decoder.spec().path
-            ))));
-        }
-        // A flat column holds one value per row: no more rows than the chunk's `num_values`
-        // either (as pyarrow reads a chunk whose count is short).
-        let max_rows =
-            row_group_rows(&self.meta, rg)?.min(usize::try_from(chunk.num_values()).unwrap_or(0));
-        decoder.decode_chunk(&self.data, 0, chunk, self.meta.buf(), rg, max_rows)
-    }
-}
-
-/// `t` with its strings as binary: see [`InvalidUtf8::Binary`].
-fn strings_as_binary(t: &DataType) -> DataType {
-    match t {
-        DataType::Utf8 => DataType::Binary,
-        DataType::LargeUtf8 => DataType::LargeBinary,
-        DataType::Utf8View => DataType::BinaryView,
-        DataType::Dictionary(k, v) => {
-            DataType::Dictionary(k.clone(), Box::new(strings_as_binary(v)))
-        }
-        other => other.clone(),
     }
 }
 
@@ -531,26 +263,8 @@ fn row_group_rows(meta: &FileMetaData, rg: usize) -> Result<usize> {
             what: "num_rows",
             value: n,
         })
-        .in_element("row group", u32::try_from(rg).unwrap_or(u32::MAX))
+        .in_element("row group", index(rg))
     })
-}
-
-/// Checks that `decoder`'s column holds as many rows (`got`) in row group `rg` as the first
-/// column decoded (`rows`), whose name `first` gives (for the message).
-fn check_rows(
-    decoder: &ColumnDecoder,
-    rg: usize,
-    got: usize,
-    rows: usize,
-    first: &str,
-) -> Result<()> {
-    if got != rows {
-        return Err(Error::new(ErrorKind::Inconsistent(format!(
-            "column `{}` holds {got} rows in row group {rg}, column `{first}` {rows}",
-            decoder.spec().path
-        ))));
-    }
-    Ok(())
 }
 
 fn make_batch(schema: SchemaRef, arrays: Vec<ArrayRef>, rows: usize) -> Result<RecordBatch> {
@@ -562,53 +276,115 @@ fn make_batch(schema: SchemaRef, arrays: Vec<ArrayRef>, rows: usize) -> Result<R
 /// The batches of a [`ParquetReader`] ([`ParquetReader::batches`]).
 #[derive(Debug)]
 pub struct RecordBatches<'r> {
-    reader: &'r ParquetReader,
-    schema: SchemaRef,
-    decoders: Vec<ColumnDecoder>,
-    row_groups: Vec<usize>,
-    next_row_group: usize,
-    /// The decoded row group being sliced, and the next row to hand out.
-    current: Option<(RecordBatch, usize)>,
+    batch_size: usize,
+    plan: Plan,
+    leaves: Vec<LeafReader<'r>>,
+    /// Rows still to hand out when no column is chosen.
+    rows_left: usize,
+    /// Chunks whose row counts all leaves agree on.
+    checked: usize,
     failed: bool,
 }
 
 impl RecordBatches<'_> {
     /// The schema of the batches.
     pub fn schema(&self) -> SchemaRef {
-        self.schema.clone()
+        self.plan.schema.clone()
     }
 
-    /// Decodes the next row group with rows; `None` after the last.
-    fn load_next(&mut self) -> Result<Option<RecordBatch>> {
-        while let Some(&rg) = self.row_groups.get(self.next_row_group) {
-            self.next_row_group += 1;
-            // The rows are what the chunks hold: a row group's `num_rows` that disagrees
-            // with them (as some writers leave it) is not trusted, as in pyarrow.
-            let mut rows = match self.decoders.is_empty() {
-                true => Some(row_group_rows(&self.reader.meta, rg)?),
-                false => None,
+    /// The next batch of at most `batch_size` rows; `None` after the last.
+    fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        let want = self.batch_size;
+        if self.leaves.is_empty() {
+            let n = want.min(self.rows_left);
+            self.rows_left -= n;
+            return match n {
+                0 => Ok(None),
+                n => make_batch(self.schema(), Vec::new(), n).map(Some),
             };
-            let mut arrays = Vec::with_capacity(self.decoders.len());
-            let mut first = String::new();
-            for decoder in &mut self.decoders {
-                self.reader.decode_chunk(decoder, rg)?;
-                match rows {
-                    None => {
-                        rows = Some(decoder.len());
-                        first = decoder.spec().path.clone();
-                    }
-                    Some(r) => check_rows(decoder, rg, decoder.len(), r, &first)?,
-                }
-                arrays.push(decoder.finish()?);
-            }
-            let rows = rows.unwrap_or(0);
-            if rows == 0 {
-                continue;
-            }
-            return make_batch(self.schema.clone(), arrays, rows).map(Some);
         }
-        Ok(None)
+        for leaf in &mut self.leaves {
+            leaf.fill(want)?;
+        }
+        self.check_rows()?;
+        let ready = self
+            .leaves
+            .iter()
+            .map(LeafReader::complete)
+            .min()
+            .unwrap_or(0);
+        let n = ready.min(want);
+        if n == 0 {
+            if let Some(l) = self.leaves.iter().find(|l| l.complete() > 0) {
+                return Err(inconsistent(format!(
+                    "column `{}` holds more rows than the other columns",
+                    l.spec().path
+                )));
+            }
+            return Ok(None);
+        }
+        let batches = self
+            .leaves
+            .iter_mut()
+            .map(|l| l.take(n))
+            .collect::<Result<Vec<LeafBatch>>>()?;
+        let arrays = self
+            .plan
+            .nodes
+            .iter()
+            .map(|node| assemble(node, &batches, n))
+            .collect::<Result<Vec<_>>>()?;
+        make_batch(self.schema(), arrays, n).map(Some)
     }
+
+    /// Checks that the leaves hold as many rows in each row group: a leaf that ended a
+    /// chunk where another did not (or went on past where another ended) is an error, before
+    /// rows of different row groups could share a batch.
+    fn check_rows(&mut self) -> Result<()> {
+        let most = self
+            .leaves
+            .iter()
+            .map(|l| l.finished().len())
+            .max()
+            .unwrap_or(0);
+        for i in self.checked..most {
+            // The chunk's end (in records from the start) by the leaves that finished it.
+            let mut end: Option<(u64, &str, usize)> = None;
+            for l in &self.leaves {
+                let Some(&(rg, _)) = l.finished().get(i) else {
+                    continue;
+                };
+                let at: u64 = l.finished()[..=i].iter().map(|&(_, r)| r as u64).sum();
+                match end {
+                    None => end = Some((at, &l.spec().path, rg)),
+                    Some((e, name, _)) if e != at => {
+                        return Err(rows_differ(l.spec().path.as_str(), rg, at, name, e))
+                    }
+                    _ => {}
+                }
+            }
+            let Some((e, name, rg)) = end else { continue };
+            for l in &self.leaves {
+                if l.finished().get(i).is_none() && l.records_seen() > e {
+                    return Err(rows_differ(&l.spec().path, rg, l.records_seen(), name, e));
+                }
+            }
+        }
+        self.checked = self
+            .leaves
+            .iter()
+            .map(|l| l.finished().len())
+            .min()
+            .unwrap_or(0);
+        Ok(())
+    }
+}
+
+#[cold]
+fn rows_differ(column: &str, rg: usize, got: u64, first: &str, rows: u64) -> Error {
+    inconsistent(format!(
+        "column `{column}` holds {got} rows up to the end of row group {rg}, column `{first}` {rows}"
+    ))
 }
 
 impl Iterator for RecordBatches<'_> {
@@ -618,28 +394,12 @@ impl Iterator for RecordBatches<'_> {
         if self.failed {
             return None;
         }
-        let batch_size = self.reader.options.batch_size.max(1);
-        loop {
-            if let Some((batch, offset)) = &mut self.current {
-                if *offset < batch.num_rows() {
-                    let n = batch_size.min(batch.num_rows() - *offset);
-                    let out = if *offset == 0 && n == batch.num_rows() {
-                        batch.clone()
-                    } else {
-                        batch.slice(*offset, n)
-                    };
-                    *offset += n;
-                    return Some(Ok(out));
-                }
-                self.current = None;
-            }
-            match self.load_next() {
-                Ok(Some(batch)) => self.current = Some((batch, 0)),
-                Ok(None) => return None,
-                Err(e) => {
-                    self.failed = true;
-                    return Some(Err(e));
-                }
+        match self.next_batch() {
+            Ok(Some(b)) => Some(Ok(b)),
+            Ok(None) => None,
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
             }
         }
     }

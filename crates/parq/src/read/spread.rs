@@ -302,6 +302,63 @@ pub(super) fn spread_bits(
     }
 }
 
+/// Bits `from..from + n` of the LSB-first bitmap `bits` as a bitmap of their own.
+pub(super) fn bits_range(bits: &[u8], from: usize, n: usize) -> Vec<u8> {
+    let mut out = vec![0u8; n.div_ceil(8)];
+    let mut done = 0;
+    while done < n {
+        let m = (n - done).min(64);
+        write_bits(&mut out, done, m, read_bits(bits, from + done, m));
+        done += m;
+    }
+    out
+}
+
+/// Validity bits of the slots among definition levels: of `levels`, those at least
+/// `slot_def` are slots (the others are a null or empty list above the leaf), written from
+/// bit `pos` of `bits` (grown as needed), set where the level is `max`. Returns (slots,
+/// valid slots).
+pub(super) fn slot_bits(
+    levels: &[u16],
+    slot_def: u16,
+    max: u16,
+    bits: &mut Vec<u8>,
+    pos: usize,
+) -> (usize, usize) {
+    let mut slots = 0;
+    let mut valid = 0;
+    let mut word = 0u64;
+    let mut filled = 0;
+    for &l in levels {
+        if l >= slot_def {
+            word |= u64::from(l == max) << filled;
+            filled += 1;
+            if filled == 64 {
+                valid += word.count_ones() as usize;
+                grow_bits(bits, pos + slots + 64);
+                write_bits(bits, pos + slots, 64, word);
+                slots += 64;
+                word = 0;
+                filled = 0;
+            }
+        }
+    }
+    if filled > 0 {
+        valid += word.count_ones() as usize;
+        grow_bits(bits, pos + slots + filled);
+        write_bits(bits, pos + slots, filled, word);
+        slots += filled;
+    }
+    (slots, valid)
+}
+
+fn grow_bits(bits: &mut Vec<u8>, n: usize) {
+    let need = n.div_ceil(8);
+    if bits.len() < need {
+        bits.resize(need, 0);
+    }
+}
+
 /// Validity bits from definition levels: bits `pos..pos + levels.len()` of `bits` are set
 /// where the level is `max` (the caller checked that no level exceeds it). Returns how many
 /// are set.

@@ -9,10 +9,11 @@ use arrow_array::ArrayRef;
 use arrow_schema::{DataType, IntervalUnit};
 
 use super::bytes::Bytes;
-use super::column::{ColumnSpec, ConvertError, Hint};
 use super::convert::{self, Utf8Checked};
 use super::dict::{dictionary_array, DictBytes};
-use super::spread::{spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
+use super::error::{no_dictionary, unsupported_encoding, ConvertError, SLOTS};
+use super::plan::ColumnSpec;
+use super::spread::{bits_range, spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
 use crate::encoding::bitmap::copy_bits;
 use crate::encoding::byte_stream_split::ByteStreamSplitDecoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedDecoder;
@@ -41,6 +42,17 @@ pub(crate) enum Storage {
     Dict(DictBytes<i32>),
     /// `Dictionary(_, LargeUtf8 | LargeBinary)` likewise.
     LargeDict(DictBytes<i64>),
+}
+
+/// What the metadata says is coming, for pre-sizing (see `leaf::chunk_hint`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Hint {
+    /// Slots (values and nulls).
+    pub values: usize,
+    /// Value bytes of byte arrays.
+    pub bytes: usize,
+    /// The most bytes that pre-sizing may reserve for the values in all.
+    pub budget: usize,
 }
 
 impl Storage {
@@ -294,6 +306,75 @@ impl Storage {
         }
     }
 
+    /// The slots `from..from + n` of the `len` held, as a storage of their own, for one
+    /// batch; the dictionary and decoder state stay here. Taking every slot moves the
+    /// buffers out without a copy.
+    pub(super) fn take(&mut self, from: usize, n: usize, len: usize) -> Storage {
+        let all = from == 0 && n == len;
+        fn part<T: Copy>(v: &mut Vec<T>, from: usize, n: usize, all: bool) -> Vec<T> {
+            if all {
+                std::mem::take(v)
+            } else {
+                v.get(from..from + n).map(<[T]>::to_vec).unwrap_or_default()
+            }
+        }
+        match self {
+            Storage::Null => Storage::Null,
+            Storage::Bool(b) => Storage::Bool(BoolValues {
+                bits: if all {
+                    b.len = 0;
+                    std::mem::take(&mut b.bits)
+                } else {
+                    bits_range(&b.bits, from, n)
+                },
+                len: n,
+                scratch: Vec::new(),
+            }),
+            Storage::I32(p) => Storage::I32(Prim::with(part(&mut p.values, from, n, all))),
+            Storage::I64(p) => Storage::I64(Prim::with(part(&mut p.values, from, n, all))),
+            Storage::I96(p) => Storage::I96(Prim::with(part(&mut p.values, from, n, all))),
+            Storage::F32(p) => Storage::F32(Prim::with(part(&mut p.values, from, n, all))),
+            Storage::F64(p) => Storage::F64(Prim::with(part(&mut p.values, from, n, all))),
+            Storage::Fixed(f) => {
+                let w = f.width;
+                let mut head = FixedBytes::new(w);
+                head.values = part(&mut f.values, from * w, n * w, all);
+                Storage::Fixed(head)
+            }
+            Storage::Bytes(b) => Storage::Bytes(b.take(from, n, all)),
+            Storage::LargeBytes(b) => Storage::LargeBytes(b.take(from, n, all)),
+            Storage::Dict(d) => Storage::Dict(d.take(from, n, all)),
+            Storage::LargeDict(d) => Storage::LargeDict(d.take(from, n, all)),
+        }
+    }
+
+    /// Drops the first `n` of the `len` slots held (taken already).
+    pub(super) fn discard(&mut self, n: usize, len: usize) {
+        if n == 0 {
+            return;
+        }
+        match self {
+            Storage::Null => {}
+            Storage::Bool(b) => {
+                b.bits = bits_range(&b.bits, n, len - n);
+                b.len = len - n;
+            }
+            Storage::I32(p) => drop(p.values.drain(..n.min(p.values.len()))),
+            Storage::I64(p) => drop(p.values.drain(..n.min(p.values.len()))),
+            Storage::I96(p) => drop(p.values.drain(..n.min(p.values.len()))),
+            Storage::F32(p) => drop(p.values.drain(..n.min(p.values.len()))),
+            Storage::F64(p) => drop(p.values.drain(..n.min(p.values.len()))),
+            Storage::Fixed(f) => {
+                let bytes = (n * f.width).min(f.values.len());
+                f.values.drain(..bytes);
+            }
+            Storage::Bytes(b) => b.discard(n),
+            Storage::LargeBytes(b) => b.discard(n),
+            Storage::Dict(d) => d.discard(n),
+            Storage::LargeDict(d) => d.discard(n),
+        }
+    }
+
     pub(super) fn finish(
         self,
         len: usize,
@@ -399,9 +480,6 @@ impl PrimValue for f32 {}
 impl PrimValue for f64 {}
 impl PrimValue for Int96 {}
 
-/// What allocation errors of the slots of a page are reported as.
-pub(super) const SLOTS: &str = "page slots";
-
 /// Reserves room for `n` more values in `v`; returns `n`.
 fn reserve_vec<T>(v: &mut Vec<T>, n: usize) -> usize {
     v.reserve(n);
@@ -417,6 +495,14 @@ pub(crate) struct Prim<T> {
 }
 
 impl<T: PrimValue> Prim<T> {
+    fn with(values: Vec<T>) -> Self {
+        Prim {
+            values,
+            dict: Vec::new(),
+            has_dict: false,
+        }
+    }
+
     pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
         self.dict.clear();
         plain::decode_fixed(data, n, &mut self.dict)?;
@@ -521,22 +607,6 @@ impl FixedBytes {
     pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
         spread_fixed_bytes(&mut self.values, self.width, start, dense, total, validity);
     }
-}
-
-#[cold]
-pub(super) fn unsupported_encoding(encoding: Encoding, what: &str) -> Error {
-    Error::new(ErrorKind::Encoding {
-        encoding: encoding.spec_name(),
-        message: format!("{encoding} is not supported for {what}"),
-    })
-}
-
-#[cold]
-pub(super) fn no_dictionary() -> Error {
-    Error::new(ErrorKind::Encoding {
-        encoding: "RLE_DICTIONARY",
-        message: "a dictionary-encoded data page without a dictionary page".to_string(),
-    })
 }
 
 /// The key and value types of a `Dictionary` type.

@@ -328,15 +328,17 @@ impl Walker<'_> {
                         // The repeated group is the element (LogicalTypes.md rule 3).
                         match self.group_kind(ln)? {
                             GroupKind::List => {
-                                if !self.is_leaf(rf)? {
-                                    let first = self.kids(rf).first().copied();
-                                    let Some(first) = first else {
-                                        return Err(schema_error(format!(
-                                            "group `{}` must have at least one child",
-                                            self.name(rf)
-                                        )));
-                                    };
-                                    if repetition(self.elem(first)?) != Repetition::Repeated {
+                                // pyarrow refuses the repeated LIST group when its own
+                                // repeated child would be a 3-level wrapper (one field, not
+                                // repeated, not named as a struct element).
+                                let kids = self.kids(rf);
+                                let rf_name = self.name(rf);
+                                let struct_name = rf_name == "array"
+                                    || rf_name == format!("{}_tuple", self.name(ln));
+                                if let [only] = kids {
+                                    if !struct_name
+                                        && repetition(self.elem(*only)?) != Repetition::Repeated
+                                    {
                                         return Err(schema_error(format!(
                                             "LIST-annotated group `{}` must not be repeated",
                                             self.name(ln)

@@ -1,0 +1,718 @@
+//! [`LeafReader`]: one leaf column's chunks, across row groups, into Arrow arrays of whole
+//! records, batch by batch, with the definition and repetition levels the nodes above the
+//! leaf need.
+//!
+//! Pages are decoded whole, one at a time, only when the records buffered do not make up
+//! the batch asked for: memory grows with the batch and the page, not the row group. Per
+//! data page the repetition levels (if any) are decoded first: they say where records
+//! start, so a row group's `num_rows` caps the records read from its chunk. The definition
+//! levels then give the leaf's slots (levels at least [`ColumnSpec::slot_def_level`]) and
+//! their validity (levels at the maximum); the non-null values are decoded densely at the
+//! end of the value buffer and spread in place to their slots ([`super::spread`]), so null
+//! slots cost no allocation. A top-level leaf keeps no levels: its definition levels go
+//! straight into validity bits (1-bit RLE levels through the bitmap path).
+//!
+//! [`LeafReader::take`] hands out the first records buffered: the array of their slots
+//! (every slot in one batch moves the buffers to Arrow without a copy; a part is copied out
+//! and the rest dropped from the buffers before the next page is decoded) and their levels.
+//! Records are complete only once the next one has started or the chunk has ended, so a
+//! record spread over several pages is handed out whole.
+
+use std::collections::VecDeque;
+
+use arrow_array::ArrayRef;
+
+use super::convert;
+use super::error::{
+    in_page, inconsistent, locate, page_meta, unsupported_encoding, ConvertError, SLOTS,
+};
+use super::plan::ColumnSpec;
+use super::spread::{bits_range, levels_to_bits, slot_bits};
+use super::values::{Hint, Storage};
+use crate::compression::Decompressor;
+use crate::encoding::rle::RleDecoder;
+use crate::format::metadata::{ColumnChunk, Encoding};
+use crate::page::{DataSections, Levels, Page, PageReader, PageReaderOptions};
+use crate::{Error, ErrorKind, Result};
+
+/// Options of a [`LeafReader`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ColumnOptions {
+    /// Verify page CRCs (default false).
+    pub verify_crc: bool,
+    /// Extend chunks for old parquet-mr files (see
+    /// [`crate::page::needs_legacy_dictionary_padding`]).
+    pub legacy_dictionary_padding: bool,
+}
+
+/// One chunk to read: its row group, its metadata and the most records it may give (the row
+/// group's `num_rows`; for a leaf without repetition also the chunk's `num_values`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ChunkTask<'a> {
+    pub row_group: usize,
+    pub chunk: &'a ColumnChunk,
+    pub max_records: usize,
+}
+
+/// The records handed out by [`LeafReader::take`].
+#[derive(Debug)]
+pub(crate) struct LeafBatch {
+    /// One slot per level at least the slot level.
+    pub array: ArrayRef,
+    /// Definition levels (empty for a leaf that keeps none).
+    pub def: Vec<u16>,
+    /// Repetition levels (empty when the maximum is 0).
+    pub rep: Vec<u16>,
+}
+
+/// The chunk being read.
+struct Current<'a> {
+    pages: PageReader<'a>,
+    row_group: usize,
+    counts: Counts,
+}
+
+/// The records of the chunk being read.
+struct Counts {
+    /// Records the chunk may still give.
+    records_left: usize,
+    /// Records started in the chunk.
+    records: usize,
+}
+
+/// Reads one leaf column: see the [module documentation](self).
+pub(crate) struct LeafReader<'a> {
+    spec: ColumnSpec,
+    options: ColumnOptions,
+    file: &'a [u8],
+    footer_buf: &'a [u8],
+    tasks: VecDeque<ChunkTask<'a>>,
+    current: Option<Current<'a>>,
+    /// Kept from chunk to chunk.
+    reuse: Option<(Decompressor, Vec<u8>)>,
+    storage: Storage,
+    /// Validity bits of the slots buffered (only when `max_def_level > 0`).
+    validity: Vec<u8>,
+    /// Slots buffered, and how many of them were taken already.
+    slots: usize,
+    taken_slots: usize,
+    /// Levels buffered (when kept) and how many were taken.
+    def: Vec<u16>,
+    rep: Vec<u16>,
+    taken_levels: usize,
+    /// Records started in the untaken part of the buffers.
+    records: usize,
+    /// The last record started may go on in the next page.
+    open: bool,
+    /// Records and slots handed out so far (absolute positions of the buffers' starts).
+    records_out: u64,
+    slots_out: u64,
+    /// Every chunk finished: (row group, records it gave).
+    finished: Vec<(usize, usize)>,
+    /// Scratch: decoded levels of one page.
+    scratch: Vec<u16>,
+    /// (first absolute slot, row group) of recent chunks and (first absolute slot, page
+    /// header offset) of recent data pages, to place errors found at the conversion.
+    chunk_marks: Vec<(u64, usize)>,
+    page_marks: Vec<(u64, u64)>,
+}
+
+impl std::fmt::Debug for LeafReader<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LeafReader")
+            .field("spec", &self.spec)
+            .field("slots", &self.slots)
+            .field("records", &self.records)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> LeafReader<'a> {
+    /// A reader of `spec` over the chunks `tasks` of the file `file`, whose footer buffer
+    /// is `footer_buf`.
+    pub(crate) fn new(
+        spec: ColumnSpec,
+        options: ColumnOptions,
+        file: &'a [u8],
+        footer_buf: &'a [u8],
+        tasks: Vec<ChunkTask<'a>>,
+    ) -> Result<Self> {
+        let storage = Storage::for_spec(&spec)?;
+        Ok(LeafReader {
+            spec,
+            options,
+            file,
+            footer_buf,
+            tasks: tasks.into(),
+            current: None,
+            reuse: None,
+            storage,
+            validity: Vec::new(),
+            slots: 0,
+            taken_slots: 0,
+            def: Vec::new(),
+            rep: Vec::new(),
+            taken_levels: 0,
+            records: 0,
+            open: false,
+            records_out: 0,
+            slots_out: 0,
+            finished: Vec::new(),
+            scratch: Vec::new(),
+            chunk_marks: Vec::new(),
+            page_marks: Vec::new(),
+        })
+    }
+
+    /// The column read.
+    pub(crate) fn spec(&self) -> &ColumnSpec {
+        &self.spec
+    }
+
+    /// Complete records buffered, ready for [`LeafReader::take`].
+    pub(crate) fn complete(&self) -> usize {
+        self.records - usize::from(self.open && self.records > 0)
+    }
+
+    /// Records started so far (taken or buffered), counting one still open.
+    pub(crate) fn records_seen(&self) -> u64 {
+        self.records_out + self.records as u64
+    }
+
+    /// Every chunk finished so far: (row group, records it gave).
+    pub(crate) fn finished(&self) -> &[(usize, usize)] {
+        &self.finished
+    }
+
+    /// Reserves room for every chunk still to read, from the metadata (to decode them all
+    /// into one array).
+    pub(crate) fn reserve_all(&mut self) {
+        let mut total = Hint::default();
+        for t in &self.tasks {
+            let h = chunk_hint(t.chunk, self.footer_buf, self.file.len());
+            total.values = total.values.saturating_add(h.values);
+            total.bytes = total.bytes.saturating_add(h.bytes);
+            total.budget = total.budget.saturating_add(h.budget);
+        }
+        self.reserve(total);
+    }
+
+    fn reserve(&mut self, hint: Hint) {
+        let values = self.storage.reserve(hint);
+        if self.spec.max_def_level > 0 {
+            let want = (self.slots + values).div_ceil(8);
+            self.validity
+                .reserve(want.saturating_sub(self.validity.len()));
+        }
+    }
+
+    /// Decodes pages until `records` complete records are buffered or the chunks end.
+    pub(crate) fn fill(&mut self, records: usize) -> Result<()> {
+        let mut reserved = false;
+        while self.complete() < records {
+            if self.current.is_none() {
+                let Some(task) = self.tasks.pop_front() else {
+                    return Ok(());
+                };
+                self.start_chunk(task, records.saturating_sub(self.complete()), &mut reserved)?;
+            }
+            self.next_page()?;
+        }
+        Ok(())
+    }
+
+    fn start_chunk(&mut self, task: ChunkTask<'a>, want: usize, reserved: &mut bool) -> Result<()> {
+        let ChunkTask {
+            row_group,
+            chunk,
+            max_records,
+        } = task;
+        let leaf = self.spec.leaf;
+        check_chunk(chunk, &self.spec.path).map_err(|e| locate(e, row_group, leaf))?;
+        let options = PageReaderOptions {
+            verify_crc: self.options.verify_crc,
+            row_group: Some(row_group),
+            column: Some(leaf),
+            legacy_dictionary_padding: self.options.legacy_dictionary_padding,
+            ..PageReaderOptions::default()
+        };
+        let mut pages = PageReader::for_column_chunk(self.file, 0, chunk, options)
+            .map_err(|e| locate(e, row_group, leaf))?;
+        if let Some((d, b)) = self.reuse.take() {
+            pages = pages.with_decompressor(d).with_buffer(b);
+        }
+        self.compact();
+        if !*reserved {
+            let mut hint = chunk_hint(chunk, self.footer_buf, self.file.len());
+            if hint.values > want {
+                // Only what the batch needs (the byte count in proportion).
+                hint.bytes =
+                    (hint.bytes as u128 * want as u128 / hint.values.max(1) as u128) as usize;
+                hint.values = want;
+            }
+            self.reserve(hint);
+            *reserved = true;
+        }
+        self.chunk_marks.push((
+            self.slots_out + (self.slots - self.taken_slots) as u64,
+            row_group,
+        ));
+        self.storage.clear_dictionary();
+        self.current = Some(Current {
+            pages,
+            row_group,
+            counts: Counts {
+                records_left: max_records,
+                records: 0,
+            },
+        });
+        Ok(())
+    }
+
+    /// Decodes the current chunk's next page; ends the chunk after its last.
+    fn next_page(&mut self) -> Result<()> {
+        let Some(mut cur) = self.current.take() else {
+            return Ok(());
+        };
+        let (rg, leaf) = (cur.row_group, self.spec.leaf);
+        if cur.counts.records_left == 0 && !self.open {
+            return self.end_chunk(cur);
+        }
+        let page = match cur.pages.next_page() {
+            Ok(Some(page)) => page,
+            Ok(None) => return self.end_chunk(cur),
+            Err(e) => return Err(locate(e, rg, leaf)),
+        };
+        let meta = page_meta(&page);
+        let decoded = match page {
+            Page::Dictionary(d) => {
+                let n = d.num_values();
+                match d.encoding() {
+                    Encoding::Plain | Encoding::PlainDictionary => {
+                        self.storage.load_dictionary(d.buffer, n)
+                    }
+                    other => Err(unsupported_encoding(other, "a dictionary page")),
+                }
+            }
+            Page::DataV1(p) => {
+                self.compact();
+                self.page_marks.push((
+                    self.slots_out + (self.slots - self.taken_slots) as u64,
+                    meta.header_offset,
+                ));
+                let n = p.num_values();
+                p.sections(self.spec.max_rep_level, self.spec.max_def_level)
+                    .and_then(|s| self.decode_data(&mut cur.counts, n, p.encoding(), s))
+            }
+            Page::DataV2(p) => {
+                self.compact();
+                self.page_marks.push((
+                    self.slots_out + (self.slots - self.taken_slots) as u64,
+                    meta.header_offset,
+                ));
+                // The header's `num_nulls` is not checked: some writers get it wrong, and
+                // the definition levels are what count (as pyarrow reads such pages).
+                let n = p.num_values();
+                p.sections(self.spec.max_rep_level, self.spec.max_def_level)
+                    .and_then(|s| self.decode_data(&mut cur.counts, n, p.encoding(), s))
+            }
+        };
+        if let Err(e) = decoded {
+            return Err(locate(in_page(e, &meta), rg, leaf));
+        }
+        self.current = Some(cur);
+        Ok(())
+    }
+
+    fn end_chunk(&mut self, cur: Current<'a>) -> Result<()> {
+        self.open = false;
+        self.finished.push((cur.row_group, cur.counts.records));
+        self.reuse = Some(cur.pages.into_parts());
+        Ok(())
+    }
+
+    /// Drops what was taken from the buffers' front, before more is decoded behind it.
+    fn compact(&mut self) {
+        if self.taken_slots > 0 {
+            self.storage.discard(self.taken_slots, self.slots);
+            if self.spec.max_def_level > 0 {
+                self.validity = bits_range(
+                    &self.validity,
+                    self.taken_slots,
+                    self.slots - self.taken_slots,
+                );
+            }
+            self.slots -= self.taken_slots;
+            self.slots_out += self.taken_slots as u64;
+            self.taken_slots = 0;
+            // Marks before the oldest still needed (the last at or before the buffers'
+            // start) are of no more use.
+            prune(&mut self.chunk_marks, self.slots_out);
+            prune(&mut self.page_marks, self.slots_out);
+        }
+        if self.taken_levels > 0 {
+            self.def.drain(..self.taken_levels.min(self.def.len()));
+            self.rep.drain(..self.taken_levels.min(self.rep.len()));
+            self.taken_levels = 0;
+        }
+    }
+
+    /// Decodes a data page of `n` levels.
+    fn decode_data(
+        &mut self,
+        cur: &mut Counts,
+        n: usize,
+        encoding: Encoding,
+        sections: DataSections<'_>,
+    ) -> Result<()> {
+        // The levels of the page to read: up to the start of the first record the chunk may
+        // no longer give.
+        let n = if self.spec.max_rep_level > 0 {
+            self.repetition(cur, n, &sections.repetition)?
+        } else {
+            let n = n.min(cur.records_left);
+            cur.records_left -= n;
+            cur.records += n;
+            self.records += n;
+            n
+        };
+        let start = self.slots;
+        let (slots, valid) = if self.spec.keep_levels {
+            self.definition_kept(n, &sections.definition)?
+        } else {
+            let slots = start
+                .checked_add(n)
+                .ok_or_else(|| inconsistent(format!("{n} more slots overflow")))?;
+            self.storage.try_room(slots)?;
+            let valid = if self.spec.max_def_level == 0 {
+                n
+            } else {
+                self.definition_flat(n, &sections.definition)?
+            };
+            (n, valid)
+        };
+        if valid > 0 {
+            self.storage
+                .decode(encoding, sections.values, valid, &self.spec)?;
+        }
+        if valid < slots {
+            self.storage.spread(start, valid, slots, &self.validity);
+        }
+        self.slots += slots;
+        Ok(())
+    }
+
+    /// Decodes `n` repetition levels, keeps those of the records the chunk may still give
+    /// and returns how many.
+    fn repetition(&mut self, cur: &mut Counts, n: usize, levels: &Levels<'_>) -> Result<usize> {
+        let from = self.rep.len();
+        crate::encoding::try_reserve(SLOTS, &mut self.rep, n)?;
+        self.rep.resize(from + n, 0);
+        let page = &mut self.rep[from..];
+        levels.decoder()?.decode_exact(page)?;
+        let max = self.spec.max_rep_level as u16;
+        if let Some(&l) = page.iter().find(|&&l| l > max) {
+            return Err(inconsistent(format!(
+                "repetition level {l} > the column's maximum {max}"
+            )));
+        }
+        if cur.records == 0 && page.first().is_some_and(|&r| r != 0) {
+            return Err(inconsistent(
+                "the first repetition level of a column chunk is not 0".to_string(),
+            ));
+        }
+        let mut keep = n;
+        let mut starts = 0;
+        for (i, &r) in page.iter().enumerate() {
+            if r == 0 {
+                if starts == cur.records_left {
+                    keep = i;
+                    break;
+                }
+                starts += 1;
+            }
+        }
+        self.rep.truncate(from + keep);
+        cur.records_left -= starts;
+        cur.records += starts;
+        self.records += starts;
+        // Unless the page was cut at a record's start, its last record may go on in the
+        // next page.
+        self.open = keep == n;
+        if keep < n {
+            cur.records_left = 0;
+        }
+        Ok(keep)
+    }
+
+    /// Decodes `n` definition levels into the kept levels and the slots' validity bits;
+    /// returns (slots, valid slots).
+    fn definition_kept(&mut self, n: usize, levels: &Levels<'_>) -> Result<(usize, usize)> {
+        let from = self.def.len();
+        crate::encoding::try_reserve(SLOTS, &mut self.def, n)?;
+        self.def.resize(from + n, 0);
+        let page = &mut self.def[from..];
+        levels.decoder()?.decode_exact(page)?;
+        let max = self.spec.max_def_level as u16;
+        if let Some(&l) = page.iter().find(|&&l| l > max) {
+            return Err(inconsistent(format!(
+                "definition level {l} > the column's maximum {max}"
+            )));
+        }
+        let slot_def = self.spec.slot_def_level as u16;
+        let slots = if slot_def == 0 {
+            n
+        } else {
+            page.iter().filter(|&&l| l >= slot_def).count()
+        };
+        let total = self
+            .slots
+            .checked_add(slots)
+            .ok_or_else(|| inconsistent(format!("{slots} more slots overflow")))?;
+        self.storage.try_room(total)?;
+        if max == 0 {
+            return Ok((slots, slots));
+        }
+        let (slots, valid) = slot_bits(
+            &self.def[from..],
+            slot_def,
+            max,
+            &mut self.validity,
+            self.slots,
+        );
+        Ok((slots, valid))
+    }
+
+    /// Decodes `n` definition levels of a top-level leaf into validity bits; returns how
+    /// many are set.
+    fn definition_flat(&mut self, n: usize, levels: &Levels<'_>) -> Result<usize> {
+        let max = self.spec.max_def_level;
+        if max == 1 && levels.bit_width == 1 && levels.encoding == Encoding::Rle {
+            return RleDecoder::new(levels.data, 1)?.decode_bitmap(
+                n,
+                &mut self.validity,
+                self.slots,
+            );
+        }
+        self.scratch.clear();
+        crate::encoding::try_reserve(SLOTS, &mut self.scratch, n)?;
+        self.scratch.resize(n, 0);
+        levels.decoder()?.decode_exact(&mut self.scratch)?;
+        let end = (self.slots + n).div_ceil(8);
+        if self.validity.len() < end {
+            self.validity.resize(end, 0);
+        }
+        let max = max as u16;
+        if let Some(&l) = self.scratch.iter().find(|&&l| l > max) {
+            return Err(inconsistent(format!(
+                "definition level {l} > the column's maximum {max}"
+            )));
+        }
+        Ok(levels_to_bits(
+            &self.scratch,
+            max,
+            &mut self.validity,
+            self.slots,
+        ))
+    }
+
+    /// Hands out the first `records` complete records (at most [`LeafReader::complete`]).
+    pub(crate) fn take(&mut self, records: usize) -> Result<LeafBatch> {
+        let records = records.min(self.complete());
+        let (levels, slots) = self.measure(records);
+        let from = self.taken_slots;
+        let all = from == 0 && slots == self.slots;
+        let storage = self.storage.take(from, slots, self.slots);
+        let validity = if self.spec.max_def_level == 0 {
+            Vec::new()
+        } else if all {
+            std::mem::take(&mut self.validity)
+        } else {
+            bits_range(&self.validity, from, slots)
+        };
+        let (def, rep) = if self.spec.keep_levels {
+            let lv = self.taken_levels;
+            let all_levels = lv == 0 && levels == self.def.len();
+            let part = |v: &mut Vec<u16>| {
+                if all_levels {
+                    std::mem::take(v)
+                } else {
+                    v.get(lv..lv + levels)
+                        .map(<[u16]>::to_vec)
+                        .unwrap_or_default()
+                }
+            };
+            let def = part(&mut self.def);
+            let rep = part(&mut self.rep);
+            if all_levels {
+                self.taken_levels = 0;
+            } else {
+                self.taken_levels += levels;
+            }
+            (def, rep)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let first_slot = self.slots_out + from as u64;
+        if all {
+            self.slots = 0;
+            self.taken_slots = 0;
+            self.slots_out += slots as u64;
+        } else {
+            self.taken_slots += slots;
+        }
+        self.records -= records;
+        self.records_out += records as u64;
+        let array = self.finish(storage, validity, slots, first_slot)?;
+        Ok(LeafBatch { array, def, rep })
+    }
+
+    /// The levels and slots of the first `records` records buffered.
+    fn measure(&self, records: usize) -> (usize, usize) {
+        if !self.spec.keep_levels {
+            return (records, records);
+        }
+        let def = self.def.get(self.taken_levels..).unwrap_or_default();
+        let levels = if self.spec.max_rep_level == 0 {
+            records
+        } else {
+            let rep = self.rep.get(self.taken_levels..).unwrap_or_default();
+            let mut starts = 0;
+            let mut end = rep.len();
+            for (i, &r) in rep.iter().enumerate() {
+                if r == 0 {
+                    if starts == records {
+                        end = i;
+                        break;
+                    }
+                    starts += 1;
+                }
+            }
+            end
+        };
+        let slot_def = self.spec.slot_def_level as u16;
+        let slots = match slot_def {
+            0 => levels,
+            _ => def
+                .get(..levels)
+                .unwrap_or_default()
+                .iter()
+                .filter(|&&l| l >= slot_def)
+                .count(),
+        };
+        (levels, slots)
+    }
+
+    /// `storage` as the leaf's Arrow array of `slots` slots, the first of which is absolute
+    /// slot `first_slot`; a conversion error names its row group, row and page.
+    fn finish(
+        &self,
+        storage: Storage,
+        validity: Vec<u8>,
+        slots: usize,
+        first_slot: u64,
+    ) -> Result<ArrayRef> {
+        let nulls = if self.spec.max_def_level > 0 {
+            let nulls = convert::null_buffer(validity, slots);
+            (nulls.null_count() > 0).then_some(nulls)
+        } else {
+            None
+        };
+        let column = |e: ConvertError| -> Error {
+            let kind = |message| ErrorKind::InvalidColumnData {
+                column: self.spec.path.clone(),
+                message,
+            };
+            let Some(slot) = e.slot else {
+                return Error::new(kind(e.message));
+            };
+            let slot = first_slot + slot as u64;
+            let Some((first, rg)) = find(&self.chunk_marks, slot) else {
+                return Error::new(kind(e.message));
+            };
+            let message = format!("{} (row {} of row group {rg})", e.message, slot - first);
+            let err = match find(&self.page_marks, slot) {
+                // The header offset of the data page that holds the slot.
+                Some((_, offset)) => Error::at(kind(message), offset),
+                None => Error::new(kind(message)),
+            };
+            locate(err, rg, self.spec.leaf)
+        };
+        storage.finish(slots, nulls, &self.spec).map_err(column)
+    }
+}
+
+/// Refuses chunks that cannot be read: encrypted, or in another file.
+fn check_chunk(chunk: &ColumnChunk, path: &str) -> Result<()> {
+    if chunk.extras().is_some_and(|e| e.crypto_metadata.is_some()) {
+        // Pages of an encrypted column cannot be read without its keys (as pyarrow and
+        // DuckDB refuse such a column), even when the footer is plaintext.
+        return Err(Error::new(ErrorKind::Unsupported(format!(
+            "column `{path}` is encrypted (column crypto metadata); decryption is not supported"
+        ))));
+    }
+    if chunk.file_path().is_some() {
+        return Err(Error::new(ErrorKind::Unsupported(format!(
+            "column chunks in other files (file_path) are not supported yet: {path}"
+        ))));
+    }
+    Ok(())
+}
+
+/// Output bytes that pre-sizing may reserve per byte a chunk occupies in the file, and at
+/// least (see [`chunk_hint`]).
+const RESERVE_PER_CHUNK_BYTE: usize = 64;
+const RESERVE_MIN_BYTES: usize = 1 << 16;
+
+/// What the metadata says a chunk holds: slots, value bytes of byte arrays, for pre-sizing.
+/// `num_values` is checked against the pages as they are read; the byte count is the chunk's
+/// `size_statistics.unencoded_byte_array_data_bytes`, or for a chunk without dictionary
+/// encoding (whose values are all in its pages) its uncompressed size. As these numbers come
+/// from the file, what they make the reader reserve is bounded by the `budget`:
+/// [`RESERVE_PER_CHUNK_BYTE`] times the bytes the chunk really occupies in the file (its
+/// `total_compressed_size`, clamped to the `file_bytes` there are), at least
+/// [`RESERVE_MIN_BYTES`]. Buffers grow past it only as values are really decoded.
+fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8], file_bytes: usize) -> Hint {
+    let encoded = usize::try_from(chunk.total_compressed_size())
+        .unwrap_or(0)
+        .min(file_bytes);
+    let budget = encoded
+        .saturating_mul(RESERVE_PER_CHUNK_BYTE)
+        .max(RESERVE_MIN_BYTES);
+    let size = usize::try_from(chunk.total_uncompressed_size()).unwrap_or(0);
+    let bound = size.saturating_mul(8).max(1 << 16);
+    let values = usize::try_from(chunk.num_values()).unwrap_or(0);
+    let encodings = chunk.encodings();
+    let dictionary = chunk.dictionary_page_offset().is_some()
+        || encodings.contains(Encoding::PlainDictionary)
+        || encodings.contains(Encoding::RleDictionary);
+    // Encodings expand byte arrays up to ~16x (DELTA_BYTE_ARRAY prefixes) or far more
+    // (dictionary indices): the byte count is trusted up to 64x the chunk.
+    let byte_bound = size.saturating_mul(64).max(1 << 16);
+    let bytes = chunk
+        .size_statistics(footer_buf)
+        .and_then(|s| s.ok())
+        .and_then(|s| s.unencoded_byte_array_data_bytes)
+        .and_then(|b| usize::try_from(b).ok())
+        .or((!dictionary).then_some(size))
+        .unwrap_or(0);
+    Hint {
+        values: values.min(bound),
+        bytes: bytes.min(byte_bound).min(budget),
+        budget,
+    }
+}
+
+/// The entry of `list` (sorted by first slot) whose range holds `slot`.
+fn find<T: Copy>(list: &[(u64, T)], slot: u64) -> Option<(u64, T)> {
+    let i = list.partition_point(|&(s, _)| s <= slot);
+    i.checked_sub(1).and_then(|i| list.get(i).copied())
+}
+
+/// Drops the marks before the last one at or before `slot`.
+fn prune<T>(marks: &mut Vec<(u64, T)>, slot: u64) {
+    let i = marks.partition_point(|&(s, _)| s <= slot);
+    if i > 1 {
+        marks.drain(..i - 1);
+    }
+}

@@ -1,0 +1,244 @@
+//! Arrow arrays of the nodes above the leaves: struct validity, list and map offsets and
+//! validity, from the definition and repetition levels of one leaf under each node, in one
+//! pass over those levels per node (see [`super::plan`] for what the levels mean).
+
+use std::sync::Arc;
+
+use arrow_array::{
+    Array, ArrayRef, FixedSizeListArray, GenericListArray, MapArray, OffsetSizeTrait, StructArray,
+};
+use arrow_buffer::{BooleanBufferBuilder, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{DataType, Field, FieldRef};
+
+use super::leaf::LeafBatch;
+use super::plan::{Node, Shape, Slot};
+use crate::{Error, ErrorKind, Result};
+
+/// The array of `node` from the leaves' batches (`leaves[i]` for leaf `i` of the plan);
+/// `len` is the number of slots of its parent (the rows, for a top-level node), which a
+/// struct without leaves takes as its own.
+pub(crate) fn assemble(node: &Node, leaves: &[LeafBatch], len: usize) -> Result<ArrayRef> {
+    match &node.shape {
+        Shape::Leaf(i) => leaves
+            .get(*i)
+            .map(|b| b.array.clone())
+            .ok_or_else(|| internal("a leaf without its batch")),
+        Shape::Struct(children) => {
+            let (len, nulls) = match node.first_leaf {
+                Some(leaf) => struct_slots(levels_of(leaf, leaves)?, node.slot, node.valid_def),
+                None => (len, node.valid_def.map(|_| NullBuffer::new_null(len))),
+            };
+            let arrays = children
+                .iter()
+                .map(|c| assemble(c, leaves, len))
+                .collect::<Result<Vec<_>>>()?;
+            let fields = match node.field.data_type() {
+                DataType::Struct(f) => f.clone(),
+                other => return Err(internal_type(other)),
+            };
+            if fields.is_empty() {
+                return Ok(Arc::new(StructArray::new_empty_fields(len, nulls)));
+            }
+            let array = StructArray::try_new(fields, arrays, nulls)
+                .map_err(|e| mismatch(&node.field, e))?;
+            Ok(Arc::new(array))
+        }
+        Shape::List { child, element } => {
+            let leaf = node
+                .first_leaf
+                .ok_or_else(|| internal("a list without leaves"))?;
+            let levels = levels_of(leaf, leaves)?;
+            let (count, _) = struct_slots(levels, *element, None);
+            let values = assemble(child, leaves, count)?;
+            list(node, *element, levels, values)
+        }
+    }
+}
+
+/// The batch of leaf `leaf`, whose levels give a node's slots.
+fn levels_of(leaf: usize, leaves: &[LeafBatch]) -> Result<&LeafBatch> {
+    leaves
+        .get(leaf)
+        .ok_or_else(|| internal("a node without its leaf"))
+}
+
+/// Whether level `i` starts a slot of a node with slots `slot`.
+#[inline]
+fn is_slot(def: u16, rep: u16, slot: Slot) -> bool {
+    def >= slot.def as u16 && rep <= slot.rep as u16
+}
+
+/// The repetition level of level `i` (0 without repetition levels).
+#[inline]
+fn rep_at(rep: &[u16], i: usize) -> u16 {
+    rep.get(i).copied().unwrap_or(0)
+}
+
+/// Slots and validity of a struct.
+fn struct_slots(
+    levels: &LeafBatch,
+    slot: Slot,
+    valid_def: Option<i16>,
+) -> (usize, Option<NullBuffer>) {
+    let mut len = 0;
+    let mut valid = valid_def.map(|_| BooleanBufferBuilder::new(levels.def.len()));
+    for (i, &d) in levels.def.iter().enumerate() {
+        if is_slot(d, rep_at(&levels.rep, i), slot) {
+            len += 1;
+            if let (Some(b), Some(v)) = (valid.as_mut(), valid_def) {
+                b.append(d >= v as u16);
+            }
+        }
+    }
+    (len, nulls_of(valid))
+}
+
+fn nulls_of(valid: Option<BooleanBufferBuilder>) -> Option<NullBuffer> {
+    valid
+        .map(|mut b| NullBuffer::new(b.finish()))
+        .filter(|n| n.null_count() > 0)
+}
+
+/// The list (or large list, fixed-size list, map) `node` over `values`.
+fn list(node: &Node, element: Slot, levels: &LeafBatch, values: ArrayRef) -> Result<ArrayRef> {
+    let field = &node.field;
+    match field.data_type() {
+        DataType::List(item) => {
+            let (offsets, nulls) = offsets::<i32>(levels, node, element)?;
+            generic_list::<i32>(field, item.clone(), offsets, values, nulls)
+        }
+        DataType::LargeList(item) => {
+            let (offsets, nulls) = offsets::<i64>(levels, node, element)?;
+            generic_list::<i64>(field, item.clone(), offsets, values, nulls)
+        }
+        DataType::FixedSizeList(item, size) => {
+            let (offsets, nulls) = offsets::<i32>(levels, node, element)?;
+            fixed_size_list(field, item.clone(), *size, &offsets, values, nulls)
+        }
+        DataType::Map(entries, sorted) => {
+            let (offsets, nulls) = offsets::<i32>(levels, node, element)?;
+            let entries_array = values
+                .as_any()
+                .downcast_ref::<StructArray>()
+                .cloned()
+                .ok_or_else(|| internal("map entries that are not a struct"))?;
+            let array = MapArray::try_new(entries.clone(), offsets, entries_array, nulls, *sorted)
+                .map_err(|e| mismatch(field, e))?;
+            Ok(Arc::new(array))
+        }
+        other => Err(internal_type(other)),
+    }
+}
+
+/// Offsets and validity of a list node from the levels.
+fn offsets<O: OffsetSizeTrait>(
+    levels: &LeafBatch,
+    node: &Node,
+    element: Slot,
+) -> Result<(OffsetBuffer<O>, Option<NullBuffer>)> {
+    let mut offsets: Vec<O> = Vec::with_capacity(levels.def.len() + 1);
+    let mut valid = node
+        .valid_def
+        .map(|_| BooleanBufferBuilder::new(levels.def.len()));
+    let mut count = 0usize;
+    for (i, &d) in levels.def.iter().enumerate() {
+        let r = rep_at(&levels.rep, i);
+        if is_slot(d, r, node.slot) {
+            offsets.push(offset(count)?);
+            if let (Some(b), Some(v)) = (valid.as_mut(), node.valid_def) {
+                b.append(d >= v as u16);
+            }
+        }
+        if is_slot(d, r, element) {
+            count += 1;
+        }
+    }
+    offsets.push(offset(count)?);
+    // Offsets start at 0 and never decrease: the counts only grow.
+    let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+    Ok((offsets, nulls_of(valid)))
+}
+
+fn offset<O: OffsetSizeTrait>(n: usize) -> Result<O> {
+    O::from_usize(n).ok_or_else(|| {
+        Error::new(ErrorKind::Unsupported(format!(
+            "{n} list elements in one batch overflow the offsets of the list type \
+             (read with a smaller batch size, or as a large list)"
+        )))
+    })
+}
+
+fn generic_list<O: OffsetSizeTrait>(
+    field: &Field,
+    item: FieldRef,
+    offsets: OffsetBuffer<O>,
+    values: ArrayRef,
+    nulls: Option<NullBuffer>,
+) -> Result<ArrayRef> {
+    let array = GenericListArray::<O>::try_new(item, offsets, values, nulls)
+        .map_err(|e| mismatch(field, e))?;
+    Ok(Arc::new(array))
+}
+
+/// A fixed-size list: every valid list must hold `size` elements; a null list holds none
+/// in the file and gets `size` null elements.
+fn fixed_size_list(
+    field: &Field,
+    item: FieldRef,
+    size: i32,
+    offsets: &OffsetBuffer<i32>,
+    values: ArrayRef,
+    nulls: Option<NullBuffer>,
+) -> Result<ArrayRef> {
+    let width = usize::try_from(size).map_err(|_| internal("a negative list size"))?;
+    let mut indices: Vec<Option<u32>> = Vec::new();
+    let mut padded = false;
+    for (i, w) in offsets.windows(2).enumerate() {
+        let (start, end) = (w[0] as usize, w[1] as usize);
+        let is_null = nulls.as_ref().is_some_and(|n| n.is_null(i));
+        if end - start == width {
+            indices.extend((start..end).map(|j| u32::try_from(j).ok()));
+        } else if is_null && start == end {
+            indices.extend(std::iter::repeat_n(None, width));
+            padded = true;
+        } else {
+            return Err(Error::new(ErrorKind::InvalidColumnData {
+                column: field.name().clone(),
+                message: format!(
+                    "list {i} of the batch holds {} elements, not the {width} of its \
+                     fixed-size list type",
+                    end - start
+                ),
+            }));
+        }
+    }
+    let values = if padded {
+        let indices = arrow_array::UInt32Array::from(indices);
+        arrow_select::take::take(values.as_ref(), &indices, None).map_err(|e| mismatch(field, e))?
+    } else {
+        values
+    };
+    let array =
+        FixedSizeListArray::try_new(item, size, values, nulls).map_err(|e| mismatch(field, e))?;
+    Ok(Arc::new(array))
+}
+
+#[cold]
+fn mismatch(field: &Field, e: arrow_schema::ArrowError) -> Error {
+    Error::new(ErrorKind::InvalidColumnData {
+        column: field.name().clone(),
+        message: format!("the leaf columns under it disagree: {e}"),
+    })
+}
+
+#[cold]
+fn internal(what: &str) -> Error {
+    Error::new(ErrorKind::Inconsistent(format!("read plan: {what}")))
+}
+
+#[cold]
+fn internal_type(t: &DataType) -> Error {
+    Error::new(ErrorKind::Inconsistent(format!(
+        "read plan: a nested node of type {t}"
+    )))
+}

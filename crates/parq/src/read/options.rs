@@ -1,0 +1,74 @@
+//! The options of a read: [`ReadOptions`] and the choices it holds (string representation,
+//! dictionary columns, invalid UTF-8, batch size, CRC checks, schema conversion).
+
+use crate::schema::ArrowSchemaOptions;
+
+/// How string (Parquet STRING / UTF8) columns are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StringType {
+    /// `Utf8` (32-bit offsets), or what the file's `ARROW:schema` asks for. Default.
+    #[default]
+    Utf8,
+    /// `Utf8View`: views into the decoded value buffer.
+    Utf8View,
+}
+
+/// Which string and binary columns are read as Arrow `Dictionary(Int32, _)` arrays, built
+/// from the Parquet dictionary pages without gathering or hashing a value (like pyarrow's
+/// `read_dictionary`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum DictionaryColumns {
+    /// Only those the file's `ARROW:schema` says are dictionaries. Default.
+    #[default]
+    FromSchema,
+    /// Also every string / binary column whose chosen chunks all have a dictionary page.
+    Encoded,
+    /// Also these string / binary columns (by name).
+    Named(Vec<String>),
+}
+
+/// What to do with string columns whose values are not valid UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InvalidUtf8 {
+    /// Read string columns as strings; a value that is not valid UTF-8 is an error naming
+    /// the column, row group and row. Default.
+    #[default]
+    Error,
+    /// Read every string column as binary (`Utf8` as `Binary`, `LargeUtf8` as
+    /// `LargeBinary`, `Utf8View` as `BinaryView`, dictionaries of strings as dictionaries of
+    /// binary), without validation, so that data a writer stored as strings but that is not
+    /// UTF-8 can be read at all.
+    Binary,
+}
+
+/// Options of a [`ParquetReader`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Rows per batch (at least 1). Default 65536.
+    pub batch_size: usize,
+    /// How string columns are read.
+    pub strings: StringType,
+    /// Which string / binary columns are read as Arrow dictionaries.
+    pub dictionary: DictionaryColumns,
+    /// What to do with strings that are not valid UTF-8.
+    pub invalid_utf8: InvalidUtf8,
+    /// Verify page CRCs when pages have them: a page whose CRC does not match is then an
+    /// error naming it. Default false, as pyarrow, parquet-java and DuckDB (files of several
+    /// real writers carry wrong CRCs over intact data).
+    pub verify_crc: bool,
+    /// Parquet -> Arrow schema options (INT96 unit, use of the embedded `ARROW:schema`).
+    pub schema: ArrowSchemaOptions,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            batch_size: 65536,
+            strings: StringType::Utf8,
+            dictionary: DictionaryColumns::FromSchema,
+            invalid_utf8: InvalidUtf8::Error,
+            verify_crc: false,
+            schema: ArrowSchemaOptions::default(),
+        }
+    }
+}
