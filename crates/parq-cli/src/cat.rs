@@ -14,7 +14,7 @@
 //! - `jsonl`: one object per row, keys in column order; null, booleans and numbers (integers,
 //!   durations, finite floats) as JSON values; NaN and infinities as the strings `"nan"`,
 //!   `"inf"`, `"-inf"`; strings, decimals, dates, times and timestamps as JSON strings;
-//!   binary as lowercase hex strings.
+//!   binary as lowercase hex strings; lists, structs and maps as JSON arrays and objects.
 //!
 //! `--limit N` stops reading once N rows are printed (row groups after it are not decoded).
 
@@ -217,7 +217,7 @@ impl Printer {
                         cell.clear();
                         match c.write(row, &mut cell) {
                             Kind::Null => line.push_str("null"),
-                            Kind::Bool | Kind::Number => line.push_str(&cell),
+                            Kind::Bool | Kind::Number | Kind::Nested => line.push_str(&cell),
                             Kind::NonFinite | Kind::Text | Kind::Bytes => {
                                 crate::json::escape(&cell, &mut line)
                             }

@@ -52,7 +52,7 @@ impl ReadArgs {
 }
 
 /// A reader of `file` with `args` applied, checked (unknown columns, row groups out of
-/// range, nested columns are errors here, before any output).
+/// range and unsupported columns are errors here, before any output).
 pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliError> {
     let data =
         std::fs::read(file).map_err(|e| CliError::message(file, format!("cannot read: {e}")))?;
@@ -70,14 +70,20 @@ pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliErr
     if let Some(row_groups) = &args.row_groups {
         reader = reader.with_row_groups(row_groups.iter().copied());
     }
+    let groups = reader.metadata().row_groups().len();
+    let out_of_range = args
+        .row_groups
+        .as_deref()
+        .and_then(|r| r.iter().find(|&&rg| rg >= groups));
+    if let Some(&rg) = out_of_range {
+        return Err(CliError::message(
+            file,
+            format!("row group {rg} out of range: the file has {groups} row group(s)"),
+        ));
+    }
     if let Err(e) = reader.schema() {
         if let parq::ErrorKind::Unsupported(m) = e.kind() {
-            let hint = if columns.is_none() {
-                " (choose flat columns with --columns)"
-            } else {
-                ""
-            };
-            return Err(CliError::message(file, format!("{m}{hint}")));
+            return Err(CliError::message(file, m.clone()));
         }
         if let parq::ErrorKind::Inconsistent(m) = e.kind() {
             if m.starts_with("no column") {
@@ -96,17 +102,6 @@ pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliErr
             }
         }
         return Err(CliError::new(file, e));
-    }
-    let groups = reader.metadata().row_groups().len();
-    let out_of_range = args
-        .row_groups
-        .as_deref()
-        .and_then(|r| r.iter().find(|&&rg| rg >= groups));
-    if let Some(&rg) = out_of_range {
-        return Err(CliError::message(
-            file,
-            format!("row group {rg} out of range: the file has {groups} row group(s)"),
-        ));
     }
     Ok(reader)
 }

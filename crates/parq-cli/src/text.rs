@@ -12,7 +12,10 @@
 //!   (`Europe/Paris`, `Etc/UTC`) are printed in UTC with `Z` (parq has no zone database;
 //!   pyarrow prints local time and its offset);
 //! - binary, fixed-size binary: hex of the bytes (lowercase, or uppercase as pyarrow's
-//!   `to_string` shows them); strings as they are; dictionaries as their value.
+//!   `to_string` shows them); strings as they are; dictionaries as their value;
+//! - lists, structs and maps as JSON text: `[1, 2, null]`, `{"a": 1, "b": "x"}`, a map as
+//!   an object of its entries `{"k": 1}` (keys as text); inside them strings, decimals,
+//!   temporal values, hex and non-finite floats are JSON strings, numbers and booleans bare.
 
 use std::fmt::Write;
 
@@ -34,6 +37,8 @@ pub enum Kind {
     Text,
     /// Hex of binary data.
     Bytes,
+    /// A list, struct or map as JSON text.
+    Nested,
 }
 
 /// Whether [`Column`] can print values of this type.
@@ -45,6 +50,8 @@ pub fn supported(dt: &DataType) -> bool {
         | Duration(_) | Decimal32(..) | Decimal64(..) | Decimal128(..) | Decimal256(..) | Utf8
         | LargeUtf8 | Utf8View | Binary | LargeBinary | BinaryView | FixedSizeBinary(_) => true,
         Dictionary(_, v) => !matches!(**v, Dictionary(..)) && supported(v),
+        List(f) | LargeList(f) | FixedSizeList(f, _) | Map(f, _) => supported(f.data_type()),
+        Struct(fields) => fields.iter().all(|f| supported(f.data_type())),
         _ => false,
     }
 }
@@ -183,12 +190,97 @@ fn write_value(a: &dyn Array, i: usize, upper_hex: bool, out: &mut String) -> Ki
         LargeBinary => hex(a.as_binary::<i64>().value(i), upper_hex, out),
         BinaryView => hex(a.as_binary_view().value(i), upper_hex, out),
         FixedSizeBinary(_) => hex(a.as_fixed_size_binary().value(i), upper_hex, out),
+        List(_) => list(a.as_list::<i32>().value(i).as_ref(), upper_hex, out),
+        LargeList(_) => list(a.as_list::<i64>().value(i).as_ref(), upper_hex, out),
+        FixedSizeList(..) => list(a.as_fixed_size_list().value(i).as_ref(), upper_hex, out),
+        Struct(fields) => {
+            let s = a.as_struct();
+            out.push('{');
+            for (k, (f, c)) in fields.iter().zip(s.columns()).enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                crate::json::escape(f.name(), out);
+                out.push_str(": ");
+                element(c.as_ref(), i, upper_hex, out);
+            }
+            out.push('}');
+            Kind::Nested
+        }
+        Map(..) => {
+            let m = a.as_map();
+            let entries = m.value(i);
+            let (keys, values) = (entries.column(0), entries.column(1));
+            out.push('{');
+            let mut key = String::new();
+            for j in 0..entries.len() {
+                if j > 0 {
+                    out.push_str(", ");
+                }
+                key.clear();
+                write_value(keys.as_ref(), j, upper_hex, &mut key);
+                crate::json::escape(&key, out);
+                out.push_str(": ");
+                element(values.as_ref(), j, upper_hex, out);
+            }
+            out.push('}');
+            Kind::Nested
+        }
+        Dictionary(..) => {
+            let d = a.as_any_dictionary();
+            match dictionary_key(d.keys(), i) {
+                Some(k) if k < d.values().len() => {
+                    write_value(d.values().as_ref(), k, upper_hex, out)
+                }
+                _ => Kind::Null,
+            }
+        }
         other => {
             // Unreachable for supported types: callers check `supported` first.
             let _ = write!(out, "<{other}>");
             Kind::Text
         }
     }
+}
+
+/// The elements of one list as a JSON array.
+fn list(values: &dyn Array, upper_hex: bool, out: &mut String) -> Kind {
+    out.push('[');
+    for j in 0..values.len() {
+        if j > 0 {
+            out.push_str(", ");
+        }
+        element(values, j, upper_hex, out);
+    }
+    out.push(']');
+    Kind::Nested
+}
+
+/// Value `i` of `a` inside a list, struct or map: JSON (see the module docs).
+fn element(a: &dyn Array, i: usize, upper_hex: bool, out: &mut String) {
+    let mut cell = String::new();
+    match write_value(a, i, upper_hex, &mut cell) {
+        Kind::Null => out.push_str("null"),
+        Kind::Bool | Kind::Number | Kind::Nested => out.push_str(&cell),
+        Kind::NonFinite | Kind::Text | Kind::Bytes => crate::json::escape(&cell, out),
+    }
+}
+
+/// Key `i` of the dictionary keys `keys` as an index.
+fn dictionary_key(keys: &dyn Array, i: usize) -> Option<usize> {
+    use DataType::*;
+    let k = match keys.data_type() {
+        Int8 => i64::from(keys.as_primitive::<Int8Type>().value(i)),
+        Int16 => i64::from(keys.as_primitive::<Int16Type>().value(i)),
+        Int32 => i64::from(keys.as_primitive::<Int32Type>().value(i)),
+        Int64 => keys.as_primitive::<Int64Type>().value(i),
+        UInt8 => i64::from(keys.as_primitive::<UInt8Type>().value(i)),
+        UInt16 => i64::from(keys.as_primitive::<UInt16Type>().value(i)),
+        UInt32 => i64::from(keys.as_primitive::<UInt32Type>().value(i)),
+        UInt64 => i64::try_from(keys.as_primitive::<UInt64Type>().value(i)).ok()?,
+        _ => return None,
+    };
+    usize::try_from(k).ok()
 }
 
 fn text(s: &str, out: &mut String) -> Kind {

@@ -217,6 +217,18 @@ fn convert_matches_pyarrow() {
     ];
     let mut jobs: Vec<Job> = flat.iter().map(|f| Job::new(data(f))).collect();
     jobs.push(Job::new(data("datapage_v2.snappy.parquet")).columns(&["a", "b", "c", "d"]));
+    for nested in [
+        "nested_lists.snappy.parquet",
+        "nested_maps.snappy.parquet",
+        "nested_structs.rust.parquet",
+        "nonnullable.impala.parquet",
+        "nullable.impala.parquet",
+        "repeated_no_annotation.parquet",
+        "old_list_structure.parquet",
+        "map_no_value.parquet",
+    ] {
+        jobs.push(Job::new(data(nested)));
+    }
     jobs.push(Job::new(data("nested_lists.snappy.parquet")).columns(&["b"]));
     jobs.push(Job::new(data("nonnullable.impala.parquet")).columns(&["ID"]));
     jobs.push(Job::new(generated()));
@@ -249,6 +261,14 @@ fn cat_csv_and_jsonl_match_pyarrow() {
         Job::new(data("datapage_v2.snappy.parquet")).columns(&["a", "b", "c", "d"]),
     ];
     check("csv_jsonl", &jobs, &["csv", "jsonl"]);
+    // Lists, structs and maps as JSON values.
+    let nested = [
+        Job::new(data("nested_lists.snappy.parquet")),
+        Job::new(data("nested_maps.snappy.parquet")),
+        Job::new(data("repeated_no_annotation.parquet")),
+        Job::new(data("nonnullable.impala.parquet")),
+    ];
+    check("jsonl_nested", &nested, &["jsonl"]);
 }
 
 #[test]
@@ -347,15 +367,7 @@ fn errors_are_clean() {
         );
         let a = [cmd.clone(), vec!["--row-groups", "0,1"]].concat();
         fails(&a, &plain, "row group 1 out of range");
-        let nested = data("nested_lists.snappy.parquet");
         let mut a = cmd.clone();
-        a[1] = &nested;
-        fails(&a, &nested, "nested columns are not supported yet: a");
-        fails(
-            &[a.clone(), vec!["--columns", "b,a"]].concat(),
-            &nested,
-            "nested",
-        );
         let missing = dir.join("missing.parquet");
         let missing = missing.to_str().unwrap();
         a[1] = missing;

@@ -40,9 +40,31 @@ def is_numeric(typ):
             or pa.types.is_duration(typ) or pa.types.is_decimal(typ))
 
 
+def jnorm(v, typ):
+    """A nested value as parq's JSON text parses (json.loads with the hooks of check_jsonl):
+    objects as lists of (key, value) pairs, numbers as ("num", text)."""
+    if v is None:
+        return None
+    if pa.types.is_struct(typ):
+        return [(f.name, jnorm(v[f.name], f.type)) for f in typ]
+    if pa.types.is_map(typ):
+        return [(str(k), jnorm(x, typ.item_type)) for k, x in v]
+    if pa.types.is_list(typ) or pa.types.is_large_list(typ) or pa.types.is_fixed_size_list(typ):
+        return [jnorm(x, typ.value_type) for x in v]
+    if pa.types.is_dictionary(typ):
+        return jnorm(v, typ.value_type)
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int):
+        return ("num", str(v))
+    return v
+
+
 def cells(col, upper_hex):
-    """(kind, text) per value, None for null."""
+    """(kind, text) per value, None for null (nested values: ("nested", value))."""
     typ = col.type
+    if pa.types.is_nested(typ):
+        return [None if v is None else ("nested", jnorm(v, typ)) for v in col.to_pylist()]
     if pa.types.is_dictionary(typ):
         col = col.cast(typ.value_type)
         typ = typ.value_type
@@ -113,6 +135,8 @@ def check_jsonl(job, t, fail):
                 ok = got is (want[1] == "true")
             elif want[0] == "num":
                 ok = got == ("num", want[1])
+            elif want[0] == "nested":
+                ok = got == want[1]
             else:  # text, bytes, nonfinite: JSON strings
                 ok = got == want[1]
             if not ok:
