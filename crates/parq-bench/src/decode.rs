@@ -26,7 +26,7 @@ use parquet_60::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::json;
 
 use crate::alloc::alloc_stats_during;
-use crate::decode_cases::{all_cases, CaseSpec, Codec, Written, NULL_SHARE};
+use crate::decode_cases::{all_cases, nested_cases, CaseSpec, Codec, Written, NULL_SHARE};
 use crate::footer::check_writable;
 use crate::measure::{measure, timed_simple, Case, MeasureArgs, MeasureConfig, Samples, Stats};
 use crate::peers::{json_samples, json_u64, pyarrow_peer, run_harness_script, Python};
@@ -91,8 +91,9 @@ pub struct DecodeArgs {
 }
 
 impl DecodeArgs {
-    /// The selected cases.
-    pub fn case_specs(&self) -> Result<Vec<CaseSpec>> {
+    /// The selected cases; with `nested`, the nested cases too (with and without nulls
+    /// unless `--nulls` says otherwise, a quarter as many rows as the flat cases have values).
+    pub fn case_specs(&self, nested: bool) -> Result<Vec<CaseSpec>> {
         ensure!(self.values > 0, "--values must be at least 1");
         let codecs: Vec<Codec> = if !self.codecs.is_empty() {
             Codec::ALL
@@ -123,6 +124,14 @@ impl DecodeArgs {
             self.values
         };
         let mut cases = all_cases(self.values, table_rows, &codecs, &nullability, self.quick);
+        if nested {
+            let both = if self.nulls.is_empty() {
+                vec![false, true]
+            } else {
+                nullability.clone()
+            };
+            cases.extend(nested_cases((self.values / 4).max(1), &codecs, &both));
+        }
         if !self.cases.is_empty() {
             cases.retain(|c| self.cases.iter().any(|pat| c.name.contains(pat.as_str())));
         }
@@ -443,7 +452,7 @@ fn decode_cases_write(spec: &CaseSpec) -> Result<Written> {
 }
 
 pub fn run(args: &DecodeArgs, workspace_root: &Path) -> Result<()> {
-    let specs = args.case_specs()?;
+    let specs = args.case_specs(true)?;
     check_writable(&args.json)?;
     let (python, data_dir) = args.pyarrow_setup(workspace_root)?;
     let pyarrow_path = data_dir.join(format!("decode-{}.parquet", std::process::id()));

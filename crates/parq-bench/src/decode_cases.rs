@@ -26,6 +26,8 @@ use parquet_60::schema::types::ColumnPath;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+use crate::nested_cases::Shape;
+
 /// Share of nulls in the nullable variants.
 pub const NULL_SHARE: f64 = 0.1;
 /// The ZSTD level every writer uses: 1, the default of `parquet` 60.1.0, pyarrow and parq.
@@ -47,6 +49,8 @@ pub enum Kind {
     String,
     /// BYTE_ARRAY, Arrow Binary: the seed-001 blobs.
     Blob,
+    /// A list, struct or map ([`crate::nested_cases`]).
+    Nested(Shape),
 }
 
 impl Kind {
@@ -60,10 +64,26 @@ impl Kind {
             Kind::Flba16 => "flba16",
             Kind::String => "string",
             Kind::Blob => "binary",
+            Kind::Nested(shape) => shape.name(),
         }
     }
 
-    fn data_type(self) -> DataType {
+    /// A number that tells the kinds apart (for seeds).
+    fn code(self) -> u64 {
+        match self {
+            Kind::Int32 => 0,
+            Kind::Int64 => 1,
+            Kind::Float => 2,
+            Kind::Double => 3,
+            Kind::Boolean => 4,
+            Kind::Flba16 => 5,
+            Kind::String => 6,
+            Kind::Blob => 7,
+            Kind::Nested(shape) => 8 + shape as u64,
+        }
+    }
+
+    fn data_type(self, nullable: bool) -> DataType {
         match self {
             Kind::Int32 => DataType::Int32,
             Kind::Int64 => DataType::Int64,
@@ -73,6 +93,7 @@ impl Kind {
             Kind::Flba16 => DataType::FixedSizeBinary(16),
             Kind::String => DataType::Utf8,
             Kind::Blob => DataType::Binary,
+            Kind::Nested(shape) => shape.data_type(nullable),
         }
     }
 }
@@ -309,6 +330,28 @@ pub fn all_cases(
     cases
 }
 
+/// The nested cases: every [`Shape`] without nulls and with nulls (when `nullability`
+/// holds them), `rows` rows each, for each codec.
+pub fn nested_cases(rows: usize, codecs: &[Codec], nullability: &[bool]) -> Vec<CaseSpec> {
+    let mut cases = Vec::new();
+    for &codec in codecs {
+        for shape in Shape::ALL {
+            for &nullable in nullability {
+                let mut case =
+                    CaseSpec::single(Kind::Nested(shape), Enc::Default, nullable, codec, rows);
+                case.name = format!(
+                    "nested {} {} {}",
+                    shape.name(),
+                    if nullable { "10%null" } else { "required" },
+                    codec.name()
+                );
+                cases.push(case);
+            }
+        }
+    }
+    cases
+}
+
 /// A written case: the file bytes and the batch that was written.
 pub struct Written {
     pub bytes: Bytes,
@@ -324,7 +367,11 @@ pub fn case_batch(spec: &CaseSpec) -> Result<RecordBatch> {
     for (i, col) in spec.columns.iter().enumerate() {
         let seed = seed_of(col, spec.nullable, spec.rows) ^ ((i as u64) << 56);
         let array = generate(col, spec.nullable, spec.rows, seed);
-        fields.push(Field::new(col.name, col.kind.data_type(), spec.nullable));
+        fields.push(Field::new(
+            col.name,
+            col.kind.data_type(spec.nullable),
+            spec.nullable,
+        ));
         arrays.push(array);
     }
     Ok(RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays)?)
@@ -380,13 +427,18 @@ pub fn write_case(spec: &CaseSpec) -> Result<Written> {
 pub fn check_encodings(spec: &CaseSpec, bytes: &Bytes) -> Result<usize> {
     use parquet_60::file::reader::{FileReader, SerializedFileReader};
     let reader = SerializedFileReader::new(bytes.clone())?;
+    let nested = spec
+        .columns
+        .iter()
+        .any(|c| matches!(c.kind, Kind::Nested(_)));
     ensure!(
-        reader
-            .metadata()
-            .file_metadata()
-            .schema_descr()
-            .num_columns()
-            == spec.columns.len(),
+        nested
+            || reader
+                .metadata()
+                .file_metadata()
+                .schema_descr()
+                .num_columns()
+                == spec.columns.len(),
         "{}: the file has {} columns, the case {}",
         spec.name,
         reader
@@ -435,7 +487,7 @@ pub fn check_encodings(spec: &CaseSpec, bytes: &Bytes) -> Result<usize> {
 }
 
 fn seed_of(col: &ColumnSpec, nullable: bool, rows: usize) -> u64 {
-    let kind = col.kind as u64;
+    let kind = col.kind.code();
     let enc = col.enc as u64;
     0xdec0_de00_0000_0000 ^ (kind << 40) ^ (enc << 32) ^ (u64::from(nullable) << 31) ^ rows as u64
 }
@@ -464,6 +516,7 @@ fn generate(col: &ColumnSpec, nullable: bool, rows: usize, seed: u64) -> ArrayRe
         }};
     }
     match (col.kind, col.enc) {
+        (Kind::Nested(shape), _) => crate::nested_cases::generate(shape, nullable, rows, seed),
         // Dictionary: 1,000 distinct values drawn uniformly.
         (Kind::Int32, Enc::Dictionary) => {
             let dict: Vec<i32> = (0..1000).map(|_| rng.random()).collect();

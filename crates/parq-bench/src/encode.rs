@@ -520,7 +520,7 @@ fn measure_case(
 }
 
 pub fn run(args: &DecodeArgs, workspace_root: &Path) -> Result<()> {
-    let specs = args.case_specs()?;
+    let specs = args.case_specs(false)?;
     check_writable(&args.json)?;
     let (python, data_dir) = args.pyarrow_setup(workspace_root)?;
     let impls = args.rust_impls();

@@ -22,6 +22,7 @@ mod encode;
 mod encode_wide;
 mod footer;
 mod measure;
+mod nested_cases;
 mod parq_impl;
 mod peers;
 mod plot;
