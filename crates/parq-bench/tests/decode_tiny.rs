@@ -46,8 +46,13 @@ fn tiny_decode_run_writes_json_for_parq_and_parquet_60() {
         .map(|c| c["dataset"].as_str().unwrap())
         .collect();
     datasets.dedup();
-    // 16 (type, encoding) cases, seed-001 and the table.
-    assert_eq!(datasets.len(), 18, "{datasets:?}");
+    // 16 (type, encoding) cases, seed-001, the table and 6 nested shapes x 2 nullabilities.
+    assert_eq!(datasets.len(), 30, "{datasets:?}");
+    assert_eq!(
+        datasets.iter().filter(|d| d.starts_with("nested ")).count(),
+        12,
+        "{datasets:?}"
+    );
     assert!(datasets.iter().any(|d| d.starts_with("seed-001")));
     assert!(datasets.iter().any(|d| d.starts_with("table int64+string")));
     for d in &datasets {
@@ -69,7 +74,9 @@ fn tiny_decode_run_writes_json_for_parq_and_parquet_60() {
                 "uncompressed"
             }
         );
-        assert_eq!(c["null_share"], 0.0);
+        // --quick: required flat cases; the nested cases with and without nulls.
+        let nullable = c["dataset"].as_str().unwrap().contains("10%null");
+        assert_eq!(c["null_share"], if nullable { 0.1 } else { 0.0 });
         assert!(c["type"].is_string());
         assert!(c["median_ns"].is_u64() && c["min_ns"].is_u64());
         assert!(c["output_bytes"].as_u64().unwrap() > 0, "{c}");
@@ -83,6 +90,9 @@ fn tiny_decode_run_writes_json_for_parq_and_parquet_60() {
         let name = c["dataset"].as_str().unwrap();
         if name.starts_with("seed-001") {
             assert_eq!((rows, c["row_groups"].as_u64().unwrap()), (968, 2));
+        } else if name.starts_with("nested ") {
+            // A quarter of --values rows: lists hold 3 elements on average.
+            assert_eq!(rows, 250, "{name}");
         } else {
             assert_eq!(rows, 1000, "{name}");
         }
