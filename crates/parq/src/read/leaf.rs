@@ -295,21 +295,13 @@ impl<'a> LeafReader<'a> {
                 }
             }
             Page::DataV1(p) => {
-                self.compact();
-                self.page_marks.push((
-                    self.slots_out + (self.slots - self.taken_slots) as u64,
-                    meta.header_offset,
-                ));
+                self.begin_data_page(meta.header_offset);
                 let n = p.num_values();
                 p.sections(self.spec.max_rep_level, self.spec.max_def_level)
                     .and_then(|s| self.decode_data(&mut cur.counts, n, p.encoding(), s))
             }
             Page::DataV2(p) => {
-                self.compact();
-                self.page_marks.push((
-                    self.slots_out + (self.slots - self.taken_slots) as u64,
-                    meta.header_offset,
-                ));
+                self.begin_data_page(meta.header_offset);
                 // The header's `num_nulls` is not checked: some writers get it wrong, and
                 // the definition levels are what count (as pyarrow reads such pages).
                 let n = p.num_values();
@@ -322,6 +314,18 @@ impl<'a> LeafReader<'a> {
         }
         self.current = Some(cur);
         Ok(())
+    }
+
+    /// Before a data page whose header is at `header_offset`: drops what was taken and
+    /// marks where the page's slots start.
+    fn begin_data_page(&mut self, header_offset: u64) {
+        self.compact();
+        self.page_marks.push((self.next_slot(), header_offset));
+    }
+
+    /// The absolute position of the next slot decoded.
+    fn next_slot(&self) -> u64 {
+        self.slots_out + (self.slots - self.taken_slots) as u64
     }
 
     fn end_chunk(&mut self, cur: Current<'a>) -> Result<()> {

@@ -47,10 +47,9 @@ pub(crate) fn assemble(node: &Node, leaves: &[LeafBatch], len: usize) -> Result<
             let leaf = node
                 .first_leaf
                 .ok_or_else(|| internal("a list without leaves"))?;
-            let levels = levels_of(leaf, leaves)?;
-            let (count, _) = struct_slots(levels, *element, None);
-            let values = assemble(child, leaves, count)?;
-            list(node, *element, levels, values)
+            list(node, *element, levels_of(leaf, leaves)?, |count| {
+                assemble(child, leaves, count)
+            })
         }
     }
 }
@@ -99,24 +98,34 @@ fn nulls_of(valid: Option<BooleanBufferBuilder>) -> Option<NullBuffer> {
         .filter(|n| n.null_count() > 0)
 }
 
-/// The list (or large list, fixed-size list, map) `node` over `values`.
-fn list(node: &Node, element: Slot, levels: &LeafBatch, values: ArrayRef) -> Result<ArrayRef> {
+/// The list (or large list, fixed-size list, map) `node`; `child` builds its values from
+/// their count (the last offset).
+fn list(
+    node: &Node,
+    element: Slot,
+    levels: &LeafBatch,
+    child: impl FnOnce(usize) -> Result<ArrayRef>,
+) -> Result<ArrayRef> {
     let field = &node.field;
     match field.data_type() {
         DataType::List(item) => {
             let (offsets, nulls) = offsets::<i32>(levels, node, element)?;
+            let values = child(last(&offsets))?;
             generic_list::<i32>(field, item.clone(), offsets, values, nulls)
         }
         DataType::LargeList(item) => {
             let (offsets, nulls) = offsets::<i64>(levels, node, element)?;
+            let values = child(last(&offsets))?;
             generic_list::<i64>(field, item.clone(), offsets, values, nulls)
         }
         DataType::FixedSizeList(item, size) => {
             let (offsets, nulls) = offsets::<i32>(levels, node, element)?;
+            let values = child(last(&offsets))?;
             fixed_size_list(field, item.clone(), *size, &offsets, values, nulls)
         }
         DataType::Map(entries, sorted) => {
             let (offsets, nulls) = offsets::<i32>(levels, node, element)?;
+            let values = child(last(&offsets))?;
             let entries_array = values
                 .as_any()
                 .downcast_ref::<StructArray>()
@@ -157,6 +166,11 @@ fn offsets<O: OffsetSizeTrait>(
     // Offsets start at 0 and never decrease: the counts only grow.
     let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
     Ok((offsets, nulls_of(valid)))
+}
+
+/// The last offset: the number of elements.
+fn last<O: OffsetSizeTrait>(offsets: &OffsetBuffer<O>) -> usize {
+    offsets.last().as_usize()
 }
 
 fn offset<O: OffsetSizeTrait>(n: usize) -> Result<O> {
