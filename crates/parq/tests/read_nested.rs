@@ -27,8 +27,9 @@
 //!   `ParquetFile.read(columns=...)`, whose paths keep the selected leaves inside their
 //!   parents, as parq's do (`pq.read_table(columns=...)` goes through the dataset API, which
 //!   returns `s.a` as a top-level column `a` and refuses paths through lists), whole and in
-//!   batches of 7. Where parq differs from pyarrow, [`KNOWN_DIFFERENCES`] says how; each is
-//!   asserted on every file, so one that goes away fails the test.
+//!   batches of 7, with pyarrow's names for pruned lists and maps (a list whose struct
+//!   elements lost fields names its element `item`; a map keeping only its keys or values is
+//!   a list of structs).
 //! - Every `*.parquet` of parquet-testing/data and arrow-testing that pyarrow reads and that
 //!   has a nested column: parq reads it equal to pyarrow, whole and in batches; a file
 //!   pyarrow refuses is an error in parq too (not a panic).
@@ -42,8 +43,7 @@ use common::{differences, read_ipc, run_python_file, testdata, tmp_dir};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use arrow_array::{make_array, RecordBatch};
-use arrow_schema::{DataType, SchemaRef};
+use arrow_array::RecordBatch;
 use arrow_select::concat::concat_batches;
 use parq::read::ParquetReader;
 use serde_json::Value;
@@ -225,7 +225,7 @@ fn generated_nested_files_match_pyarrow() {
     let files = v["files"].as_array().expect("files");
     let mut failures = Vec::new();
     let (mut compared, mut batches, mut selections, mut refused) = (0, 0, 0, Vec::new());
-    let (mut by_duckdb, mut absent, mut element_renamed, mut parq_fails) = (0, Vec::new(), 0, 0);
+    let (mut by_duckdb, mut absent) = (0, Vec::new());
     let mut by_row_group = 0;
     for f in files {
         let name = f["name"].as_str().expect("name");
@@ -289,69 +289,14 @@ fn generated_nested_files_match_pyarrow() {
             };
             let expected = read_ipc(&dir.join(ipc));
             let what = format!("{name} columns {cols:?}");
-            let known = KNOWN_DIFFERENCES
-                .iter()
-                .find(|(k, _)| *k == cols.join(","))
-                .map(|(_, known)| known);
-            match known {
-                None => {
-                    let diffs = check_file(&path, Some(&cols), &expected, &[7], &mut batches);
-                    failures.extend(diffs.iter().map(|d| format!("{what}: {d}")));
-                    selections += 1;
-                }
-                Some(Known::ElementRenamed) => {
-                    // Only list element names may differ; pyarrow's values relabelled with
-                    // parq's types must equal parq's.
-                    let schema = ParquetReader::open(&path)
-                        .and_then(|r| r.with_columns(cols.iter().cloned()).schema())
-                        .expect("schema of the selection");
-                    let want = &expected[0];
-                    let renamed = schema.fields().len() == want.num_columns()
-                        && schema
-                            .fields()
-                            .iter()
-                            .zip(want.schema().fields())
-                            .all(|(g, w)| {
-                                g.name() == w.name()
-                                    && same_but_element_names(g.data_type(), w.data_type())
-                            });
-                    if !renamed {
-                        failures.push(format!(
-                            "{what}: schema {schema:?}, expected {:?} up to list element names",
-                            want.schema()
-                        ));
-                        continue;
-                    }
-                    let relabelled = relabel(want, schema.clone());
-                    let diffs = check_file(&path, Some(&cols), &[relabelled], &[7], &mut batches);
-                    failures.extend(diffs.iter().map(|d| format!("{what} (relabelled): {d}")));
-                    if schema.fields() == want.schema().fields() {
-                        selections += 1;
-                    } else {
-                        element_renamed += 1;
-                    }
-                }
-                Some(Known::ParqFails(error)) => {
-                    let diffs = check_file(&path, Some(&cols), &expected, &[7], &mut batches);
-                    if diffs.is_empty() {
-                        failures.push(format!(
-                            "{what}: parq reads it now, the known difference is gone: update \
-                             KNOWN_DIFFERENCES"
-                        ));
-                    } else if diffs.iter().all(|d| d.contains(error)) {
-                        parq_fails += 1;
-                    } else {
-                        failures.extend(diffs.iter().map(|d| format!("{what}: {d}")));
-                    }
-                }
-            }
+            let diffs = check_file(&path, Some(&cols), &expected, &[7], &mut batches);
+            failures.extend(diffs.iter().map(|d| format!("{what}: {d}")));
+            selections += 1;
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!(
-        "compared {compared} files ({batches} batches) and {selections} selections ({} \
-         with list element names differing, {parq_fails} that parq fails) in {:.1?}",
-        element_renamed,
+        "compared {compared} files ({batches} batches) and {selections} selections in {:.1?}",
         started.elapsed()
     );
     assert!(
@@ -374,88 +319,18 @@ fn generated_nested_files_match_pyarrow() {
     assert_eq!(by_row_group, 7);
     // DuckDB's files lack `fl` (fixed_size_list): 4 files x 1 selection.
     assert_eq!(absent.len(), 4, "{absent:?}");
-    // 17 files x 15 selections: the 2 partial map selections fail in every file; the
-    // partial list<struct> selection renames the element in the 12 files naming it
-    // `element` (pyarrow's default is `item`, the legacy files' name).
-    assert_eq!(parq_fails, 17 * 2);
-    assert_eq!(element_renamed, 12);
-    assert_eq!(selections, 17 * 15 - 4 - 1 - 17 * 2 - 12);
+    // 17 files x 15 selections, among them maps with only their keys or only their values
+    // (pyarrow reads those as lists of structs) and list<struct> with some fields (the
+    // element renamed `item`).
+    assert_eq!(selections, 17 * 15 - 4 - 1);
     // Batches: every file at 1, 7, 100 and 501 rows (500 + 72 + 5 + 1), every selection
     // parq reads at 7.
-    assert_eq!(
-        batches,
-        17 * (500 + 72 + 5 + 1) + (selections + element_renamed) * 72
-    );
+    assert_eq!(batches, 17 * (500 + 72 + 5 + 1) + selections * 72);
     // pyarrow refuses `lli` (list<list<int32>>) of DuckDB's v2 file without dictionary:
     // "Unexpected end of stream: InitBlock EOF" (DuckDB's DELTA_BINARY_PACKED int32
     // miniblocks are 33 bits wide, its deltas taken in 64 bits; parq reads them, wrapping
     // to 32 bits); DuckDB's reading stands in.
     assert_eq!(by_duckdb, 1);
-}
-
-/// How parq's reading of a selection differs from pyarrow's.
-enum Known {
-    /// pyarrow rebuilds a list whose struct elements keep only some of their fields with
-    /// its default element name `item`; parq keeps the file's (`element`). Values equal.
-    ElementRenamed,
-    /// parq fails with this error where pyarrow reads the selection.
-    ParqFails(&'static str),
-}
-
-/// Selections (their paths joined by `,`) parq reads differently from pyarrow, each checked
-/// on every file that has it: a difference that disappears fails the test.
-const KNOWN_DIFFERENCES: &[(&str, Known)] = &[
-    ("lst.list.element.b", Known::ElementRenamed),
-    // parq cannot read only the keys or only the values of a map: it builds a MapArray of
-    // one child. pyarrow reads the map as a list of structs of the chosen field
-    // (`m: list<m: struct<key: string not null> not null>`).
-    (
-        "m.key_value.key",
-        Known::ParqFails("MapArray entries must contain two children, got 1"),
-    ),
-    (
-        "ml.key_value.value",
-        Known::ParqFails("MapArray entries must contain two children, got 1"),
-    ),
-];
-
-/// Whether `a` and `b` are equal but for the names of list elements.
-fn same_but_element_names(a: &DataType, b: &DataType) -> bool {
-    use DataType as D;
-    match (a, b) {
-        (D::List(x), D::List(y)) | (D::LargeList(x), D::LargeList(y)) => {
-            x.is_nullable() == y.is_nullable()
-                && same_but_element_names(x.data_type(), y.data_type())
-        }
-        (D::Struct(x), D::Struct(y)) => {
-            x.len() == y.len()
-                && x.iter().zip(y.iter()).all(|(x, y)| {
-                    x.name() == y.name()
-                        && x.is_nullable() == y.is_nullable()
-                        && same_but_element_names(x.data_type(), y.data_type())
-                })
-        }
-        _ => a == b,
-    }
-}
-
-/// `batch` with the types of `schema` (the same layouts).
-fn relabel(batch: &RecordBatch, schema: SchemaRef) -> RecordBatch {
-    let columns = batch
-        .columns()
-        .iter()
-        .zip(schema.fields())
-        .map(|(c, f)| {
-            let data = c
-                .to_data()
-                .into_builder()
-                .data_type(f.data_type().clone())
-                .build()
-                .expect("the same layout");
-            make_array(data)
-        })
-        .collect();
-    RecordBatch::try_new(schema, columns).expect("relabelled batch")
 }
 
 /// The `*.parquet` files under `dir`, recursively.

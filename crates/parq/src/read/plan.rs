@@ -417,11 +417,14 @@ impl Builder<'_> {
 }
 
 /// `field` with its nested fields replaced by `children` (the struct's fields, or the one
-/// item / entries field of a list or map).
+/// item / entries field of a list or map), named as pyarrow names a pruned selection: a list
+/// whose elements lost fields calls its element `item`, and a map whose entries kept only
+/// the key or only the value becomes a list of those entries, its element named after the
+/// map and required.
 fn with_children(field: &Field, children: &[Field]) -> Result<Field> {
-    let one = || -> Result<Arc<Field>> {
+    let one = || -> Result<&Field> {
         match children {
-            [c] => Ok(Arc::new(c.clone())),
+            [c] => Ok(c),
             _ => Err(Error::new(ErrorKind::Inconsistent(format!(
                 "`{}` needs one child field, not {}",
                 field.name(),
@@ -429,15 +432,54 @@ fn with_children(field: &Field, children: &[Field]) -> Result<Field> {
             )))),
         }
     };
+    let item = |old: &Field| -> Result<Arc<Field>> {
+        let new = one()?;
+        Ok(Arc::new(if lost_fields(new.data_type(), old.data_type()) {
+            new.clone().with_name("item")
+        } else {
+            new.clone()
+        }))
+    };
     let t = match field.data_type() {
         DataType::Struct(_) => DataType::Struct(Fields::from(children.to_vec())),
-        DataType::List(_) => DataType::List(one()?),
-        DataType::LargeList(_) => DataType::LargeList(one()?),
-        DataType::FixedSizeList(_, n) => DataType::FixedSizeList(one()?, *n),
-        DataType::Map(_, sorted) => DataType::Map(one()?, *sorted),
+        DataType::List(old) => DataType::List(item(old)?),
+        DataType::LargeList(old) => DataType::LargeList(item(old)?),
+        DataType::FixedSizeList(old, n) => DataType::FixedSizeList(item(old)?, *n),
+        DataType::Map(_, sorted) => {
+            let entries = one()?;
+            match entries.data_type() {
+                DataType::Struct(kv) if kv.len() == 2 => {
+                    DataType::Map(Arc::new(entries.clone()), *sorted)
+                }
+                t => DataType::List(Arc::new(Field::new(field.name(), t.clone(), false))),
+            }
+        }
         other => other.clone(),
     };
     Ok(field.clone().with_data_type(t))
+}
+
+/// Whether `new`, a selection of `old`, lacks a field of one of `old`'s structs.
+fn lost_fields(new: &DataType, old: &DataType) -> bool {
+    match (new, old) {
+        (DataType::Struct(n), DataType::Struct(o)) => {
+            n.len() < o.len()
+                || n.iter().any(|f| {
+                    o.iter()
+                        .find(|g| g.name() == f.name())
+                        .is_some_and(|g| lost_fields(f.data_type(), g.data_type()))
+                })
+        }
+        (
+            DataType::List(n) | DataType::LargeList(n) | DataType::FixedSizeList(n, _),
+            DataType::List(o)
+            | DataType::LargeList(o)
+            | DataType::FixedSizeList(o, _)
+            | DataType::Map(o, _),
+        )
+        | (DataType::Map(n, _), DataType::Map(o, _)) => lost_fields(n.data_type(), o.data_type()),
+        _ => false,
+    }
 }
 
 /// `t` with its strings as binary: see [`InvalidUtf8::Binary`].
