@@ -1,6 +1,7 @@
 //! Tests of `parq::read` on nested columns against pyarrow 26: every nested shape written by
-//! pyarrow, DuckDB 2.0, polars 2.1 and fastparquet 2026.9, and every nested file of the
-//! parquet-testing and arrow-testing corpora.
+//! pyarrow, DuckDB 2.0, polars 2.1 and fastparquet 2026.9, the files of parquet-java 1.18
+//! and arrow-go 18.8 in tests/data/writers, and every nested file of the parquet-testing and
+//! arrow-testing corpora.
 //!
 //! - `read_nested.py generate` writes one table of 500 rows holding list<int64>,
 //!   list<string>, list<list<int32>>, struct<int32, string, double>, a struct in a struct,
@@ -33,6 +34,10 @@
 //! - Every `*.parquet` of parquet-testing/data and arrow-testing that pyarrow reads and that
 //!   has a nested column: parq reads it equal to pyarrow, whole and in batches; a file
 //!   pyarrow refuses is an error in parq too (not a panic).
+//! - The files of tests/data/writers (their README says how they were written): parquet-java
+//!   (example Group API; three-level, two-level and bare repeated lists, MAP, MAP_KEY_VALUE)
+//!   and arrow-go (pqarrow, records split over v1 pages; its low-level column writers), read
+//!   equal to pyarrow, whole and in batches; the count of files of each writer is asserted.
 //!
 //! The counts of files, batches and selections compared are asserted, so the test cannot
 //! pass vacuously. The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
@@ -447,4 +452,65 @@ fn corpus_nested_files_match_pyarrow() {
             "parquet-testing/data/repeated_primitive_no_list.parquet",
         ]
     );
+}
+
+/// The files of tests/data/writers (see its README) per writer: the name's prefix and how
+/// many there are.
+const WRITERS: &[(&str, usize)] = &[("arrow-go_", 5), ("parquet-java_", 6)];
+
+#[test]
+fn writer_files_match_pyarrow() {
+    let started = std::time::Instant::now();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/writers");
+    let mut files = Vec::new();
+    parquet_files(&data, &mut files);
+    files.sort();
+    let dir = tmp_dir("writers");
+    let mut args = vec![PathBuf::from("corpus"), dir.clone()];
+    args.extend(files.iter().cloned());
+    let status: Vec<String> =
+        serde_json::from_str(&run_python_file(&script(), &args)).expect("json");
+    assert_eq!(status.len(), files.len());
+
+    let mut failures = Vec::new();
+    let (mut compared, mut batches) = (Vec::new(), 0);
+    for (i, path) in files.iter().enumerate() {
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string();
+        if status[i] != "nested" {
+            failures.push(format!("{name}: pyarrow: {}", status[i]));
+            continue;
+        }
+        let expected = read_ipc(&dir.join(format!("{i}.arrow")));
+        let rows = expected.iter().map(|b| b.num_rows()).sum::<usize>();
+        assert_eq!(rows, 300, "{name}");
+        let mut read = 0;
+        let diffs = check_file(path, None, &expected, &[1, 7, 100, rows + 1], &mut read);
+        batches += read;
+        failures.extend(diffs.iter().map(|d| format!("{name}: {d}")));
+        if diffs.is_empty() && read != 300 + 43 + 3 + 1 {
+            failures.push(format!("{name}: {read} batches"));
+        }
+        compared.push(name);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "{} writer files compared ({batches} batches) in {:.1?}",
+        compared.len(),
+        started.elapsed()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    for (prefix, count) in WRITERS {
+        let n = compared.iter().filter(|f| f.starts_with(prefix)).count();
+        assert_eq!(n, *count, "{prefix}*: {compared:?}");
+    }
+    assert_eq!(compared.len(), files.len());
 }
