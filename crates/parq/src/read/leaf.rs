@@ -26,8 +26,9 @@ use super::convert;
 use super::error::{
     in_page, inconsistent, locate, page_meta, unsupported_encoding, ConvertError, SLOTS,
 };
+use super::levels::{count_at_least, count_zeros, levels_to_bits, nth_zero, slot_bits};
 use super::plan::ColumnSpec;
-use super::spread::{bits_range, levels_to_bits, slot_bits};
+use super::spread::bits_range;
 use super::values::{Hint, Storage};
 use crate::compression::Decompressor;
 use crate::encoding::rle::RleDecoder;
@@ -91,7 +92,7 @@ pub(crate) struct LeafReader<'a> {
     /// Kept from chunk to chunk.
     reuse: Option<(Decompressor, Vec<u8>)>,
     storage: Storage,
-    /// Validity bits of the slots buffered (only when `max_def_level > 0`).
+    /// Validity bits of the slots buffered (only when a slot may be null).
     validity: Vec<u8>,
     /// Slots buffered, and how many of them were taken already.
     slots: usize,
@@ -169,6 +170,11 @@ impl<'a> LeafReader<'a> {
         &self.spec
     }
 
+    /// Whether a slot may be null: the leaf's maximum definition level is above its slots'.
+    fn nullable(&self) -> bool {
+        self.spec.max_def_level > self.spec.slot_def_level
+    }
+
     /// Complete records buffered, ready for [`LeafReader::take`].
     pub(crate) fn complete(&self) -> usize {
         self.records - usize::from(self.open && self.records > 0)
@@ -199,10 +205,17 @@ impl<'a> LeafReader<'a> {
 
     fn reserve(&mut self, hint: Hint) {
         let values = self.storage.reserve(hint);
-        if self.spec.max_def_level > 0 {
+        if self.nullable() {
             let want = (self.slots + values).div_ceil(8);
             self.validity
                 .reserve(want.saturating_sub(self.validity.len()));
+        }
+        if self.spec.keep_levels {
+            // A chunk's values are its levels.
+            self.def.reserve(values);
+            if self.spec.max_rep_level > 0 {
+                self.rep.reserve(values);
+            }
         }
     }
 
@@ -244,11 +257,11 @@ impl<'a> LeafReader<'a> {
         self.compact();
         if !*reserved {
             let mut hint = chunk_hint(chunk, self.footer_buf, self.file.len());
-            if hint.values > want {
-                // Only what the batch needs (the byte count in proportion).
-                hint.bytes =
-                    (hint.bytes as u128 * want as u128 / hint.values.max(1) as u128) as usize;
-                hint.values = want;
+            if want < max_records {
+                // Only what the batch's records need, in proportion to the chunk's records.
+                let part = |n: usize| (n as u128 * want as u128 / max_records as u128) as usize;
+                hint.bytes = part(hint.bytes);
+                hint.values = part(hint.values);
             }
             self.reserve(hint);
             *reserved = true;
@@ -339,7 +352,7 @@ impl<'a> LeafReader<'a> {
     fn compact(&mut self) {
         if self.taken_slots > 0 {
             self.storage.discard(self.taken_slots, self.slots);
-            if self.spec.max_def_level > 0 {
+            if self.nullable() {
                 self.validity = bits_range(
                     &self.validity,
                     self.taken_slots,
@@ -388,7 +401,7 @@ impl<'a> LeafReader<'a> {
                 .checked_add(n)
                 .ok_or_else(|| inconsistent(format!("{n} more slots overflow")))?;
             self.storage.try_room(slots)?;
-            let valid = if self.spec.max_def_level == 0 {
+            let valid = if !self.nullable() {
                 n
             } else {
                 self.definition_flat(n, &sections.definition)?
@@ -414,28 +427,20 @@ impl<'a> LeafReader<'a> {
         self.rep.resize(from + n, 0);
         let page = &mut self.rep[from..];
         levels.decoder()?.decode_exact(page)?;
-        let max = self.spec.max_rep_level as u16;
-        if let Some(&l) = page.iter().find(|&&l| l > max) {
-            return Err(inconsistent(format!(
-                "repetition level {l} > the column's maximum {max}"
-            )));
-        }
+        check_max(page, levels, self.spec.max_rep_level, "repetition")?;
         if cur.records == 0 && page.first().is_some_and(|&r| r != 0) {
             return Err(inconsistent(
                 "the first repetition level of a column chunk is not 0".to_string(),
             ));
         }
-        let mut keep = n;
-        let mut starts = 0;
-        for (i, &r) in page.iter().enumerate() {
-            if r == 0 {
-                if starts == cur.records_left {
-                    keep = i;
-                    break;
-                }
-                starts += 1;
-            }
-        }
+        let all = count_zeros(page);
+        let (keep, starts) = if all <= cur.records_left {
+            (n, all)
+        } else {
+            // Up to the start of the first record the chunk may no longer give.
+            let cut = nth_zero(page, cur.records_left).unwrap_or(n);
+            (cut, cur.records_left)
+        };
         self.rep.truncate(from + keep);
         cur.records_left -= starts;
         cur.records += starts;
@@ -457,33 +462,23 @@ impl<'a> LeafReader<'a> {
         self.def.resize(from + n, 0);
         let page = &mut self.def[from..];
         levels.decoder()?.decode_exact(page)?;
-        let max = self.spec.max_def_level as u16;
-        if let Some(&l) = page.iter().find(|&&l| l > max) {
-            return Err(inconsistent(format!(
-                "definition level {l} > the column's maximum {max}"
-            )));
-        }
+        check_max(page, levels, self.spec.max_def_level, "definition")?;
         let slot_def = self.spec.slot_def_level as u16;
-        let slots = if slot_def == 0 {
-            n
+        let (slots, valid) = if self.spec.max_def_level > self.spec.slot_def_level {
+            let max = self.spec.max_def_level as u16;
+            slot_bits(page, slot_def, max, &mut self.validity, self.slots)
         } else {
-            page.iter().filter(|&&l| l >= slot_def).count()
+            let slots = match slot_def {
+                0 => n,
+                _ => count_at_least(page, slot_def as i16),
+            };
+            (slots, slots)
         };
         let total = self
             .slots
             .checked_add(slots)
             .ok_or_else(|| inconsistent(format!("{slots} more slots overflow")))?;
         self.storage.try_room(total)?;
-        if max == 0 {
-            return Ok((slots, slots));
-        }
-        let (slots, valid) = slot_bits(
-            &self.def[from..],
-            slot_def,
-            max,
-            &mut self.validity,
-            self.slots,
-        );
         Ok((slots, valid))
     }
 
@@ -506,15 +501,10 @@ impl<'a> LeafReader<'a> {
         if self.validity.len() < end {
             self.validity.resize(end, 0);
         }
-        let max = max as u16;
-        if let Some(&l) = self.scratch.iter().find(|&&l| l > max) {
-            return Err(inconsistent(format!(
-                "definition level {l} > the column's maximum {max}"
-            )));
-        }
+        check_max(&self.scratch, levels, max, "definition")?;
         Ok(levels_to_bits(
             &self.scratch,
-            max,
+            max as u16,
             &mut self.validity,
             self.slots,
         ))
@@ -527,7 +517,7 @@ impl<'a> LeafReader<'a> {
         let from = self.taken_slots;
         let all = from == 0 && slots == self.slots;
         let storage = self.storage.take(from, slots, self.slots);
-        let validity = if self.spec.max_def_level == 0 {
+        let validity = if !self.nullable() {
             Vec::new()
         } else if all {
             std::mem::take(&mut self.validity)
@@ -577,32 +567,20 @@ impl<'a> LeafReader<'a> {
             return (records, records);
         }
         let def = self.def.get(self.taken_levels..).unwrap_or_default();
+        if records == self.records {
+            // Every record buffered (none is open: `records` are complete).
+            return (def.len(), self.slots - self.taken_slots);
+        }
         let levels = if self.spec.max_rep_level == 0 {
             records
         } else {
             let rep = self.rep.get(self.taken_levels..).unwrap_or_default();
-            let mut starts = 0;
-            let mut end = rep.len();
-            for (i, &r) in rep.iter().enumerate() {
-                if r == 0 {
-                    if starts == records {
-                        end = i;
-                        break;
-                    }
-                    starts += 1;
-                }
-            }
-            end
+            nth_zero(rep, records).unwrap_or(rep.len())
         };
         let slot_def = self.spec.slot_def_level as u16;
         let slots = match slot_def {
             0 => levels,
-            _ => def
-                .get(..levels)
-                .unwrap_or_default()
-                .iter()
-                .filter(|&&l| l >= slot_def)
-                .count(),
+            _ => count_at_least(def.get(..levels).unwrap_or_default(), slot_def as i16),
         };
         (levels, slots)
     }
@@ -616,7 +594,7 @@ impl<'a> LeafReader<'a> {
         slots: usize,
         first_slot: u64,
     ) -> Result<ArrayRef> {
-        let nulls = if self.spec.max_def_level > 0 {
+        let nulls = if self.nullable() {
             let nulls = convert::null_buffer(validity, slots);
             (nulls.null_count() > 0).then_some(nulls)
         } else {
@@ -719,4 +697,20 @@ fn prune<T>(marks: &mut Vec<(u64, T)>, slot: u64) {
     if i > 1 {
         marks.drain(..i - 1);
     }
+}
+
+/// An error if a level of `page` exceeds `max` (checked only where the section's bit width
+/// can hold a larger level).
+fn check_max(page: &[u16], levels: &Levels<'_>, max: i16, what: &str) -> Result<()> {
+    let max = max as u16;
+    if levels.bit_width < 16 && (1u32 << levels.bit_width) - 1 <= u32::from(max) {
+        return Ok(());
+    }
+    let top = page.iter().fold(0, |m, &l| m.max(l));
+    if top > max {
+        return Err(inconsistent(format!(
+            "{what} level {top} > the column's maximum {max}"
+        )));
+    }
+    Ok(())
 }

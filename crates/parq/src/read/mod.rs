@@ -7,7 +7,8 @@
 //! - `plan`: the chosen fields as a tree of nodes over leaf columns, with their levels.
 //! - `leaf`: one leaf column, page by page, into arrays of whole records and their levels.
 //! - `values` / `bytes` / `dict`: the decoded values of a leaf by physical type; `spread`:
-//!   the bit kernels placing values and validity; [`convert`]: physical values into the
+//!   the bit kernels placing values and validity; `levels`: masks of levels and the slots,
+//!   validity and offsets they give; [`convert`]: physical values into the
 //!   leaf's Arrow type; `nested`: struct, list and map arrays from levels; `error`: what the
 //!   stages share.
 //!
@@ -27,6 +28,7 @@ pub mod convert;
 mod dict;
 mod error;
 mod leaf;
+mod levels;
 mod nested;
 pub mod options;
 mod plan;

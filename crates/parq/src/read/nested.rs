@@ -7,10 +7,12 @@ use std::sync::Arc;
 use arrow_array::{
     Array, ArrayRef, FixedSizeListArray, GenericListArray, MapArray, OffsetSizeTrait, StructArray,
 };
-use arrow_buffer::{BooleanBufferBuilder, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, FieldRef};
 
+use super::convert::null_buffer;
 use super::leaf::LeafBatch;
+use super::levels::{list_slots, node_slots};
 use super::plan::{Node, Shape, Slot};
 use crate::{Error, ErrorKind, Result};
 
@@ -61,40 +63,19 @@ fn levels_of(leaf: usize, leaves: &[LeafBatch]) -> Result<&LeafBatch> {
         .ok_or_else(|| internal("a node without its leaf"))
 }
 
-/// Whether level `i` starts a slot of a node with slots `slot`.
-#[inline]
-fn is_slot(def: u16, rep: u16, slot: Slot) -> bool {
-    def >= slot.def as u16 && rep <= slot.rep as u16
-}
-
-/// The repetition level of level `i` (0 without repetition levels).
-#[inline]
-fn rep_at(rep: &[u16], i: usize) -> u16 {
-    rep.get(i).copied().unwrap_or(0)
-}
-
 /// Slots and validity of a struct.
 fn struct_slots(
     levels: &LeafBatch,
     slot: Slot,
     valid_def: Option<i16>,
 ) -> (usize, Option<NullBuffer>) {
-    let mut len = 0;
-    let mut valid = valid_def.map(|_| BooleanBufferBuilder::new(levels.def.len()));
-    for (i, &d) in levels.def.iter().enumerate() {
-        if is_slot(d, rep_at(&levels.rep, i), slot) {
-            len += 1;
-            if let (Some(b), Some(v)) = (valid.as_mut(), valid_def) {
-                b.append(d >= v as u16);
-            }
-        }
-    }
-    (len, nulls_of(valid))
+    let (len, bits) = node_slots(&levels.def, &levels.rep, slot, valid_def);
+    (len, nulls_of(bits, len))
 }
 
-fn nulls_of(valid: Option<BooleanBufferBuilder>) -> Option<NullBuffer> {
-    valid
-        .map(|mut b| NullBuffer::new(b.finish()))
+/// The validity `bits` of `len` slots, `None` without nulls.
+fn nulls_of(bits: Option<Vec<u8>>, len: usize) -> Option<NullBuffer> {
+    bits.map(|b| null_buffer(b, len))
         .filter(|n| n.null_count() > 0)
 }
 
@@ -145,27 +126,18 @@ fn offsets<O: OffsetSizeTrait>(
     node: &Node,
     element: Slot,
 ) -> Result<(OffsetBuffer<O>, Option<NullBuffer>)> {
-    let mut offsets: Vec<O> = Vec::with_capacity(levels.def.len() + 1);
-    let mut valid = node
-        .valid_def
-        .map(|_| BooleanBufferBuilder::new(levels.def.len()));
-    let mut count = 0usize;
-    for (i, &d) in levels.def.iter().enumerate() {
-        let r = rep_at(&levels.rep, i);
-        if is_slot(d, r, node.slot) {
-            offsets.push(offset(count)?);
-            if let (Some(b), Some(v)) = (valid.as_mut(), node.valid_def) {
-                b.append(d >= v as u16);
-            }
-        }
-        if is_slot(d, r, element) {
-            count += 1;
-        }
+    if levels.rep.len() != levels.def.len() {
+        return Err(internal("a list without repetition levels"));
     }
-    offsets.push(offset(count)?);
+    let (offsets, count, bits) =
+        list_slots::<O>(&levels.def, &levels.rep, node.slot, element, node.valid_def);
+    // The element count, the last offset, fits the offset type, so every offset below it
+    // does.
+    offset::<O>(count)?;
+    let len = offsets.len() - 1;
     // Offsets start at 0 and never decrease: the counts only grow.
     let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
-    Ok((offsets, nulls_of(valid)))
+    Ok((offsets, nulls_of(bits, len)))
 }
 
 /// The last offset: the number of elements.

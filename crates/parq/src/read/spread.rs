@@ -314,67 +314,6 @@ pub(super) fn bits_range(bits: &[u8], from: usize, n: usize) -> Vec<u8> {
     out
 }
 
-/// Validity bits of the slots among definition levels: of `levels`, those at least
-/// `slot_def` are slots (the others are a null or empty list above the leaf), written from
-/// bit `pos` of `bits` (grown as needed), set where the level is `max`. Returns (slots,
-/// valid slots).
-pub(super) fn slot_bits(
-    levels: &[u16],
-    slot_def: u16,
-    max: u16,
-    bits: &mut Vec<u8>,
-    pos: usize,
-) -> (usize, usize) {
-    let mut slots = 0;
-    let mut valid = 0;
-    let mut word = 0u64;
-    let mut filled = 0;
-    for &l in levels {
-        if l >= slot_def {
-            word |= u64::from(l == max) << filled;
-            filled += 1;
-            if filled == 64 {
-                valid += word.count_ones() as usize;
-                grow_bits(bits, pos + slots + 64);
-                write_bits(bits, pos + slots, 64, word);
-                slots += 64;
-                word = 0;
-                filled = 0;
-            }
-        }
-    }
-    if filled > 0 {
-        valid += word.count_ones() as usize;
-        grow_bits(bits, pos + slots + filled);
-        write_bits(bits, pos + slots, filled, word);
-        slots += filled;
-    }
-    (slots, valid)
-}
-
-fn grow_bits(bits: &mut Vec<u8>, n: usize) {
-    let need = n.div_ceil(8);
-    if bits.len() < need {
-        bits.resize(need, 0);
-    }
-}
-
-/// Validity bits from definition levels: bits `pos..pos + levels.len()` of `bits` are set
-/// where the level is `max` (the caller checked that no level exceeds it). Returns how many
-/// are set.
-pub(super) fn levels_to_bits(levels: &[u16], max: u16, bits: &mut [u8], pos: usize) -> usize {
-    let mut valid = 0;
-    for (c, chunk) in levels.chunks(64).enumerate() {
-        let mut w = 0u64;
-        for (b, &l) in chunk.iter().enumerate() {
-            w |= u64::from(l == max) << b;
-        }
-        valid += w.count_ones() as usize;
-        write_bits(bits, pos + c * 64, chunk.len(), w);
-    }
-    valid
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -612,31 +551,5 @@ mod tests {
                 assert_eq!(get(&bits, start + i), want, "start {start} slot {i}");
             }
         });
-    }
-
-    #[test]
-    fn levels_to_bits_matches_scalar() {
-        let mut rng = Rng(3);
-        for &pos in &STARTS {
-            for &n in &LENGTHS {
-                for max in [1u16, 2, 3] {
-                    let levels: Vec<u16> = (0..n)
-                        .map(|_| (rng.next() % (max as u64 + 1)) as u16)
-                        .collect();
-                    let mut bits: Vec<u8> = (0..(pos + n).div_ceil(8))
-                        .map(|_| rng.next() as u8)
-                        .collect();
-                    let before = bits.clone();
-                    let valid = levels_to_bits(&levels, max, &mut bits, pos);
-                    assert_eq!(valid, levels.iter().filter(|&&l| l == max).count());
-                    for i in 0..pos {
-                        assert_eq!(get(&bits, i), get(&before, i));
-                    }
-                    for (i, &l) in levels.iter().enumerate() {
-                        assert_eq!(get(&bits, pos + i), l == max);
-                    }
-                }
-            }
-        }
     }
 }
