@@ -125,19 +125,26 @@ fn at_most(levels: &[u16], max: i16) -> u64 {
     !mask::greater(levels, max) & low(levels.len())
 }
 
-/// The bits of `src` where `mask` is set, gathered into the low bits (a software `pext`).
+/// The bits of `src` where `mask` is set, gathered into the low bits (a software `pext`),
+/// a run of ones of the mask at a time.
 #[inline]
 fn extract(src: u64, mask: u64) -> u64 {
     if mask == u64::MAX {
         return src;
     }
-    let mut out = 0u64;
-    let mut m = mask;
-    let mut k = 0;
+    let (mut out, mut k) = (0u64, 0u32);
+    let (mut src, mut m) = (src, mask);
     while m != 0 {
-        out |= ((src >> m.trailing_zeros()) & 1) << k;
-        k += 1;
-        m &= m - 1;
+        // `m` is not all ones (shifted right it has zeros on top), so both shifts are
+        // below 64, and so is `k` while bits are left.
+        let zeros = m.trailing_zeros();
+        m >>= zeros;
+        src >>= zeros;
+        let ones = (!m).trailing_zeros();
+        out |= (src & ((1u64 << ones) - 1)) << k;
+        k += ones;
+        m >>= ones;
+        src >>= ones;
     }
     out
 }
@@ -301,21 +308,27 @@ fn list_slots_with<O: OffsetSizeTrait>(
     valid_def: Option<i16>,
 ) -> (Vec<O>, usize, Option<Vec<u8>>) {
     let mut bits = valid_def.map(|_| vec![0u8; def.len().div_ceil(8)]);
-    // At most one list per level, and the end.
-    let mut offsets: Vec<O> = vec![O::usize_as(0); def.len() + 1];
+    // At most one list per level, and the end (reserved, not written: only the lists'
+    // part of the memory is touched).
+    let mut offsets: Vec<O> = Vec::with_capacity(def.len() + 1);
     let (mut len, mut count) = (0usize, 0usize);
     for (d, r) in chunks(def, rep) {
         let s = starts(d, r, slot);
         let e = starts(d, r, element);
         let n = s.count_ones() as usize;
-        if let Some(out) = offsets.get_mut(len..len + n) {
+        if let Some(out) = offsets.spare_capacity_mut().get_mut(..n) {
             let mut m = s;
-            for o in out {
+            for o in out.iter_mut() {
                 // The elements before the list starting at the lowest start left.
                 let before = (e & ((1u64 << m.trailing_zeros()) - 1)).count_ones() as usize;
-                *o = O::usize_as(count + before);
+                o.write(O::usize_as(count + before));
                 m &= m - 1;
             }
+            let written = len + n;
+            debug_assert_eq!(written, offsets.len() + n);
+            // SAFETY: the `n` elements after the length were just written, within the
+            // capacity (`spare_capacity_mut` held them).
+            unsafe { offsets.set_len(written) };
         }
         if let (Some(b), Some(v)) = (bits.as_mut(), valid_def) {
             write_bits(b, len, n, extract(at_least(d, v), s));
@@ -323,10 +336,7 @@ fn list_slots_with<O: OffsetSizeTrait>(
         len += n;
         count += e.count_ones() as usize;
     }
-    offsets.truncate(len + 1);
-    if let Some(end) = offsets.get_mut(len) {
-        *end = O::usize_as(count);
-    }
+    offsets.push(O::usize_as(count));
     (offsets, count, bits)
 }
 
