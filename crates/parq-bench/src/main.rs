@@ -22,6 +22,7 @@ mod encode;
 mod encode_wide;
 mod footer;
 mod measure;
+mod memory;
 mod nested_cases;
 mod parq_impl;
 mod peers;
@@ -64,6 +65,8 @@ enum Command {
     /// Internal: measure one implementation on one file, print the samples as JSON.
     #[command(hide = true)]
     Worker(worker::WorkerArgs),
+    /// Peak heap growth of a streaming read of one 610 MB row group, parq vs parquet 60.1.
+    Memory(memory::MemoryArgs),
     /// Re-print the footer tables (and optionally redraw the charts) from a `footer --json` file.
     Report(ReportArgs),
 }
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
         Command::Encode(args) => encode::run(args, &root),
         Command::EncodeWide(args) => encode_wide::run(args, &root),
         Command::EncodeWideWorker(args) => encode_wide::worker_main(args),
+        Command::Memory(args) => memory::run(args, &root),
         Command::Report(args) => report(args),
         Command::Worker(args) => worker::worker_main(args),
     };
