@@ -69,6 +69,7 @@ impl<'a> DictionaryDecoder<'a> {
             dict_values,
             offsets,
             values,
+            spans: Vec::with_capacity(CHUNK),
         };
         let got = self.indices.run(n, &mut sink)?;
         self.indices.check_count(got, n)
@@ -153,6 +154,9 @@ struct ByteArraySink<'d, 'o, O> {
     dict_values: &'d [u8],
     offsets: &'o mut Vec<O>,
     values: &'o mut Vec<u8>,
+    /// Scratch of [`ByteArraySink::push_all`]: each value's start and length in the
+    /// dictionary's bytes.
+    spans: Vec<(usize, usize)>,
 }
 
 /// Slack the byte-array gather keeps after the output's end, so that short values can be
@@ -212,9 +216,10 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
         }
         let (dict_offsets, dict_values) = (self.dict_offsets, self.dict_values);
         // Pass 1: each value's start and length in `dict_values`, and their total.
-        let mut spans = [(0usize, 0usize); CHUNK];
         let (mut total, mut bad) = (0usize, false);
-        for (span, &i) in spans.iter_mut().zip(idx) {
+        let mut spans = std::mem::take(&mut self.spans);
+        spans.clear();
+        spans.extend(idx.iter().map(|&i| {
             let i = i as usize;
             // `i + 1 <= entries < dict_offsets.len()`; negative offsets become usize::MAX.
             let s = dict_offsets[i].to_usize().unwrap_or(usize::MAX);
@@ -222,30 +227,53 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
             bad |= s > e || e > dict_values.len();
             let len = e.wrapping_sub(s);
             total = total.saturating_add(len);
-            *span = (s, len);
-        }
+            (s, len)
+        }));
+        let result = self.copy_spans(&spans, total, bad, idx);
+        self.spans = spans;
+        result
+    }
+
+    /// Pass 2 of [`ByteArraySink::push_all`]: the values of `spans` (`total` bytes; `bad`
+    /// if an entry's offsets are invalid) appended to the output.
+    fn copy_spans(
+        &mut self,
+        spans: &[(usize, usize)],
+        total: usize,
+        bad: bool,
+        idx: &[u32],
+    ) -> Result<()> {
+        let dict_values = self.dict_values;
         if bad {
             let i = idx.iter().find(|&&i| self.entry(i).is_err()).copied();
             return Err(bad_entry(i.unwrap_or(0) as usize));
         }
         self.check_size(Some(total))?;
-        // Pass 2: copy into the output, grown by the exact total plus slack.
+        // Pass 2: copy into the output's spare capacity, reserved for the exact total plus
+        // slack (not zeroed first: every byte up to the total is written once).
         let base = self.values.len();
-        self.values.resize(base + total + SHORT, 0);
-        let dst = &mut self.values[base..];
+        try_reserve(NAME, self.values, total + SHORT)?;
+        let Some(dst) = self.values.spare_capacity_mut().get_mut(..total + SHORT) else {
+            return Err(error(NAME, "values buffer not reserved".into()));
+        };
         let mut pos = 0;
-        self.offsets
-            .extend(spans[..idx.len()].iter().map(|&(s, len)| {
-                // Every span is in bounds (checked above) and `pos + len <= total`, so the
-                // block copy stays within `dst` (`total + SHORT` bytes).
-                match dict_values.get(s..s + SHORT) {
-                    Some(src) if len <= SHORT => dst[pos..pos + SHORT].copy_from_slice(src),
-                    _ => dst[pos..pos + len].copy_from_slice(&dict_values[s..s + len]),
+        self.offsets.extend(spans.iter().map(|&(s, len)| {
+            // Every span is in bounds (checked above) and `pos + len <= total`, so the
+            // block copy stays within `dst` (`total + SHORT` bytes).
+            match dict_values.get(s..s + SHORT) {
+                Some(src) if len <= SHORT => {
+                    dst[pos..pos + SHORT].write_copy_of_slice(src);
                 }
-                pos += len;
-                O::from_usize(base + pos)
-            }));
-        self.values.truncate(base + total);
+                _ => {
+                    dst[pos..pos + len].write_copy_of_slice(&dict_values[s..s + len]);
+                }
+            }
+            pos += len;
+            O::from_usize(base + pos)
+        }));
+        // SAFETY: the loop wrote `dst[..total]` (the values back to back, `pos == total`),
+        // the `total` bytes after the length, within the capacity reserved above.
+        unsafe { self.values.set_len(base + total) };
         Ok(())
     }
 }
