@@ -69,6 +69,10 @@ fn struct_slots(
     slot: Slot,
     valid_def: Option<i16>,
 ) -> (usize, Option<NullBuffer>) {
+    if levels.def.is_empty() && levels.rep.is_empty() {
+        // A leaf without levels: required all the way up, one slot per leaf slot.
+        return (levels.array.len(), None);
+    }
     let (len, bits) = node_slots(&levels.def, &levels.rep, slot, valid_def);
     (len, nulls_of(bits, len))
 }

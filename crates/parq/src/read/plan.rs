@@ -37,7 +37,8 @@ pub struct ColumnSpec {
     /// The definition level from which a level is a slot of the leaf array (levels below it
     /// are a null or empty list above the leaf); 0 for a leaf outside any list.
     pub slot_def_level: i16,
-    /// Whether the levels are kept for the nodes above the leaf (false for a top-level leaf).
+    /// Whether the levels are kept for the nodes above the leaf (false for a top-level leaf,
+    /// and for a leaf whose levels are all 0: then each level is a slot of every node above).
     pub keep_levels: bool,
     /// The Arrow type of the result.
     pub data_type: DataType,
@@ -388,7 +389,8 @@ impl Builder<'_> {
             max_def_level: info.max_def_level,
             max_rep_level: info.max_rep_level,
             slot_def_level: slot.def,
-            keep_levels,
+            // Levels all 0 (every node above required, no list) say nothing.
+            keep_levels: keep_levels && (info.max_def_level > 0 || info.max_rep_level > 0),
             data_type: field.data_type().clone(),
         };
         Ok((spec, field))
