@@ -17,42 +17,30 @@ mod mask {
     /// Bit `j` set where `levels[j] > t` (at most 64 levels, each at most `i16::MAX`).
     #[inline]
     pub fn greater(levels: &[u16], t: i16) -> u64 {
-        match levels.first_chunk::<64>() {
-            Some(a) if levels.len() == 64 => greater64(a, t),
-            _ => levels
-                .iter()
-                .enumerate()
-                .fold(0, |m, (j, &l)| m | u64::from(l as i16 > t) << j),
-        }
+        compare(levels, t, false)
     }
 
     /// Bit `j` set where `levels[j] == v` (at most 64 levels).
     #[inline]
     pub fn equal(levels: &[u16], v: u16) -> u64 {
+        compare(levels, v as i16, true)
+    }
+
+    /// Bit `j` set where `levels[j]` equals `t` (`equal`) or is greater than `t`. Levels are
+    /// at most `i16::MAX`: the signed compare is the unsigned one.
+    #[inline]
+    fn compare(levels: &[u16], t: i16, equal: bool) -> u64 {
         match levels.first_chunk::<64>() {
-            Some(a) if levels.len() == 64 => equal64(a, v),
-            _ => levels
-                .iter()
-                .enumerate()
-                .fold(0, |m, (j, &l)| m | u64::from(l == v) << j),
+            #[cfg(target_arch = "x86_64")]
+            Some(a) if levels.len() == 64 => by_16(a, t, equal),
+            _ => levels.iter().enumerate().fold(0, |m, (j, &l)| {
+                let hit = if equal { l as i16 == t } else { l as i16 > t };
+                m | u64::from(hit) << j
+            }),
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[inline]
-    fn greater64(a: &[u16; 64], t: i16) -> u64 {
-        by_16(a, t, false)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[inline]
-    fn equal64(a: &[u16; 64], v: u16) -> u64 {
-        by_16(a, v as i16, true)
-    }
-
-    /// Bit `j` set where lane `j` of `a` equals `t` (`equal`) or is greater than `t`, 16
-    /// lanes at a time. Levels are at most `i16::MAX`: the signed compare is the unsigned
-    /// one.
+    /// [`compare`] of 64 levels, 16 lanes at a time.
     #[cfg(target_arch = "x86_64")]
     #[inline]
     fn by_16(a: &[u16; 64], t: i16, equal: bool) -> u64 {
@@ -80,22 +68,6 @@ mod mask {
             m |= u64::from(bits as u16) << (16 * k);
         }
         m
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    #[inline]
-    fn greater64(a: &[u16; 64], t: i16) -> u64 {
-        a.iter()
-            .enumerate()
-            .fold(0, |m, (j, &l)| m | u64::from(l as i16 > t) << j)
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    #[inline]
-    fn equal64(a: &[u16; 64], v: u16) -> u64 {
-        a.iter()
-            .enumerate()
-            .fold(0, |m, (j, &l)| m | u64::from(l == v) << j)
     }
 }
 
@@ -344,19 +316,9 @@ fn list_slots_with<O: OffsetSizeTrait>(
 mod tests {
     use super::*;
 
-    fn get(bits: &[u8], i: usize) -> bool {
-        bits[i / 8] >> (i % 8) & 1 != 0
-    }
+    use crate::read::spread::tests::{get, Rng};
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
     impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
         fn levels(&mut self, n: usize, max: u16) -> Vec<u16> {
             (0..n)
                 .map(|_| (self.next() % (u64::from(max) + 1)) as u16)

@@ -315,17 +315,18 @@ pub(super) fn bits_range(bits: &[u8], from: usize, n: usize) -> Vec<u8> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn get(bits: &[u8], i: usize) -> bool {
+    /// Bit `i` of the LSB-first bitmap `bits`.
+    pub(in crate::read) fn get(bits: &[u8], i: usize) -> bool {
         bits[i / 8] >> (i % 8) & 1 != 0
     }
 
     /// A small deterministic generator (xorshift).
-    struct Rng(u64);
+    pub(in crate::read) struct Rng(pub u64);
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(in crate::read) fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
