@@ -358,6 +358,18 @@ fn parquet_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// implemented for chunked array outputs").
 const NOT_READ: &[&str] = &["parquet-testing/data/large_string_map.brotli.parquet"];
 
+/// pyarrow's reading of each of `files` (`read_nested.py corpus`) into a fresh directory
+/// named after `what`: the directory and one status per file.
+fn pyarrow_readings(what: &str, files: &[PathBuf]) -> (PathBuf, Vec<String>) {
+    let dir = tmp_dir(what);
+    let mut args = vec![PathBuf::from("corpus"), dir.clone()];
+    args.extend(files.iter().cloned());
+    let status: Vec<String> =
+        serde_json::from_str(&run_python_file(&script(), &args)).expect("json");
+    assert_eq!(status.len(), files.len());
+    (dir, status)
+}
+
 #[test]
 fn corpus_nested_files_match_pyarrow() {
     let root = testdata();
@@ -368,12 +380,7 @@ fn corpus_nested_files_match_pyarrow() {
         parquet_files(&d, &mut files);
     }
     files.sort();
-    let dir = tmp_dir("corpus");
-    let mut args = vec![PathBuf::from("corpus"), dir.clone()];
-    args.extend(files.iter().cloned());
-    let status: Vec<String> =
-        serde_json::from_str(&run_python_file(&script(), &args)).expect("json");
-    assert_eq!(status.len(), files.len());
+    let (dir, status) = pyarrow_readings("corpus", &files);
 
     let mut failures = Vec::new();
     let (mut nested, mut flat, mut refused, mut batches) = (Vec::new(), 0, Vec::new(), 0);
@@ -465,12 +472,7 @@ fn writer_files_match_pyarrow() {
     let mut files = Vec::new();
     parquet_files(&data, &mut files);
     files.sort();
-    let dir = tmp_dir("writers");
-    let mut args = vec![PathBuf::from("corpus"), dir.clone()];
-    args.extend(files.iter().cloned());
-    let status: Vec<String> =
-        serde_json::from_str(&run_python_file(&script(), &args)).expect("json");
-    assert_eq!(status.len(), files.len());
+    let (dir, status) = pyarrow_readings("writers", &files);
 
     let mut failures = Vec::new();
     let (mut compared, mut batches) = (Vec::new(), 0);
