@@ -32,16 +32,19 @@
 //! (column and offset index builders, file-level collection and serialization), [`bloom`]
 //! (XXH64 and split block Bloom filters), [`arrow_schema`] (Arrow -> Parquet schema as
 //! pyarrow 26 writes it, and the `ARROW:schema` key-value), [`column`](mod@column) (stages 2 and 3: the
-//! column writer, per leaf) and [`file`](mod@file) (stages 4 and 5: [`ParquetWriter`] over
+//! column writer, per leaf; Arrow values as physical values in `values`, the value encoders
+//! and the dictionary in `encoder`) and [`file`](mod@file) (stages 4 and 5: [`ParquetWriter`] over
 //! `std::io::Write`). Flat schemas only; nested columns are refused before output.
 
 pub mod arrow_schema;
 pub mod bloom;
 pub mod column;
+mod encoder;
 pub mod file;
 pub mod page_index;
 pub mod properties;
 pub mod statistics;
+mod values;
 
 pub use bloom::Sbbf;
 pub use file::ParquetWriter;
