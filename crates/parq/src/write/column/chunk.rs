@@ -1,0 +1,175 @@
+//! The end of a [`ColumnWriter`]'s column chunk: its dictionary page and data pages written
+//! out, its `ColumnChunk` metadata, page indexes and Bloom filter.
+
+use super::*;
+
+impl ColumnWriter {
+    /// Closes the chunk of the row group: writes its pages to `out` (whose next byte is at
+    /// file offset `pos`), and returns its metadata (byte values into `arena`), page indexes
+    /// and Bloom filter. The chunk's buffers are released.
+    pub fn finish_chunk<W: Write>(
+        &mut self,
+        out: &mut W,
+        pos: u64,
+        arena: &mut Arena,
+        shared: &mut Shared,
+    ) -> Result<(FinishedChunk, u64)> {
+        self.flush_page(shared)?;
+        let name = &self.name;
+        let compressor = shared
+            .compressors
+            .get_mut(self.compressor)
+            .ok_or_else(|| column_error(name, "internal error: the writer's compressor"))?;
+        let codec = compressor.codec();
+        let mut written = 0u64;
+        let mut chunk = ColumnChunk::new(self.physical, codec);
+        // The dictionary page, when the chunk used the dictionary.
+        let dict_used = self
+            .data_pages
+            .iter()
+            .any(|(e, _)| *e == Encoding::RleDictionary);
+        let mut dict_offset = None;
+        if let (true, Some(d)) = (dict_used, &self.dict) {
+            let plain = &mut shared.body;
+            plain.clear();
+            d.write_page(plain)?;
+            let body: &[u8] = if codec == Compression::Uncompressed {
+                plain
+            } else {
+                shared.packed.clear();
+                compressor.compress(plain, &mut shared.packed)?;
+                &shared.packed
+            };
+            let fit = |v: usize| {
+                i32::try_from(v).map_err(|_| {
+                    column_error(
+                        name,
+                        format_args!(
+                            "a dictionary page of {v} bytes or entries does not fit an i32"
+                        ),
+                    )
+                })
+            };
+            let header = PageHeader {
+                page_type: PageType::DictionaryPage,
+                uncompressed_page_size: fit(plain.len())?,
+                compressed_page_size: fit(body.len())?,
+                crc: self.crc.then(|| crc32fast::hash(body) as i32),
+                data_page_header: None,
+                index_page_header: None,
+                dictionary_page_header: Some(DictionaryPageHeader {
+                    num_values: fit(d.len())?,
+                    encoding: Encoding::Plain,
+                    is_sorted: None,
+                    unknown: UnknownFields::default(),
+                }),
+                data_page_header_v2: None,
+                unknown: UnknownFields::default(),
+            };
+            let mut h = Vec::new();
+            header.encode(&mut Writer::new(&mut h), &[]);
+            out.write_all(&h)?;
+            out.write_all(body)?;
+            dict_offset = Some(pos);
+            written += (h.len() + body.len()) as u64;
+            self.uncompressed += (h.len() + plain.len()) as u64;
+            self.compressed += (h.len() + body.len()) as u64;
+        }
+        // The data pages, each header then body, straight from the chunk's buffers.
+        let data_start = pos + written;
+        let bodies = self.chunk_bodies();
+        let mut h0 = 0;
+        for p in &self.pages {
+            let (Some(header), Some(body)) = (
+                self.headers.get(h0..p.header_end),
+                bodies.get(p.body_start..p.body_end),
+            ) else {
+                return Err(column_error(&self.name, "internal error: page spans"));
+            };
+            out.write_all(header)?;
+            out.write_all(body)?;
+            written += (header.len() + body.len()) as u64;
+            h0 = p.header_end;
+        }
+        let as_i64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        chunk.set_num_values(as_i64(self.chunk_values));
+        chunk.set_sizes(as_i64(self.uncompressed), as_i64(self.compressed));
+        chunk.set_data_page_offset(as_i64(data_start));
+        chunk.set_dictionary_page_offset(dict_offset.map(as_i64));
+        // Encodings as parquet-cpp lists them.
+        let mut encodings = EncodingList::new();
+        let mut add = |e: Encoding| {
+            if !encodings.contains(e) {
+                encodings.push(e);
+            }
+        };
+        if dict_offset.is_some() {
+            add(Encoding::Plain);
+        }
+        add(Encoding::Rle);
+        for (e, _) in &self.data_pages {
+            add(*e);
+        }
+        chunk.set_encodings(encodings);
+        let mut stats = Vec::with_capacity(1 + self.data_pages.len());
+        if dict_offset.is_some() {
+            stats.push(PageEncodingStats {
+                page_type: PageType::DictionaryPage,
+                encoding: Encoding::Plain,
+                count: 1,
+            });
+        }
+        let data_type = match self.version {
+            DataPageVersion::V1 => PageType::DataPage,
+            DataPageVersion::V2 => PageType::DataPageV2,
+        };
+        for (e, c) in &self.data_pages {
+            stats.push(PageEncodingStats {
+                page_type: data_type,
+                encoding: *e,
+                count: *c,
+            });
+        }
+        chunk.set_encoding_stats(&stats, arena);
+        if self.settings.statistics != StatisticsLevel::None {
+            chunk.set_statistics(
+                self.chunk_stats
+                    .to_statistics(arena, self.settings.max_statistics_len),
+            );
+            if let Some(s) = self.chunk_sizes.to_size_statistics() {
+                chunk.set_size_statistics(&s, arena);
+            }
+        }
+        let offset_index = std::mem::take(&mut self.offset_index).finish(data_start)?;
+        let column_index = self
+            .column_index
+            .take()
+            .and_then(ColumnIndexBuilder::finish);
+        let bloom = self.bloom.take().map(|mut b| {
+            if let Some(p) = &self.settings.bloom_filter {
+                b.fold_to(p.num_bytes(self.chunk_values));
+            }
+            b
+        });
+        // Release the chunk's buffers: between chunks a column holds no page data.
+        self.headers = Vec::new();
+        self.bodies = Vec::new();
+        self.values = Vec::new();
+        self.indices = Vec::new();
+        self.def_levels = Vec::new();
+        self.bools = Vec::new();
+        self.compact = Vec::new();
+        self.pages = Vec::new();
+        self.dict = None;
+        self.start_chunk()?;
+        Ok((
+            FinishedChunk {
+                chunk,
+                column_index,
+                offset_index,
+                bloom,
+            },
+            written,
+        ))
+    }
+}
