@@ -217,9 +217,8 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
         let (dict_offsets, dict_values) = (self.dict_offsets, self.dict_values);
         // Pass 1: each value's start and length in `dict_values`, and their total.
         let (mut total, mut bad) = (0usize, false);
-        let mut spans = std::mem::take(&mut self.spans);
-        spans.clear();
-        spans.extend(idx.iter().map(|&i| {
+        self.spans.clear();
+        self.spans.extend(idx.iter().map(|&i| {
             let i = i as usize;
             // `i + 1 <= entries < dict_offsets.len()`; negative offsets become usize::MAX.
             let s = dict_offsets[i].to_usize().unwrap_or(usize::MAX);
@@ -229,21 +228,6 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
             total = total.saturating_add(len);
             (s, len)
         }));
-        let result = self.copy_spans(&spans, total, bad, idx);
-        self.spans = spans;
-        result
-    }
-
-    /// Pass 2 of [`ByteArraySink::push_all`]: the values of `spans` (`total` bytes; `bad`
-    /// if an entry's offsets are invalid) appended to the output.
-    fn copy_spans(
-        &mut self,
-        spans: &[(usize, usize)],
-        total: usize,
-        bad: bool,
-        idx: &[u32],
-    ) -> Result<()> {
-        let dict_values = self.dict_values;
         if bad {
             let i = idx.iter().find(|&&i| self.entry(i).is_err()).copied();
             return Err(bad_entry(i.unwrap_or(0) as usize));
@@ -257,7 +241,7 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
             return Err(error(NAME, "values buffer not reserved".into()));
         };
         let mut pos = 0;
-        self.offsets.extend(spans.iter().map(|&(s, len)| {
+        self.offsets.extend(self.spans.iter().map(|&(s, len)| {
             // Every span is in bounds (checked above) and `pos + len <= total`, so the
             // block copy stays within `dst` (`total + SHORT` bytes).
             match dict_values.get(s..s + SHORT) {

@@ -457,21 +457,24 @@ impl<'a> LeafReader<'a> {
     /// Decodes `n` definition levels into the kept levels and the slots' validity bits;
     /// returns (slots, valid slots).
     fn definition_kept(&mut self, n: usize, levels: &Levels<'_>) -> Result<(usize, usize)> {
+        let nullable = self.nullable();
+        let (slot_def, max) = (self.spec.slot_def_level, self.spec.max_def_level);
         let from = self.def.len();
         crate::encoding::try_reserve(SLOTS, &mut self.def, n)?;
         self.def.resize(from + n, 0);
         let page = &mut self.def[from..];
         levels.decoder()?.decode_exact(page)?;
-        check_max(page, levels, self.spec.max_def_level, "definition")?;
-        let slot_def = self.spec.slot_def_level as u16;
-        let (slots, valid) = if self.spec.max_def_level > self.spec.slot_def_level {
-            let max = self.spec.max_def_level as u16;
-            slot_bits(page, slot_def, max, &mut self.validity, self.slots)
+        check_max(page, levels, max, "definition")?;
+        let (slots, valid) = if nullable {
+            slot_bits(
+                page,
+                slot_def as u16,
+                max as u16,
+                &mut self.validity,
+                self.slots,
+            )
         } else {
-            let slots = match slot_def {
-                0 => n,
-                _ => count_at_least(page, slot_def as i16),
-            };
+            let slots = count_at_least(page, slot_def);
             (slots, slots)
         };
         let total = self
@@ -577,11 +580,10 @@ impl<'a> LeafReader<'a> {
             let rep = self.rep.get(self.taken_levels..).unwrap_or_default();
             nth_zero(rep, records).unwrap_or(rep.len())
         };
-        let slot_def = self.spec.slot_def_level as u16;
-        let slots = match slot_def {
-            0 => levels,
-            _ => count_at_least(def.get(..levels).unwrap_or_default(), slot_def as i16),
-        };
+        let slots = count_at_least(
+            def.get(..levels).unwrap_or_default(),
+            self.spec.slot_def_level,
+        );
         (levels, slots)
     }
 

@@ -10,7 +10,7 @@
 use arrow_array::OffsetSizeTrait;
 
 use super::plan::Slot;
-use super::spread::write_bits;
+use super::spread::{low_bits, write_bits};
 
 /// Masks of up to 64 levels.
 mod mask {
@@ -71,21 +71,11 @@ mod mask {
     }
 }
 
-/// The low `n` bits set (`n <= 64`).
-#[inline]
-fn low(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
-}
-
 /// Bit `j` set where `levels[j] >= min`.
 #[inline]
 fn at_least(levels: &[u16], min: i16) -> u64 {
     if min <= 0 {
-        low(levels.len())
+        low_bits(levels.len())
     } else {
         mask::greater(levels, min - 1)
     }
@@ -94,7 +84,7 @@ fn at_least(levels: &[u16], min: i16) -> u64 {
 /// Bit `j` set where `levels[j] <= max`.
 #[inline]
 fn at_most(levels: &[u16], max: i16) -> u64 {
-    !mask::greater(levels, max) & low(levels.len())
+    !mask::greater(levels, max) & low_bits(levels.len())
 }
 
 /// The bits of `src` where `mask` is set, gathered into the low bits (a software `pext`),

@@ -27,7 +27,7 @@ pub(super) fn read_bits(bits: &[u8], pos: usize, n: usize) -> u64 {
             u128::from_le_bytes(buf)
         }
     };
-    ((word >> shift) as u64) & mask(n)
+    ((word >> shift) as u64) & low_bits(n)
 }
 
 /// Writes the low `n` bits (`n <= 64`) of `value` to bits `pos..pos + n` of `bits`, keeping
@@ -40,8 +40,8 @@ pub(super) fn write_bits(bits: &mut [u8], pos: usize, n: usize, value: u64) {
     }
     let byte = pos / 8;
     let shift = pos % 8;
-    let m = u128::from(mask(n)) << shift;
-    let v = u128::from(value & mask(n)) << shift;
+    let m = u128::from(low_bits(n)) << shift;
+    let v = u128::from(value & low_bits(n)) << shift;
     match bits.get_mut(byte..).and_then(|b| b.first_chunk_mut::<16>()) {
         Some(b) => {
             let old = u128::from_le_bytes(*b);
@@ -60,7 +60,7 @@ pub(super) fn write_bits(bits: &mut [u8], pos: usize, n: usize, value: u64) {
 
 /// The low `n` bits set (`n <= 64`).
 #[inline]
-fn mask(n: usize) -> u64 {
+pub(super) fn low_bits(n: usize) -> u64 {
     if n >= 64 {
         u64::MAX
     } else {
@@ -144,7 +144,7 @@ fn spread_slice<T: Copy + Default>(
             // below a value still to be read. Then the null slots are cleared.
             let out = &mut v[..base + m];
             move_slots(out, base, m, w, src);
-            let mut nulls = !w & mask(m);
+            let mut nulls = !w & low_bits(m);
             while nulls != 0 {
                 out[base + nulls.trailing_zeros() as usize] = T::default();
                 nulls &= nulls - 1;
@@ -395,7 +395,7 @@ pub(super) mod tests {
                         };
                         assert_eq!(get(&bits, i), want, "len {len} pos {pos} n {n} bit {i}");
                     }
-                    assert_eq!(read_bits(&bits, pos, n), v & mask(n));
+                    assert_eq!(read_bits(&bits, pos, n), v & low_bits(n));
                 }
             }
         }

@@ -16,10 +16,7 @@ impl ColumnWriter {
     ) -> Result<(FinishedChunk, u64)> {
         self.flush_page(shared)?;
         let name = &self.name;
-        let compressor = shared
-            .compressors
-            .get_mut(self.compressor)
-            .ok_or_else(|| column_error(name, "internal error: the writer's compressor"))?;
+        let compressor = compressor(&mut shared.compressors, self.compressor, name)?;
         let codec = compressor.codec();
         let mut written = 0u64;
         let mut chunk = ColumnChunk::new(self.physical, codec);

@@ -118,6 +118,18 @@ impl Shared {
     }
 }
 
+/// Compressor `index` of `compressors` (from [`Shared::compressor_index`]) for the column
+/// `column`.
+fn compressor<'c>(
+    compressors: &'c mut [Compressor],
+    index: usize,
+    column: &str,
+) -> Result<&'c mut Compressor> {
+    compressors
+        .get_mut(index)
+        .ok_or_else(|| column_error(column, "internal error: the writer's compressor"))
+}
+
 /// The valid values of a slice with nulls, one buffer per fixed-width type.
 #[derive(Debug, Default)]
 struct Dense {

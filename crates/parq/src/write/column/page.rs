@@ -60,10 +60,7 @@ impl ColumnWriter {
             self.def_enc.flush(&mut self.def_levels);
         }
         let name = &self.name;
-        let compressor = shared
-            .compressors
-            .get_mut(self.compressor)
-            .ok_or_else(|| column_error(name, "internal error: the writer's compressor"))?;
+        let compressor = compressor(&mut shared.compressors, self.compressor, name)?;
         let codec = compressor.codec();
         let plain_body = codec == Compression::Uncompressed;
         let levels_len = self.def_levels.len();
