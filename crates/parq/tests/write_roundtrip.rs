@@ -8,7 +8,7 @@
 //! The pyarrow venv (`bash scripts/venv.sh`) is required for the interop tests.
 
 mod common;
-use common::{run_python, Rng};
+use common::{run_python, write_ipc, Rng};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -608,13 +608,6 @@ fn out_dir() -> PathBuf {
     d
 }
 
-fn write_ipc(path: &Path, batch: &RecordBatch) {
-    let f = std::fs::File::create(path).expect("ipc file");
-    let mut w = arrow_ipc::writer::FileWriter::try_new(f, &batch.schema()).expect("ipc writer");
-    w.write(batch).expect("ipc write");
-    w.finish().expect("ipc finish");
-}
-
 /// Writes the whole matrix; returns (file, dataset index) of every file written.
 fn matrix(dir: &Path, datasets: &[RecordBatch]) -> Vec<(PathBuf, usize)> {
     let mut files = Vec::new();
@@ -845,10 +838,14 @@ fn impossible_requests_fail_before_output() {
         (
             f(
                 "l",
-                DataType::List(Arc::new(Field::new("item", DataType::Int32, true))),
+                DataType::List(Arc::new(Field::new(
+                    "item",
+                    DataType::Struct(Vec::<Field>::new().into()),
+                    true,
+                ))),
             ),
             WriterProperties::default(),
-            "nested",
+            "`l.item`: a struct without fields",
         ),
         (
             f("x", DataType::Float64),

@@ -1,4 +1,4 @@
-//! Arrow schema -> Parquet schema for the writer: one leaf per top-level field (flat schemas),
+//! Arrow schema -> Parquet schema for the writer: groups for lists, maps and structs, leaves
 //! typed and annotated as pyarrow 26 writes them (and, for intervals, which pyarrow 26 refuses,
 //! as arrow-rs 60.1 writes them), and the `ARROW:schema` key-value (the base64 of an Arrow IPC
 //! schema message behind the `0xFFFFFFFF` continuation marker and its length, as pyarrow and
@@ -33,9 +33,11 @@
 //! refused (nanoseconds and month/day/nanosecond triples have no lossless INTERVAL form;
 //! arrow-rs 60.1 refuses it too, pyarrow 26 refuses every interval).
 //!
-//! Nested types and types without a Parquet mapping are refused with an error naming the
-//! field, before anything is written. A nullable field is OPTIONAL, else REQUIRED; the field
-//! metadata `PARQUET:field_id` becomes `field_id`.
+//! Lists, large lists, list views, fixed-size lists and maps are three-level LIST and MAP
+//! groups, structs plain groups (see [`to_parquet_schema`]). Types without a Parquet mapping
+//! (unions, run-end encoded arrays, structs without fields) are refused with an error naming
+//! the field, before anything is written. A nullable field is OPTIONAL, else REQUIRED; the
+//! field metadata `PARQUET:field_id` becomes `field_id`.
 
 use arrow_schema::{
     DataType, Field, IntervalUnit, Schema as ArrowSchema, TimeUnit as ArrowTimeUnit,
@@ -245,12 +247,16 @@ pub fn leaf_type(field: &str, dt: &DataType) -> Result<LeafType> {
         | DataType::LargeListView(_)
         | DataType::FixedSizeList(..)
         | DataType::Struct(_)
-        | DataType::Map(..)
-        | DataType::Union(..)
-        | DataType::RunEndEncoded(..) => {
+        | DataType::Map(..) => {
             return Err(unsupported(
                 field,
-                format_args!("nested type {dt} is not written yet (flat schemas only)"),
+                format_args!("{dt} is a group, not a leaf"),
+            ))
+        }
+        DataType::Union(..) | DataType::RunEndEncoded(..) => {
+            return Err(unsupported(
+                field,
+                format_args!("{dt} has no Parquet mapping"),
             ))
         }
         #[allow(unreachable_patterns)]
@@ -263,20 +269,171 @@ pub fn leaf_type(field: &str, dt: &DataType) -> Result<LeafType> {
     })
 }
 
-/// The Parquet schema of a flat Arrow schema, and each leaf's type (in field order).
-pub fn to_parquet_schema(schema: &ArrowSchema) -> Result<(Schema, Vec<LeafType>)> {
-    let mut names = Vec::new();
-    let mut push_name = |n: &str| {
-        let r = ByteRange::new(names.len(), n.len());
-        names.extend_from_slice(n.as_bytes());
+/// One leaf column of the written schema.
+#[derive(Debug, Clone)]
+pub struct LeafColumn {
+    /// The leaf's Parquet type.
+    pub ty: LeafType,
+    /// The leaf's Arrow type (the values below every list, struct and map).
+    pub data_type: DataType,
+    /// The index of the top-level field the leaf belongs to.
+    pub field: usize,
+    /// The child taken at each struct and map on the way from the field to the leaf (a
+    /// map's key is child 0, its value child 1); empty for a flat field.
+    pub path: Vec<usize>,
+    /// True when the field is a list, map or struct (the leaf has levels of its own).
+    pub nested: bool,
+}
+
+/// Builds the elements of a schema, depth first, with their names in one buffer.
+struct Builder {
+    names: Vec<u8>,
+    elements: Vec<SchemaElement>,
+    leaves: Vec<LeafColumn>,
+    compliant: bool,
+    /// The path to the element being built (see [`LeafColumn::path`]).
+    path: Vec<usize>,
+}
+
+impl Builder {
+    fn name(&mut self, n: &str) -> ByteRange {
+        let r = ByteRange::new(self.names.len(), n.len());
+        self.names.extend_from_slice(n.as_bytes());
         r
-    };
+    }
+
+    /// A group element with `children` children.
+    fn group(
+        &mut self,
+        name: &str,
+        repetition: Repetition,
+        children: usize,
+        annotation: Option<(ConvertedType, LogicalType)>,
+        field_id: Option<i32>,
+        path: &str,
+    ) -> Result<()> {
+        let name = self.name(name);
+        self.elements.push(SchemaElement {
+            physical_type: None,
+            type_length: None,
+            repetition: Some(repetition),
+            name,
+            num_children: Some(
+                i32::try_from(children).map_err(|_| unsupported(path, "too many children"))?,
+            ),
+            converted_type: annotation.map(|a| a.0),
+            scale: None,
+            precision: None,
+            field_id,
+            logical_type: annotation.map(|a| a.1),
+            unknown: UnknownFields::default(),
+        });
+        Ok(())
+    }
+
+    /// The elements of field `f` (named `name`; `path`: its dotted Arrow path, for errors)
+    /// and of everything below it; the leaves go to `self.leaves`, as parts of top-level
+    /// field `top`.
+    fn field(&mut self, f: &Field, name: &str, path: &str, top: usize) -> Result<()> {
+        let repetition = if f.is_nullable() {
+            Repetition::Optional
+        } else {
+            Repetition::Required
+        };
+        let field_id = field_id(f)?;
+        match f.data_type() {
+            DataType::List(child)
+            | DataType::LargeList(child)
+            | DataType::ListView(child)
+            | DataType::LargeListView(child)
+            | DataType::FixedSizeList(child, _) => {
+                let list = Some((ConvertedType::List, LogicalType::List));
+                self.group(name, repetition, 1, list, field_id, path)?;
+                self.group("list", Repetition::Repeated, 1, None, None, path)?;
+                let element = if self.compliant {
+                    "element"
+                } else {
+                    child.name()
+                };
+                self.field(child, element, &format!("{path}.{}", child.name()), top)
+            }
+            DataType::Map(entries, _) => {
+                let DataType::Struct(kv) = entries.data_type() else {
+                    return Err(unsupported(path, "map entries that are not a struct"));
+                };
+                let [key, value] = kv.iter().collect::<Vec<_>>()[..] else {
+                    return Err(unsupported(path, "map entries without two fields"));
+                };
+                if key.is_nullable() {
+                    return Err(unsupported(path, "map keys that may be null"));
+                }
+                let map = Some((ConvertedType::Map, LogicalType::Map));
+                self.group(name, repetition, 1, map, field_id, path)?;
+                self.group("key_value", Repetition::Repeated, 2, None, None, path)?;
+                self.path.push(0);
+                self.field(key, "key", &format!("{path}.{}", key.name()), top)?;
+                if let Some(last) = self.path.last_mut() {
+                    *last = 1;
+                }
+                self.field(value, "value", &format!("{path}.{}", value.name()), top)?;
+                self.path.pop();
+                Ok(())
+            }
+            DataType::Struct(children) => {
+                if children.is_empty() {
+                    return Err(unsupported(
+                        path,
+                        "a struct without fields has no Parquet group",
+                    ));
+                }
+                self.group(name, repetition, children.len(), None, field_id, path)?;
+                for (i, c) in children.iter().enumerate() {
+                    self.path.push(i);
+                    self.field(c, c.name(), &format!("{path}.{}", c.name()), top)?;
+                    self.path.pop();
+                }
+                Ok(())
+            }
+            dt => {
+                let t = leaf_type(path, dt)?;
+                let name = self.name(name);
+                self.elements.push(element(f, &t, name, field_id));
+                self.leaves.push(LeafColumn {
+                    ty: t,
+                    data_type: dt.clone(),
+                    field: top,
+                    path: self.path.clone(),
+                    nested: false,
+                });
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The Parquet schema of an Arrow schema, and its leaves (in schema order). Lists (all
+/// five Arrow kinds) are three-level LIST groups (`<name> (LIST) { repeated group list {
+/// <element> } }`), maps `<name> (MAP) { repeated group key_value { key; value } }`, as
+/// pyarrow 26 writes them; the element of a list is named `element` when `compliant`, else
+/// after its Arrow field (pyarrow's `use_compliant_nested_type=False`).
+pub fn to_parquet_schema(
+    schema: &ArrowSchema,
+    compliant: bool,
+) -> Result<(Schema, Vec<LeafColumn>)> {
     let n = schema.fields().len();
-    let root = SchemaElement {
+    let mut b = Builder {
+        names: Vec::new(),
+        elements: Vec::with_capacity(n + 1),
+        leaves: Vec::with_capacity(n),
+        compliant,
+        path: Vec::new(),
+    };
+    let name = b.name("schema");
+    b.elements.push(SchemaElement {
         physical_type: None,
         type_length: None,
         repetition: None,
-        name: push_name("schema"),
+        name,
         num_children: Some(
             i32::try_from(n).map_err(|_| unsupported("<schema>", "too many columns"))?,
         ),
@@ -286,20 +443,51 @@ pub fn to_parquet_schema(schema: &ArrowSchema) -> Result<(Schema, Vec<LeafType>)
         field_id: None,
         logical_type: None,
         unknown: UnknownFields::default(),
-    };
-    let mut elements = Vec::with_capacity(n + 1);
-    elements.push(root);
-    let mut leaves = Vec::with_capacity(n);
-    for f in schema.fields() {
-        let t = leaf_type(f.name(), f.data_type())?;
-        elements.push(element(f, &t, push_name(f.name()))?);
-        leaves.push(t);
+    });
+    for (i, f) in schema.fields().iter().enumerate() {
+        let first = b.leaves.len();
+        b.field(f, f.name(), f.name(), i)?;
+        let nested = is_group(f.data_type());
+        for l in b.leaves.get_mut(first..).unwrap_or_default() {
+            l.nested = nested;
+        }
     }
-    let schema = Schema::from_elements(elements, bytes::Bytes::from(names), ByteRange::default())?;
-    Ok((schema, leaves))
+    let schema = Schema::from_elements(
+        b.elements,
+        bytes::Bytes::from(b.names),
+        ByteRange::default(),
+    )?;
+    Ok((schema, b.leaves))
 }
 
-fn element(f: &Field, t: &LeafType, name: ByteRange) -> Result<SchemaElement> {
+/// True for the Arrow types written as groups.
+fn is_group(dt: &DataType) -> bool {
+    matches!(
+        dt,
+        DataType::List(_)
+            | DataType::LargeList(_)
+            | DataType::ListView(_)
+            | DataType::LargeListView(_)
+            | DataType::FixedSizeList(..)
+            | DataType::Map(..)
+            | DataType::Struct(_)
+    )
+}
+
+/// The field's `PARQUET:field_id` metadata.
+fn field_id(f: &Field) -> Result<Option<i32>> {
+    match f.metadata().get("PARQUET:field_id") {
+        Some(v) => Ok(Some(v.trim().parse::<i32>().map_err(|_| {
+            unsupported(
+                f.name(),
+                format_args!("PARQUET:field_id `{v}` is not an integer"),
+            )
+        })?)),
+        None => Ok(None),
+    }
+}
+
+fn element(f: &Field, t: &LeafType, name: ByteRange, field_id: Option<i32>) -> SchemaElement {
     let null_type = match f.data_type() {
         DataType::Dictionary(_, v) => **v == DataType::Null,
         t => *t == DataType::Null,
@@ -309,16 +497,7 @@ fn element(f: &Field, t: &LeafType, name: ByteRange) -> Result<SchemaElement> {
     } else {
         Repetition::Required
     };
-    let field_id = match f.metadata().get("PARQUET:field_id") {
-        Some(v) => Some(v.trim().parse::<i32>().map_err(|_| {
-            unsupported(
-                f.name(),
-                format_args!("PARQUET:field_id `{v}` is not an integer"),
-            )
-        })?),
-        None => None,
-    };
-    Ok(SchemaElement {
+    SchemaElement {
         physical_type: Some(t.physical),
         type_length: t.type_length,
         repetition: Some(repetition),
@@ -330,7 +509,7 @@ fn element(f: &Field, t: &LeafType, name: ByteRange) -> Result<SchemaElement> {
         field_id,
         logical_type: t.logical,
         unknown: UnknownFields::default(),
-    })
+    }
 }
 
 /// The `ARROW:schema` value of `schema`: base64 (standard alphabet, padded) of the

@@ -20,8 +20,9 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
-use super::arrow_schema::{encode_arrow_schema, to_parquet_schema, ARROW_SCHEMA_KEY};
-use super::column::{ColumnWriter, Shared};
+use super::arrow_schema::{encode_arrow_schema, to_parquet_schema, LeafColumn, ARROW_SCHEMA_KEY};
+use super::column::{ColumnSpec, ColumnWriter, Shared};
+use super::levels::slot_level;
 use super::page_index::PageIndexWriter;
 use super::properties::WriterProperties;
 use super::statistics::StatsOrder;
@@ -77,13 +78,15 @@ struct BloomEntry {
     len: usize,
 }
 
-/// Writes Arrow record batches to a Parquet file (flat schemas).
+/// Writes Arrow record batches to a Parquet file.
 pub struct ParquetWriter<W: Write> {
     out: Counting<W>,
     arrow_schema: SchemaRef,
     schema: Arc<Schema>,
     props: WriterProperties,
+    /// A writer per leaf column, and where its values are in a batch.
     columns: Vec<ColumnWriter>,
+    leaves: Vec<LeafColumn>,
     shared: Shared,
     arena: Arena,
     row_groups: Vec<RowGroup>,
@@ -113,29 +116,27 @@ impl<W: Write> ParquetWriter<W> {
         arrow_schema: SchemaRef,
         properties: WriterProperties,
     ) -> Result<ParquetWriter<W>> {
-        let (schema, leaves) = to_parquet_schema(&arrow_schema)?;
+        let (schema, leaves) =
+            to_parquet_schema(&arrow_schema, properties.compliant_nested_types())?;
         let settings = properties.resolve(&schema)?;
         let mut shared = Shared::default();
         let mut columns = Vec::with_capacity(leaves.len());
-        for (j, ((field, leaf), s)) in arrow_schema
-            .fields()
-            .iter()
-            .zip(&leaves)
-            .zip(settings)
-            .enumerate()
-        {
-            let element = schema
-                .leaf_element(j)
-                .ok_or_else(|| writer_error("schema without the leaf"))?;
-            columns.push(ColumnWriter::new(
-                field.name(),
-                field.data_type(),
-                leaf,
+        for (j, (leaf, s)) in leaves.iter().zip(settings).enumerate() {
+            let (Some(element), Some(levels)) = (schema.leaf_element(j), schema.leaves().get(j))
+            else {
+                return Err(writer_error("schema without the leaf"));
+            };
+            let name = schema.leaf_path_string(j);
+            let spec = ColumnSpec {
+                name: &name,
+                data_type: &leaf.data_type,
+                leaf: &leaf.ty,
                 element,
-                s,
-                &properties,
-                &mut shared,
-            )?);
+                max_def: levels.max_def_level,
+                max_rep: levels.max_rep_level,
+                slot_level: slot_level(&schema, schema.leaf_path_elements(j)),
+            };
+            columns.push(ColumnWriter::new(spec, s, &properties, &mut shared)?);
         }
         shared.set_idle_table_bytes(Some(IDLE_TABLES_BYTES / columns.len().max(1)));
         let mut out = Counting {
@@ -149,6 +150,7 @@ impl<W: Write> ParquetWriter<W> {
             schema: Arc::new(schema),
             props: properties,
             columns,
+            leaves,
             shared,
             arena: Arena::default(),
             row_groups: Vec::new(),
@@ -198,11 +200,11 @@ impl<W: Write> ParquetWriter<W> {
     /// Writes the rows of `batch`, whose columns must have the types of the writer's schema.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.check()?;
-        if batch.num_columns() != self.columns.len() {
+        if batch.num_columns() != self.arrow_schema.fields().len() {
             return Err(writer_error(format_args!(
                 "a batch of {} columns for a schema of {}",
                 batch.num_columns(),
-                self.columns.len()
+                self.arrow_schema.fields().len()
             )));
         }
         for (field, col) in self.arrow_schema.fields().iter().zip(batch.columns()) {
@@ -236,13 +238,23 @@ impl<W: Write> ParquetWriter<W> {
             if self.props.max_row_group_bytes().is_some() {
                 k = k.min(BUDGET_SLICE_ROWS);
             }
-            for (col, array) in self.columns.iter_mut().zip(batch.columns()) {
+            let fields = self.arrow_schema.fields();
+            for (col, leaf) in self.columns.iter_mut().zip(&self.leaves) {
+                let (Some(array), Some(field)) =
+                    (batch.columns().get(leaf.field), fields.get(leaf.field))
+                else {
+                    return Err(writer_error("a leaf without its column"));
+                };
                 let slice = if off == 0 && k == n {
                     array.clone()
                 } else {
                     array.slice(off, k)
                 };
-                col.write(&slice, &mut self.shared)?;
+                if leaf.nested {
+                    col.write_nested(field, &slice, &leaf.path, &mut self.shared)?;
+                } else {
+                    col.write(&slice, &mut self.shared)?;
+                }
             }
             off += k;
             self.open_rows += k;

@@ -41,6 +41,7 @@ pub mod bloom;
 pub mod column;
 mod encoder;
 pub mod file;
+pub mod levels;
 pub mod page_index;
 pub mod properties;
 pub mod statistics;

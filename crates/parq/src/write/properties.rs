@@ -18,6 +18,7 @@
 //! | data page version | 1 | both peers: every reader reads v1 |
 //! | page CRC | off | both peers |
 //! | bloom filters | off; when enabled: NDV 1,048,576, FPP 0.05 | both peers |
+//! | list element name | `element` (`compliant_nested_types` on) | pyarrow 26 (`use_compliant_nested_type=True`) and arrow-rs: the name the spec asks for |
 //! | created_by | `parq version X.Y.Z` | the `<app> version <semver>` form readers parse to apply their statistics-trust rules |
 //!
 //! Encoding and dictionary: a column's value encoding (`encoding`) is what its data pages use
@@ -497,6 +498,7 @@ pub struct WriterProperties {
     data_page_rows: Option<usize>,
     data_page_version: DataPageVersion,
     page_crc: bool,
+    compliant_nested_types: bool,
     sorting_columns: Vec<SortingColumn>,
     key_value_metadata: Vec<(String, Option<String>)>,
     created_by: String,
@@ -514,6 +516,7 @@ impl Default for WriterProperties {
             data_page_rows: Some(DEFAULT_DATA_PAGE_ROWS),
             data_page_version: DataPageVersion::V1,
             page_crc: false,
+            compliant_nested_types: true,
             sorting_columns: Vec::new(),
             key_value_metadata: Vec::new(),
             created_by: DEFAULT_CREATED_BY.to_string(),
@@ -563,6 +566,12 @@ impl WriterProperties {
     /// True to write a CRC-32 in every page header.
     pub fn page_crc(&self) -> bool {
         self.page_crc
+    }
+
+    /// True to name every list's element `element` (the spec's name); false to name it
+    /// after the Arrow list's child field (`item` for most writers).
+    pub fn compliant_nested_types(&self) -> bool {
+        self.compliant_nested_types
     }
 
     /// `sorting_columns` of every row group (empty: not written).
@@ -803,6 +812,13 @@ impl WriterPropertiesBuilder {
     /// Page CRC-32 on or off.
     pub fn page_crc(mut self, enabled: bool) -> Self {
         self.props.page_crc = enabled;
+        self
+    }
+
+    /// List elements named `element` (true, the default) or after the Arrow list's child
+    /// field (false), as pyarrow's `use_compliant_nested_type`.
+    pub fn compliant_nested_types(mut self, enabled: bool) -> Self {
+        self.props.compliant_nested_types = enabled;
         self
     }
 

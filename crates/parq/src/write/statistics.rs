@@ -919,12 +919,12 @@ impl SizeStatsAccumulator {
     }
 
     /// Counts definition levels (levels outside 0..=max are ignored).
-    pub fn add_def_levels(&mut self, levels: &[i16]) {
+    pub fn add_def_levels<L: Copy + Into<i32>>(&mut self, levels: &[L]) {
         count_levels(&mut self.def, levels);
     }
 
     /// Counts repetition levels (levels outside 0..=max are ignored).
-    pub fn add_rep_levels(&mut self, levels: &[i16]) {
+    pub fn add_rep_levels<L: Copy + Into<i32>>(&mut self, levels: &[L]) {
         count_levels(&mut self.rep, levels);
     }
 
@@ -981,22 +981,30 @@ impl SizeStatsAccumulator {
     }
 }
 
-fn count_levels(hist: &mut [i64], levels: &[i16]) {
+fn count_levels<L: Copy + Into<i32>>(hist: &mut [i64], levels: &[L]) {
     if hist.is_empty() {
         return;
     }
     if hist.len() == 2 {
         // The common nullable flat column: count the ones.
-        let ones = levels.iter().filter(|&&l| l == 1).count() as i64;
-        let zeros = levels.iter().filter(|&&l| l == 0).count() as i64;
+        let ones = levels.iter().filter(|&&l| l.into() == 1).count() as i64;
+        let zeros = levels.iter().filter(|&&l| l.into() == 0).count() as i64;
         hist[0] += zeros;
         hist[1] += ones;
         return;
     }
+    // Small histograms count in a local array.
+    let mut counts = [0i64; 16];
     for &l in levels {
-        if let Some(h) = usize::try_from(l).ok().and_then(|i| hist.get_mut(i)) {
+        let l: i32 = l.into();
+        if let Some(c) = usize::try_from(l).ok().and_then(|i| counts.get_mut(i)) {
+            *c += 1;
+        } else if let Some(h) = usize::try_from(l).ok().and_then(|i| hist.get_mut(i)) {
             *h += 1;
         }
+    }
+    for (h, c) in hist.iter_mut().zip(counts) {
+        *h += c;
     }
 }
 

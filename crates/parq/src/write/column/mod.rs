@@ -41,11 +41,12 @@
 use std::io::Write;
 
 use arrow_array::{Array, ArrayRef};
-use arrow_schema::DataType;
+use arrow_schema::{DataType, Field};
 
 use super::arrow_schema::LeafType;
 use super::bloom::{hash_f32, hash_f64, hash_i32, hash_i64, Sbbf};
 use super::encoder::{encode_fixed, DeltaOrNot, Dict, ValueEnc};
+use super::levels::{shred, Shredded};
 use super::page_index::{BuiltColumnIndex, ColumnIndexBuilder, OffsetIndexBuilder};
 use super::properties::{ColumnSettings, DataPageVersion, StatisticsLevel, WriterProperties};
 use super::statistics::{SizeStatsAccumulator, StatsAccumulator, StatsOrder};
@@ -139,6 +140,39 @@ struct Dense {
     f64s: Vec<f64>,
 }
 
+/// The level entries of a slice of a nested leaf.
+#[derive(Debug, Clone, Copy)]
+struct Levels<'a> {
+    def: &'a [u16],
+    /// Empty when the column has no repetition levels.
+    rep: &'a [u16],
+    /// The records that the entries start.
+    records: usize,
+}
+
+/// The end of the slice of entries starting at `at` (of `n`; `rep`: their repetition
+/// levels, empty when the column has none) that holds at most [`MINI_BATCH`] entries (or
+/// one record, when a record has more) and at most `room` records, ending at a record
+/// boundary; and its number of records.
+fn next_slice(rep: &[u16], at: usize, n: usize, room: usize) -> (usize, usize) {
+    if rep.is_empty() {
+        let end = at + (n - at).min(MINI_BATCH).min(room);
+        return (end, end - at);
+    }
+    let mut records = 0;
+    let mut i = at;
+    for &r in rep.get(at..n).unwrap_or_default() {
+        if r == 0 {
+            if records == room || (records > 0 && i - at >= MINI_BATCH) {
+                break;
+            }
+            records += 1;
+        }
+        i += 1;
+    }
+    (i, records)
+}
+
 /// A page kept in the chunk's buffers: the end of its header (in `headers`) and the range
 /// of its body (in the chunk's body buffer, see [`ColumnWriter::chunk_bodies`]).
 #[derive(Debug, Clone, Copy)]
@@ -173,6 +207,26 @@ pub struct FinishedChunk {
     pub bloom: Option<Sbbf>,
 }
 
+/// What a column writer is made for: the leaf, its Arrow and Parquet types and its levels.
+#[derive(Debug, Clone, Copy)]
+pub struct ColumnSpec<'a> {
+    /// The dotted path.
+    pub name: &'a str,
+    /// The Arrow type of the values given (the leaf's, below any list, struct or map).
+    pub data_type: &'a DataType,
+    /// The Parquet type.
+    pub leaf: &'a LeafType,
+    /// The leaf's schema element.
+    pub element: &'a SchemaElement,
+    /// The maximum definition level.
+    pub max_def: i16,
+    /// The maximum repetition level.
+    pub max_rep: i16,
+    /// The definition level from which a level entry has a value slot (see
+    /// [`levels::slot_level`](super::levels::slot_level)).
+    pub slot_level: u16,
+}
+
 /// Writes one leaf column (see the module documentation).
 #[derive(Debug)]
 pub struct ColumnWriter {
@@ -181,6 +235,8 @@ pub struct ColumnWriter {
     physical: PhysicalType,
     width: usize,
     max_def: i16,
+    max_rep: i16,
+    slot_level: u16,
     settings: ColumnSettings,
     order: StatsOrder,
     compressor: usize,
@@ -211,9 +267,16 @@ pub struct ColumnWriter {
     last_page_values: usize,
     def_levels: Vec<u8>,
     def_enc: RleEncoder,
+    rep_levels: Vec<u8>,
+    rep_enc: RleEncoder,
+    /// A page's repetition and definition levels, as they go in its body.
+    levels_block: Vec<u8>,
+    /// The validity of a slice of levels' value slots.
+    slot_bits: Vec<u8>,
     bools: Vec<bool>,
     compact: Vec<u8>,
     page_values: usize,
+    page_records: usize,
     page_nulls: usize,
     page_stats: StatsAccumulator,
     page_sizes: SizeStatsAccumulator,
@@ -231,28 +294,34 @@ pub struct ColumnWriter {
     /// Bytes of the chunk's data pages so far (headers and bodies).
     data_bytes: u64,
     chunk_values: u64,
+    chunk_records: u64,
     uncompressed: u64,
     compressed: u64,
     data_pages: Vec<(Encoding, i32)>,
 }
 
 impl ColumnWriter {
-    /// A writer for the leaf `element` (of Arrow type `data_type` and Parquet type `leaf`)
-    /// with `settings`. Errors (naming the column) for requests the column cannot take.
+    /// A writer for the leaf `spec` with `settings`. Errors (naming the column) for requests
+    /// the column cannot take.
     pub fn new(
-        name: &str,
-        data_type: &DataType,
-        leaf: &LeafType,
-        element: &SchemaElement,
+        spec: ColumnSpec<'_>,
         settings: ColumnSettings,
         props: &WriterProperties,
         shared: &mut Shared,
     ) -> Result<ColumnWriter> {
+        let ColumnSpec {
+            name,
+            data_type,
+            leaf,
+            element,
+            max_def,
+            max_rep,
+            slot_level,
+        } = spec;
         let physical = leaf.physical;
         let width = leaf.type_length.unwrap_or(0).max(0) as usize;
-        let max_def =
-            i16::from(element.repetition != Some(crate::format::metadata::Repetition::Required));
         let order = StatsOrder::for_element(element)?;
+        let level_width = |max: i16| rle::level_bit_width(max.max(1) as u16);
         let compressor = shared
             .compressor_index(
                 settings.codec.compression(),
@@ -276,6 +345,8 @@ impl ColumnWriter {
             physical,
             width,
             max_def,
+            max_rep,
+            slot_level,
             settings,
             order,
             compressor,
@@ -298,16 +369,21 @@ impl ColumnWriter {
             room_due: 0,
             last_page_values: 0,
             def_levels: Vec::new(),
-            def_enc: RleEncoder::new(1)?,
+            def_enc: RleEncoder::new(level_width(max_def))?,
+            rep_levels: Vec::new(),
+            rep_enc: RleEncoder::new(level_width(max_rep))?,
+            levels_block: Vec::new(),
+            slot_bits: Vec::new(),
             bools: Vec::new(),
             compact: Vec::new(),
             page_values: 0,
+            page_records: 0,
             page_nulls: 0,
             page_stats: StatsAccumulator::new(order),
-            page_sizes: SizeStatsAccumulator::new(max_def, 0, byte_array),
+            page_sizes: SizeStatsAccumulator::new(max_def, max_rep, byte_array),
             page_unencoded: 0,
             chunk_stats: StatsAccumulator::new(order),
-            chunk_sizes: SizeStatsAccumulator::new(max_def, 0, byte_array),
+            chunk_sizes: SizeStatsAccumulator::new(max_def, max_rep, byte_array),
             column_index: None,
             offset_index: OffsetIndexBuilder::new(byte_array),
             bloom: None,
@@ -316,6 +392,7 @@ impl ColumnWriter {
             pages: Vec::new(),
             data_bytes: 0,
             chunk_values: 0,
+            chunk_records: 0,
             uncompressed: 0,
             compressed: 0,
             data_pages: Vec::new(),
@@ -381,6 +458,7 @@ impl ColumnWriter {
         self.chunk_stats.clear();
         self.chunk_sizes.clear();
         self.chunk_values = 0;
+        self.chunk_records = 0;
         self.uncompressed = 0;
         self.compressed = 0;
         self.data_pages.clear();
@@ -397,6 +475,7 @@ impl ColumnWriter {
             + self.values.len()
             + self.indices.len()
             + self.def_levels.len()
+            + self.rep_levels.len()
             + self.dict.as_ref().map_or(0, Dict::size_bytes)
     }
 
@@ -414,24 +493,87 @@ impl ColumnWriter {
         }
         let mut off = 0;
         while off < n {
-            let room = self.page_rows - self.page_values;
+            let room = self.page_rows - self.page_records;
             let k = (n - off).min(MINI_BATCH).min(room.max(1));
             self.write_slice(array.as_ref(), off, k, shared)?;
             off += k;
-            if self.dict_over_limit() {
-                self.flush_page(shared)?;
-                self.fall_back()?;
+            self.end_slice(shared)?;
+        }
+        self.end_write(n, shared);
+        Ok(())
+    }
+
+    /// Writes the leaf's levels and values of all the rows of `array`, the column of the
+    /// top-level `field` that holds the leaf at `path` (see
+    /// [`LeafColumn::path`](super::arrow_schema::LeafColumn::path)). Pages end at record
+    /// boundaries.
+    pub fn write_nested(
+        &mut self,
+        field: &Field,
+        array: &ArrayRef,
+        path: &[usize],
+        shared: &mut Shared,
+    ) -> Result<()> {
+        let shredded = shred(&self.name, field, array, path, self.max_rep > 0)?;
+        self.write_shredded(&shredded, shared)
+    }
+
+    /// Writes the level entries of a nested leaf for some rows, and the values of their
+    /// slots, to the open chunk.
+    fn write_shredded(&mut self, shredded: &Shredded, shared: &mut Shared) -> Result<()> {
+        let Some(values) = &shredded.values else {
+            return Ok(());
+        };
+        let (def, rep) = (&shredded.def[..], &shredded.rep[..]);
+        if self.max_rep > 0 && rep.len() != def.len() {
+            return Err(self.internal("repetition level per entry"));
+        }
+        if self.page_values == 0 {
+            self.make_due_room();
+        }
+        let (mut at, mut slot) = (0, 0);
+        while at < def.len() {
+            let room = self.page_rows.saturating_sub(self.page_records).max(1);
+            let (end, records) = next_slice(rep, at, def.len(), room);
+            let def = &def[at..end];
+            let slots = if self.slot_level == 0 {
+                def.len()
             } else {
-                if self.dict_all_distinct() {
-                    self.give_up_dictionary()?;
-                }
-                if self.page_full() {
-                    self.flush_page(shared)?;
-                }
+                def.iter().filter(|&&d| d >= self.slot_level).count()
+            };
+            let levels = Levels {
+                def,
+                rep: rep.get(at..end).unwrap_or_default(),
+                records,
+            };
+            self.write_leveled(values.as_ref(), slot, slots, levels, shared)?;
+            at = end;
+            slot += slots;
+            self.end_slice(shared)?;
+        }
+        self.end_write(values.len(), shared);
+        Ok(())
+    }
+
+    /// After a slice: the dictionary's fallback and trial, and the page limits.
+    fn end_slice(&mut self, shared: &mut Shared) -> Result<()> {
+        if self.dict_over_limit() {
+            self.flush_page(shared)?;
+            self.fall_back()?;
+        } else {
+            if self.dict_all_distinct() {
+                self.give_up_dictionary()?;
+            }
+            if self.page_full() {
+                self.flush_page(shared)?;
             }
         }
-        // The column now waits for its next values: a large hash table is freed (see
-        // `Shared::set_idle_table_bytes`).
+        Ok(())
+    }
+
+    /// The column now waits for its next values (`n` were written): a large hash table is
+    /// freed (see `Shared::set_idle_table_bytes`).
+    fn end_write(&mut self, n: usize, shared: &Shared) {
         if let (ValueEnc::Dict, Some(d), Some(limit)) =
             (&self.enc, &mut self.dict, shared.idle_table_bytes)
         {
@@ -439,12 +581,60 @@ impl ColumnWriter {
                 d.release_table();
             }
         }
-        Ok(())
+    }
+
+    /// Writes level entries `levels` and their `slots` value slots, from slot `slot` of
+    /// `values` on. A slot's value is valid when its entry's definition level is the
+    /// maximum.
+    fn write_leveled(
+        &mut self,
+        values: &dyn Array,
+        slot: usize,
+        slots: usize,
+        levels: Levels<'_>,
+        shared: &mut Shared,
+    ) -> Result<()> {
+        let Shared { scratch, dense, .. } = shared;
+        let (batch, _) = to_batch(
+            &self.name,
+            &self.data_type,
+            self.width,
+            values,
+            slot,
+            slots,
+            scratch,
+        )?;
+        let max = self.max_def as u16;
+        let mut bits = std::mem::take(&mut self.slot_bits);
+        let mut valid = slots;
+        if max > self.slot_level {
+            bits.clear();
+            bits.resize(slots.div_ceil(8), 0);
+            let mut i = 0;
+            valid = 0;
+            for &d in levels.def {
+                if d >= self.slot_level {
+                    if d == max {
+                        bits[i / 8] |= 1 << (i % 8);
+                        valid += 1;
+                    }
+                    i += 1;
+                }
+            }
+        }
+        let validity = if valid < slots {
+            Some(Bitmap::new(&bits, 0, slots)?)
+        } else {
+            None
+        };
+        let r = self.put(batch, validity, slots, dense, Some(levels));
+        self.slot_bits = bits;
+        r
     }
 
     /// True if the open page reached a limit.
     fn page_full(&self) -> bool {
-        if self.page_values >= self.page_rows {
+        if self.page_records >= self.page_rows {
             return true;
         }
         match self.page_bytes {
@@ -469,7 +659,7 @@ impl ColumnWriter {
             ValueEnc::DeltaBytes(e) => e.estimated_len(),
             ValueEnc::Bss(e) => e.len() * self.value_width(),
         };
-        values + self.def_levels.len()
+        values + self.def_levels.len() + self.rep_levels.len()
     }
 
     /// Writes rows `off..off + len` of `array`.
@@ -490,23 +680,26 @@ impl ColumnWriter {
             len,
             scratch,
         )?;
-        self.put(batch, validity, len, dense)
+        self.put(batch, validity, len, dense, None)
     }
 
-    /// Puts `n` slots: their values (`batch`) and validity (`None`: all valid).
+    /// Puts `n` slots: their values (`batch`) and validity (`None`: all valid), and their
+    /// level entries: `levels` for a nested leaf, else one per slot (from the validity).
     fn put(
         &mut self,
         batch: Batch<'_>,
         validity: Option<Bitmap<'_>>,
         n: usize,
         dense: &mut Dense,
+        levels: Option<Levels<'_>>,
     ) -> Result<()> {
         let valid = match (&batch, validity) {
             (Batch::Null, _) => 0,
             (_, Some(v)) => v.count_ones(),
             (_, None) => n,
         };
-        let nulls = n - valid;
+        let entries = levels.as_ref().map_or(n, |l| l.def.len());
+        let nulls = entries.saturating_sub(valid);
         if self.max_def == 0 && nulls > 0 {
             return Err(column_error(
                 &self.name,
@@ -518,23 +711,43 @@ impl ColumnWriter {
                 rle::begin_length_prefix(&mut self.values);
             }
         }
-        // Definition levels, straight from the validity bitmap.
-        if self.max_def > 0 {
-            match (&batch, validity) {
-                (Batch::Null, _) => self.def_enc.put_repeated(0, n, &mut self.def_levels)?,
-                (_, Some(v)) => self.def_enc.put_bitmap(v, &mut self.def_levels)?,
-                (_, None) => self.def_enc.put_repeated(1, n, &mut self.def_levels)?,
+        let stats = self.settings.statistics != StatisticsLevel::None;
+        match &levels {
+            Some(l) => {
+                if self.max_def > 0 {
+                    self.def_enc.put(l.def, &mut self.def_levels)?;
+                }
+                if self.max_rep > 0 {
+                    self.rep_enc.put(l.rep, &mut self.rep_levels)?;
+                }
+                if stats {
+                    self.page_sizes.add_def_levels(l.def);
+                    self.page_sizes.add_rep_levels(l.rep);
+                }
+                self.page_records += l.records;
+            }
+            None => {
+                // Definition levels, straight from the validity bitmap.
+                if self.max_def > 0 {
+                    match (&batch, validity) {
+                        (Batch::Null, _) => {
+                            self.def_enc.put_repeated(0, n, &mut self.def_levels)?
+                        }
+                        (_, Some(v)) => self.def_enc.put_bitmap(v, &mut self.def_levels)?,
+                        (_, None) => self.def_enc.put_repeated(1, n, &mut self.def_levels)?,
+                    }
+                    if stats {
+                        self.page_sizes.add_def_level_run(1, valid as u64);
+                        self.page_sizes.add_def_level_run(0, nulls as u64);
+                    }
+                }
+                self.page_records += n;
             }
         }
-        let stats = self.settings.statistics != StatisticsLevel::None;
         if stats {
             self.page_stats.add_nulls(nulls as u64);
-            if self.max_def > 0 {
-                self.page_sizes.add_def_level_run(1, valid as u64);
-                self.page_sizes.add_def_level_run(0, nulls as u64);
-            }
         }
-        self.page_values += n;
+        self.page_values += entries;
         self.page_nulls += nulls;
         let runs = |f: &mut dyn FnMut(usize, usize)| match validity {
             Some(v) => v.for_each_set_run(f),

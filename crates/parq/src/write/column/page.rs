@@ -24,6 +24,7 @@ impl ColumnWriter {
         };
         let num_values = too_big(&self.name, "value count", self.page_values)?;
         let num_nulls = too_big(&self.name, "null count", self.page_nulls)?;
+        let num_rows = too_big(&self.name, "row count", self.page_records)?;
         // Values: everything ends in `self.values`, from `page_start`.
         if let ValueEnc::Dict = self.enc {
             let d = self
@@ -59,6 +60,26 @@ impl ColumnWriter {
         if self.max_def > 0 {
             self.def_enc.flush(&mut self.def_levels);
         }
+        // With repetition levels, the page's levels as they go in the body (v1: each kind
+        // behind its length) take the place of the definition levels.
+        let rep_len = if self.max_rep > 0 {
+            self.rep_enc.flush(&mut self.rep_levels);
+            let block = &mut self.levels_block;
+            block.clear();
+            if self.version == DataPageVersion::V1 {
+                push_prefixed(block, &self.rep_levels)?;
+                push_prefixed(block, &self.def_levels)?;
+            } else {
+                block.extend_from_slice(&self.rep_levels);
+                block.extend_from_slice(&self.def_levels);
+            }
+            std::mem::swap(&mut self.levels_block, &mut self.def_levels);
+            self.rep_levels.len()
+        } else {
+            0
+        };
+        // v1 levels still to be put behind their length.
+        let prefix = self.max_def > 0 && self.max_rep == 0;
         let name = &self.name;
         let compressor = compressor(&mut shared.compressors, self.compressor, name)?;
         let codec = compressor.codec();
@@ -72,11 +93,11 @@ impl ColumnWriter {
         let (page_type, uncompressed_len, v2_levels_len, body_start, body_end) = match self.version
         {
             DataPageVersion::V1 => {
-                let levels = if self.max_def > 0 { 4 + levels_len } else { 0 };
+                let levels = if prefix { 4 + levels_len } else { levels_len };
                 let total = levels + values_len;
                 let fits = self.page_start - self.page_base >= levels;
                 if fits || plain_body {
-                    let start = self.put_levels(levels > 0)?;
+                    let start = self.put_levels(prefix)?;
                     if plain_body {
                         (PageType::DataPage, total, 0, start, self.values.len())
                     } else {
@@ -89,7 +110,11 @@ impl ColumnWriter {
                     // buffer (the next pages keep more room).
                     let body = &mut shared.body;
                     body.clear();
-                    push_prefixed(body, &self.def_levels)?;
+                    if prefix {
+                        push_prefixed(body, &self.def_levels)?;
+                    } else {
+                        body.extend_from_slice(&self.def_levels);
+                    }
                     body.extend_from_slice(&self.values[self.page_start..]);
                     let b = self.bodies.len();
                     compressor.compress(body, &mut self.bodies)?;
@@ -151,10 +176,10 @@ impl ColumnWriter {
             data_page_header_v2: (page_type == PageType::DataPageV2).then(|| DataPageHeaderV2 {
                 num_values,
                 num_nulls,
-                num_rows: num_values,
+                num_rows,
                 encoding,
-                definition_levels_byte_length: v2_levels_len as i32,
-                repetition_levels_byte_length: 0,
+                definition_levels_byte_length: (v2_levels_len - rep_len) as i32,
+                repetition_levels_byte_length: rep_len as i32,
                 is_compressed: Some(codec != Compression::Uncompressed),
                 statistics: statistics.clone(),
                 unknown: UnknownFields::default(),
@@ -173,7 +198,7 @@ impl ColumnWriter {
         self.offset_index.add_page(
             self.data_bytes,
             header_len + compressed_len,
-            self.chunk_values,
+            self.chunk_records,
             Some(self.page_unencoded),
         )?;
         self.data_bytes += (header_len + compressed_len) as u64;
@@ -187,17 +212,20 @@ impl ColumnWriter {
         self.uncompressed += (header_len + uncompressed_len) as u64;
         self.compressed += (header_len + compressed_len) as u64;
         self.chunk_values += self.page_values as u64;
+        self.chunk_records += self.page_records as u64;
         match self.data_pages.iter_mut().find(|(e, _)| *e == encoding) {
             Some((_, c)) => *c += 1,
             None => self.data_pages.push((encoding, 1)),
         }
         self.page_values = 0;
+        self.page_records = 0;
         self.page_nulls = 0;
         self.page_unencoded = 0;
         // Room for the levels of the next page: those of this one, and some slack.
         self.levels_room = levels_len + levels_len / 4 + LEVELS_ROOM;
         self.last_page_values = values_len;
         self.def_levels.clear();
+        self.rep_levels.clear();
         if !plain_body {
             self.values.clear();
         }
@@ -221,7 +249,10 @@ impl ColumnWriter {
     pub(super) fn begin_page(&mut self) {
         let room = match (self.version, self.max_def > 0) {
             (_, false) => 0,
-            (DataPageVersion::V1, true) => 4 + self.levels_room,
+            // One length per kind of level.
+            (DataPageVersion::V1, true) => {
+                4 * (1 + usize::from(self.max_rep > 0)) + self.levels_room
+            }
             (DataPageVersion::V2, true) => {
                 if self.settings.codec.compression() == Compression::Uncompressed {
                     self.levels_room

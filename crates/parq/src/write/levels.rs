@@ -1,0 +1,456 @@
+//! Record shredding: the definition and repetition levels of one leaf column from the Arrow
+//! array of its top-level field, and the slots of the leaf array that the levels reach.
+//!
+//! The walk follows the leaf's path through the array: a struct passes its valid runs on to
+//! the child (a null struct is one level entry), a list (List, LargeList, ListView,
+//! LargeListView, FixedSizeList, Map) each element's child range (a null or empty list is one
+//! entry), and the leaf writes one entry per slot. Definition levels count the optional and
+//! repeated fields present above and at the entry, as the schema of
+//! [`to_parquet_schema`](super::arrow_schema::to_parquet_schema) declares them; an entry's
+//! repetition level is 0 at the start of a record, else the depth of the innermost list that
+//! repeats. Slices with non-zero offsets (of any array on the path) are walked from their
+//! offsets.
+//!
+//! An entry *has a slot* when it comes from a slot of the leaf array: every entry, except
+//! those of null or empty lists (and null structs above the innermost list). Those entries
+//! are exactly the ones whose definition level reaches the innermost list's repeated group
+//! (see [`slot_level`]); the column writer takes the slots' values in entry order.
+
+use std::ops::Range;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{make_array, Array, ArrayRef, UInt32Array, UInt64Array};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{DataType, Field};
+
+use super::values::column_error;
+use crate::format::metadata::{Repetition, Schema};
+use crate::Result;
+
+/// The levels of one leaf for the rows of a top-level array.
+#[derive(Debug, Default)]
+pub struct Shredded {
+    /// A definition level per entry.
+    pub def: Vec<u16>,
+    /// A repetition level per entry (empty when the leaf is below no list).
+    pub rep: Vec<u16>,
+    /// The leaf array's slots reached by the entries, in entry order (as many as the entries
+    /// whose definition level is at least the column's [`slot_level`]); `None` for no rows.
+    pub values: Option<ArrayRef>,
+}
+
+/// The walk's output for one leaf.
+struct Out {
+    def: Vec<u16>,
+    rep: Vec<u16>,
+    repeated: bool,
+    /// Slot ranges of `leaf`, adjacent ranges merged.
+    slots: Vec<Range<usize>>,
+    leaf: Option<ArrayRef>,
+    /// The column's dotted name, for errors.
+    name: String,
+}
+
+impl Out {
+    #[inline]
+    fn entry(&mut self, def: u16, rep: u16) {
+        self.def.push(def);
+        if self.repeated {
+            self.rep.push(rep);
+        }
+    }
+
+    /// Slots `range` of the leaf array `leaf` have entries.
+    fn slots(&mut self, leaf: &dyn Array, range: Range<usize>) {
+        // A path reaches one leaf array, however often it is visited.
+        if self.leaf.is_none() {
+            self.leaf = Some(make_array(leaf.to_data()));
+        }
+        match self.slots.last_mut() {
+            Some(last) if last.end == range.start => last.end = range.end,
+            _ => self.slots.push(range),
+        }
+    }
+
+    /// `n` entries: the first at repetition level `first`, the others at `next`.
+    #[inline]
+    fn reps(&mut self, n: usize, first: u16, next: u16) {
+        if self.repeated && n > 0 {
+            self.rep.push(first);
+            self.rep.resize(self.rep.len() + n - 1, next);
+        }
+    }
+}
+
+/// A step of a leaf's path below a group: which child of a struct (or of a map's entries:
+/// 0 the key, 1 the value) the path takes.
+pub type Path = [usize];
+
+/// The levels of the leaf reached from `array` (the column of top-level field `field`) by
+/// `path` (one child index per struct and map on the way; lists have one child), for all
+/// its rows. `repeated`: the leaf has a list above it (its column has repetition levels).
+pub fn shred(
+    name: &str,
+    field: &Field,
+    array: &ArrayRef,
+    path: &Path,
+    repeated: bool,
+) -> Result<Shredded> {
+    let mut out = Out {
+        def: Vec::with_capacity(array.len()),
+        rep: Vec::with_capacity(if repeated { array.len() } else { 0 }),
+        repeated,
+        slots: Vec::new(),
+        leaf: None,
+        name: name.to_string(),
+    };
+    visit(
+        array.as_ref(),
+        field.is_nullable(),
+        path,
+        0..array.len(),
+        0,
+        0,
+        0,
+        &mut out,
+    )?;
+    let values = match (out.leaf, out.slots.as_slice()) {
+        (None, _) => None,
+        (Some(leaf), [r]) => Some(leaf.slice(r.start, r.len())),
+        (Some(leaf), []) => Some(leaf.slice(0, 0)),
+        (Some(leaf), ranges) => Some(gather(name, &leaf, ranges)?),
+    };
+    Ok(Shredded {
+        def: out.def,
+        rep: out.rep,
+        values,
+    })
+}
+
+/// The slots `ranges` of `leaf`, one after the other, as one array.
+fn gather(name: &str, leaf: &ArrayRef, ranges: &[Range<usize>]) -> Result<ArrayRef> {
+    let n: usize = ranges.iter().map(Range::len).sum();
+    let taken = if leaf.len() <= u32::MAX as usize {
+        let mut idx = Vec::with_capacity(n);
+        for r in ranges {
+            idx.extend(r.start as u32..r.end as u32);
+        }
+        arrow_select::take::take(leaf.as_ref(), &UInt32Array::from(idx), None)
+    } else {
+        let mut idx = Vec::with_capacity(n);
+        for r in ranges {
+            idx.extend(r.start as u64..r.end as u64);
+        }
+        arrow_select::take::take(leaf.as_ref(), &UInt64Array::from(idx), None)
+    };
+    taken.map_err(|e| column_error(name, format_args!("gathering the leaf's values: {e}")))
+}
+
+/// The nulls of `array` in `range` when a non-nullable field has one there: an error.
+fn check_required(out: &Out, nulls: Option<&NullBuffer>, range: &Range<usize>) -> Result<()> {
+    if let Some(n) = nulls {
+        if n.slice(range.start, range.len()).null_count() > 0 {
+            return Err(column_error(
+                &out.name,
+                "a field on the column's path is not nullable but the array has nulls there",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Calls `f(run, valid)` for the maximal runs of equal validity of `range`.
+fn validity_runs(
+    nulls: &NullBuffer,
+    range: Range<usize>,
+    mut f: impl FnMut(Range<usize>, bool) -> Result<()>,
+) -> Result<()> {
+    let mut i = range.start;
+    while i < range.end {
+        let v = nulls.is_valid(i);
+        let mut j = i + 1;
+        while j < range.end && nulls.is_valid(j) == v {
+            j += 1;
+        }
+        f(i..j, v)?;
+        i = j;
+    }
+    Ok(())
+}
+
+/// Writes the entries of slots `range` of `array` (a field that is `nullable`), whose
+/// ancestors define `def` levels, the first entry at repetition level `first` and the
+/// others at `next`; `path` leads to the leaf.
+#[allow(clippy::too_many_arguments)]
+fn visit(
+    array: &dyn Array,
+    nullable: bool,
+    path: &Path,
+    range: Range<usize>,
+    def: u16,
+    first: u16,
+    next: u16,
+    out: &mut Out,
+) -> Result<()> {
+    if range.is_empty() {
+        return Ok(());
+    }
+    // A column of nulls is optional whatever its field says (as the schema makes it).
+    let nullable = nullable || *array.data_type() == DataType::Null;
+    let nulls = if nullable {
+        array.logical_nulls().filter(|n| n.null_count() > 0)
+    } else {
+        check_required(out, array.logical_nulls().as_ref(), &range)?;
+        None
+    };
+    let present = def + u16::from(nullable);
+    match array.data_type() {
+        DataType::Struct(fields) => {
+            let s = array.as_struct();
+            let (Some(&i), Some(f)) = (path.first(), path.first().and_then(|&i| fields.get(i)))
+            else {
+                return Err(column_error(&out.name, "internal error: struct path"));
+            };
+            let child = s.column(i);
+            let rest = path.get(1..).unwrap_or_default();
+            match nulls {
+                None => visit(
+                    child,
+                    f.is_nullable(),
+                    rest,
+                    range,
+                    present,
+                    first,
+                    next,
+                    out,
+                ),
+                Some(n) => {
+                    let start = range.start;
+                    validity_runs(&n, range, |run, valid| {
+                        let r0 = if run.start == start { first } else { next };
+                        if valid {
+                            visit(child, f.is_nullable(), rest, run, present, r0, next, out)
+                        } else {
+                            out.def.resize(out.def.len() + run.len(), def);
+                            out.reps(run.len(), r0, next);
+                            // Below no list, a null struct's entries keep their leaf slots.
+                            if let Some(leaf) = leaf_below(child.as_ref(), rest) {
+                                out.slots(leaf, run);
+                            }
+                            Ok(())
+                        }
+                    })
+                }
+            }
+        }
+        DataType::List(f) => {
+            let l = array.as_list::<i32>();
+            let o = l.value_offsets();
+            let bounds = |i: usize| (o[i] as usize, o[i + 1] as usize);
+            list(
+                l.values(),
+                f,
+                path,
+                range,
+                nulls,
+                bounds,
+                def,
+                present,
+                first,
+                next,
+                out,
+            )
+        }
+        DataType::LargeList(f) => {
+            let l = array.as_list::<i64>();
+            let o = l.value_offsets();
+            let bounds = |i: usize| (o[i] as usize, o[i + 1] as usize);
+            list(
+                l.values(),
+                f,
+                path,
+                range,
+                nulls,
+                bounds,
+                def,
+                present,
+                first,
+                next,
+                out,
+            )
+        }
+        DataType::ListView(f) => {
+            let l = array.as_list_view::<i32>();
+            let (o, s) = (l.value_offsets(), l.value_sizes());
+            let bounds = |i: usize| (o[i] as usize, o[i] as usize + s[i] as usize);
+            list(
+                l.values(),
+                f,
+                path,
+                range,
+                nulls,
+                bounds,
+                def,
+                present,
+                first,
+                next,
+                out,
+            )
+        }
+        DataType::LargeListView(f) => {
+            let l = array.as_list_view::<i64>();
+            let (o, s) = (l.value_offsets(), l.value_sizes());
+            let bounds = |i: usize| (o[i] as usize, o[i] as usize + s[i] as usize);
+            list(
+                l.values(),
+                f,
+                path,
+                range,
+                nulls,
+                bounds,
+                def,
+                present,
+                first,
+                next,
+                out,
+            )
+        }
+        DataType::FixedSizeList(f, size) => {
+            let l = array.as_fixed_size_list();
+            let size = usize::try_from(*size).unwrap_or(0);
+            let bounds = |i: usize| {
+                let s = l.value_offset_at(i);
+                (s, s + size)
+            };
+            list(
+                l.values(),
+                f,
+                path,
+                range,
+                nulls,
+                bounds,
+                def,
+                present,
+                first,
+                next,
+                out,
+            )
+        }
+        DataType::Map(f, _) => {
+            let m = array.as_map();
+            let o = m.value_offsets();
+            let bounds = |i: usize| (o[i] as usize, o[i + 1] as usize);
+            list(
+                m.entries(),
+                f,
+                path,
+                range,
+                nulls,
+                bounds,
+                def,
+                present,
+                first,
+                next,
+                out,
+            )
+        }
+        _ => {
+            // The leaf.
+            let n = range.len();
+            match nulls {
+                None => out.def.resize(out.def.len() + n, present),
+                Some(nb) => out.def.extend(nb.slice(range.start, n).iter().map(|v| {
+                    if v {
+                        present
+                    } else {
+                        def
+                    }
+                })),
+            }
+            out.reps(n, first, next);
+            out.slots(array, range);
+            Ok(())
+        }
+    }
+}
+
+/// The leaf array reached from `array` by `path` through structs only (`None` when a list
+/// or map is on the way: the leaf's slots are not those of `array`).
+fn leaf_below<'a>(array: &'a dyn Array, path: &Path) -> Option<&'a dyn Array> {
+    match array.data_type() {
+        DataType::Struct(_) => {
+            let (&i, rest) = path.split_first()?;
+            let s = array.as_struct_opt()?;
+            leaf_below(s.columns().get(i)?.as_ref(), rest)
+        }
+        DataType::List(_)
+        | DataType::LargeList(_)
+        | DataType::ListView(_)
+        | DataType::LargeListView(_)
+        | DataType::FixedSizeList(..)
+        | DataType::Map(..) => None,
+        _ => Some(array),
+    }
+}
+
+/// The entries of list slots `range` (see [`visit`]): `bounds(i)` is the child range of
+/// slot `i`; the list is present at definition level `present`, its elements at
+/// `present + 1`, repeating at the list's depth.
+#[allow(clippy::too_many_arguments)]
+fn list(
+    child: &dyn Array,
+    f: &Field,
+    path: &Path,
+    range: Range<usize>,
+    nulls: Option<NullBuffer>,
+    bounds: impl Fn(usize) -> (usize, usize),
+    def: u16,
+    present: u16,
+    first: u16,
+    next: u16,
+    out: &mut Out,
+) -> Result<()> {
+    // The elements repeat at the list's depth: one more than the list above it (`next`).
+    let depth = next + 1;
+    let elements = present + 1;
+    let child_len = child.len();
+    for i in range.clone() {
+        let r = if i == range.start { first } else { next };
+        if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
+            out.entry(def, r);
+            continue;
+        }
+        let (s, e) = bounds(i);
+        if s > e || e > child_len {
+            return Err(column_error(
+                &out.name,
+                format_args!("list slot {i} spans {s}..{e} of a child of {child_len} values"),
+            ));
+        }
+        if s == e {
+            out.entry(present, r);
+        } else {
+            visit(child, f.is_nullable(), path, s..e, elements, r, depth, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The definition level from which an entry of the leaf at `path` (element indices, root
+/// excluded, as [`Schema::leaf_path_elements`] gives them) has a slot: that of the innermost
+/// repeated group (0 below none).
+pub fn slot_level(schema: &Schema, path: &[u32]) -> u16 {
+    let mut def = 0u16;
+    let mut slot = 0;
+    for &e in path {
+        match schema.elements().get(e as usize).and_then(|e| e.repetition) {
+            Some(Repetition::Optional) => def += 1,
+            Some(Repetition::Repeated) => {
+                def += 1;
+                slot = def;
+            }
+            _ => {}
+        }
+    }
+    slot
+}
