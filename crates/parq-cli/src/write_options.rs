@@ -44,6 +44,11 @@ pub struct WriteArgs {
     /// Write page CRCs.
     #[arg(long)]
     pub crc: bool,
+    /// Name list elements `element`, as the spec asks (true), or after the input's list
+    /// child field, e.g. `item` (false), as pyarrow's `use_compliant_nested_type`.
+    /// Default: true.
+    #[arg(long, value_name = "true|false")]
+    pub compliant_nested_types: Option<bool>,
 }
 
 impl WriteArgs {
@@ -59,6 +64,7 @@ impl WriteArgs {
             || self.data_page_version.is_some()
             || !self.bloom_filter.is_empty()
             || self.crc
+            || self.compliant_nested_types.is_some()
     }
 
     /// The writer properties these options ask for (defaults for the rest).
@@ -96,6 +102,9 @@ impl WriteArgs {
         }
         if self.crc {
             b = b.page_crc(true);
+        }
+        if let Some(c) = self.compliant_nested_types {
+            b = b.compliant_nested_types(c);
         }
         b.build()
     }

@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use arrow_array::{
-    Array, ArrayRef, FixedSizeListArray, GenericListArray, MapArray, OffsetSizeTrait, StructArray,
+    Array, ArrayRef, FixedSizeListArray, GenericListArray, GenericListViewArray, MapArray,
+    OffsetSizeTrait, StructArray,
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, FieldRef};
@@ -103,6 +104,16 @@ fn list(
             let values = child(last(&offsets))?;
             generic_list::<i64>(field, item.clone(), offsets, values, nulls)
         }
+        DataType::ListView(item) => {
+            let (offsets, nulls) = offsets::<i32>(levels, node, element)?;
+            let values = child(last(&offsets))?;
+            list_view::<i32>(field, item.clone(), &offsets, values, nulls)
+        }
+        DataType::LargeListView(item) => {
+            let (offsets, nulls) = offsets::<i64>(levels, node, element)?;
+            let values = child(last(&offsets))?;
+            list_view::<i64>(field, item.clone(), &offsets, values, nulls)
+        }
         DataType::FixedSizeList(item, size) => {
             let (offsets, nulls) = offsets::<i32>(levels, node, element)?;
             let values = child(last(&offsets))?;
@@ -166,6 +177,21 @@ fn generic_list<O: OffsetSizeTrait>(
     nulls: Option<NullBuffer>,
 ) -> Result<ArrayRef> {
     let array = GenericListArray::<O>::try_new(item, offsets, values, nulls)
+        .map_err(|e| mismatch(field, e))?;
+    Ok(Arc::new(array))
+}
+
+/// A list view of the lists `offsets` delimit (each list's start and size).
+fn list_view<O: OffsetSizeTrait>(
+    field: &Field,
+    item: FieldRef,
+    offsets: &OffsetBuffer<O>,
+    values: ArrayRef,
+    nulls: Option<NullBuffer>,
+) -> Result<ArrayRef> {
+    let starts: ScalarBuffer<O> = offsets.iter().take(offsets.len() - 1).copied().collect();
+    let sizes: ScalarBuffer<O> = offsets.windows(2).map(|w| w[1] - w[0]).collect();
+    let array = GenericListViewArray::<O>::try_new(item, starts, sizes, values, nulls)
         .map_err(|e| mismatch(field, e))?;
     Ok(Arc::new(array))
 }

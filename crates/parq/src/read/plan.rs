@@ -277,6 +277,8 @@ impl Builder<'_> {
             node.field.data_type(),
             DataType::List(_)
                 | DataType::LargeList(_)
+                | DataType::ListView(_)
+                | DataType::LargeListView(_)
                 | DataType::FixedSizeList(..)
                 | DataType::Map(..)
         );
@@ -446,6 +448,8 @@ fn with_children(field: &Field, children: &[Field]) -> Result<Field> {
         DataType::Struct(_) => DataType::Struct(Fields::from(children.to_vec())),
         DataType::List(old) => DataType::List(item(old)?),
         DataType::LargeList(old) => DataType::LargeList(item(old)?),
+        DataType::ListView(old) => DataType::ListView(item(old)?),
+        DataType::LargeListView(old) => DataType::LargeListView(item(old)?),
         DataType::FixedSizeList(old, n) => DataType::FixedSizeList(item(old)?, *n),
         DataType::Map(_, sorted) => {
             let entries = one()?;
@@ -473,9 +477,15 @@ fn lost_fields(new: &DataType, old: &DataType) -> bool {
                 })
         }
         (
-            DataType::List(n) | DataType::LargeList(n) | DataType::FixedSizeList(n, _),
+            DataType::List(n)
+            | DataType::LargeList(n)
+            | DataType::ListView(n)
+            | DataType::LargeListView(n)
+            | DataType::FixedSizeList(n, _),
             DataType::List(o)
             | DataType::LargeList(o)
+            | DataType::ListView(o)
+            | DataType::LargeListView(o)
             | DataType::FixedSizeList(o, _)
             | DataType::Map(o, _),
         )
