@@ -105,8 +105,7 @@ pub fn shred(
         name: name.to_string(),
     };
     visit(
-        array.as_ref(),
-        field.is_nullable(),
+        &Node::new(array.as_ref(), field.is_nullable()),
         path,
         0..array.len(),
         0,
@@ -146,17 +145,36 @@ fn gather(name: &str, leaf: &ArrayRef, ranges: &[Range<usize>]) -> Result<ArrayR
     taken.map_err(|e| column_error(name, format_args!("gathering the leaf's values: {e}")))
 }
 
-/// The nulls of `array` in `range` when a non-nullable field has one there: an error.
-fn check_required(out: &Out, nulls: Option<&NullBuffer>, range: &Range<usize>) -> Result<()> {
-    if let Some(n) = nulls {
-        if n.slice(range.start, range.len()).null_count() > 0 {
-            return Err(column_error(
-                &out.name,
-                "a field on the column's path is not nullable but the array has nulls there",
-            ));
+/// An array on a leaf's path, with its nulls (taken once, however often it is visited).
+struct Node<'a> {
+    array: &'a dyn Array,
+    /// The field may be null (a column of nulls always may, as the schema makes it).
+    nullable: bool,
+    /// The array's logical nulls, when it has any.
+    nulls: Option<NullBuffer>,
+}
+
+impl<'a> Node<'a> {
+    fn new(array: &'a dyn Array, nullable: bool) -> Node<'a> {
+        Node {
+            array,
+            nullable: nullable || *array.data_type() == DataType::Null,
+            nulls: array.logical_nulls().filter(|n| n.null_count() > 0),
         }
     }
-    Ok(())
+
+    /// The nulls of slots `range` that count: none for a field that is not nullable (an
+    /// error when the array has some there).
+    fn nulls_in(&self, out: &Out, range: &Range<usize>) -> Result<Option<&NullBuffer>> {
+        match &self.nulls {
+            Some(_) if self.nullable => Ok(self.nulls.as_ref()),
+            Some(n) if n.slice(range.start, range.len()).null_count() > 0 => Err(column_error(
+                &out.name,
+                "a field on the column's path is not nullable but the array has nulls there",
+            )),
+            _ => Ok(None),
+        }
+    }
 }
 
 /// Calls `f(run, valid)` for the maximal runs of equal validity of `range`.
@@ -183,8 +201,7 @@ fn validity_runs(
 /// others at `next`; `path` leads to the leaf.
 #[allow(clippy::too_many_arguments)]
 fn visit(
-    array: &dyn Array,
-    nullable: bool,
+    node: &Node<'_>,
     path: &Path,
     range: Range<usize>,
     def: u16,
@@ -195,15 +212,9 @@ fn visit(
     if range.is_empty() {
         return Ok(());
     }
-    // A column of nulls is optional whatever its field says (as the schema makes it).
-    let nullable = nullable || *array.data_type() == DataType::Null;
-    let nulls = if nullable {
-        array.logical_nulls().filter(|n| n.null_count() > 0)
-    } else {
-        check_required(out, array.logical_nulls().as_ref(), &range)?;
-        None
-    };
-    let present = def + u16::from(nullable);
+    let array = node.array;
+    let nulls = node.nulls_in(out, &range)?;
+    let present = def + u16::from(node.nullable);
     match array.data_type() {
         DataType::Struct(fields) => {
             let s = array.as_struct();
@@ -212,24 +223,16 @@ fn visit(
                 return Err(column_error(&out.name, "internal error: struct path"));
             };
             let child = s.column(i);
+            let child_node = Node::new(child.as_ref(), f.is_nullable());
             let rest = path.get(1..).unwrap_or_default();
             match nulls {
-                None => visit(
-                    child,
-                    f.is_nullable(),
-                    rest,
-                    range,
-                    present,
-                    first,
-                    next,
-                    out,
-                ),
+                None => visit(&child_node, rest, range, present, first, next, out),
                 Some(n) => {
                     let start = range.start;
-                    validity_runs(&n, range, |run, valid| {
+                    validity_runs(n, range, |run, valid| {
                         let r0 = if run.start == start { first } else { next };
                         if valid {
-                            visit(child, f.is_nullable(), rest, run, present, r0, next, out)
+                            visit(&child_node, rest, run, present, r0, next, out)
                         } else {
                             out.def.resize(out.def.len() + run.len(), def);
                             out.reps(run.len(), r0, next);
@@ -402,7 +405,7 @@ fn list(
     f: &Field,
     path: &Path,
     range: Range<usize>,
-    nulls: Option<NullBuffer>,
+    nulls: Option<&NullBuffer>,
     bounds: impl Fn(usize) -> (usize, usize),
     def: u16,
     present: u16,
@@ -414,9 +417,10 @@ fn list(
     let depth = next + 1;
     let elements = present + 1;
     let child_len = child.len();
+    let child = Node::new(child, f.is_nullable());
     for i in range.clone() {
         let r = if i == range.start { first } else { next };
-        if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
+        if nulls.is_some_and(|n| n.is_null(i)) {
             out.entry(def, r);
             continue;
         }
@@ -430,7 +434,7 @@ fn list(
         if s == e {
             out.entry(present, r);
         } else {
-            visit(child, f.is_nullable(), path, s..e, elements, r, depth, out)?;
+            visit(&child, path, s..e, elements, r, depth, out)?;
         }
     }
     Ok(())
