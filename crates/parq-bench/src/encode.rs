@@ -1,13 +1,17 @@
 //! The `encode` command: writing Arrow batches to Parquet, parq vs `parquet` 60.1.0's
 //! `ArrowWriter` vs pyarrow, on the cases of `decode` ([`crate::decode_cases`]: every
-//! encoding x type, required and 10% nulls, uncompressed / snappy / zstd, seed-001 and the
-//! int64 + string table) and with its options (`--values`, `--quick`, `--full`, `--codecs`,
+//! encoding x type, required and 10% nulls, uncompressed / snappy / zstd, seed-001, the
+//! int64 + string table, and the nested shapes of [`crate::nested_cases`], named `nested
+//! <shape> required|10%null <codec>`, a quarter as many rows as `--values`, with and without
+//! nulls unless `--nulls` says otherwise, in the default set as in `decode`; `--cases nested`
+//! runs them alone) and with its options (`--values`, `--quick`, `--full`, `--codecs`,
 //! `--nulls`, `--cases`, `--impls`, `--peers pyarrow`, `--json`, the measurement options).
 //!
 //! Input: the case's values as one Arrow batch of all its rows ([`case_batch`]), the same
 //! arrays for every writer. pyarrow gets the very same buffers: the bench writes them raw
-//! (validity, offsets, values; a JSON header) to a file in `--data-dir`, and the Python
-//! process wraps them with `pa.Array.from_buffers` (zero copy, outside pyarrow's memory pool).
+//! (validity, offsets, values, a nested array's children; a JSON header) to a file in
+//! `--data-dir`, and the Python process wraps them with `pa.Array.from_buffers` (zero copy,
+//! outside pyarrow's memory pool; see [`crate::encode_pyarrow`]).
 //!
 //! What is timed, per call, into a fresh in-memory sink:
 //!
@@ -26,7 +30,9 @@
 //!
 //! - encoding: DICT cases dictionary on (PLAIN fallback past a 1 MiB dictionary page); the
 //!   cases with an explicit encoding have the dictionary off and that encoding set on the
-//!   column; the table case keeps the defaults (dictionary on, PLAIN fallback);
+//!   column; the table and nested cases keep the defaults (dictionary on for every leaf,
+//!   PLAIN fallback; pyarrow gets `use_dictionary=True`, its per-column names would miss the
+//!   nested leaves);
 //! - codec: the case's; ZSTD at level [`crate::decode_cases::ZSTD_LEVEL`] (1, the default
 //!   of all three, set explicitly);
 //! - statistics: chunk statistics (min/max, null count) and the page index (column index and
@@ -38,13 +44,18 @@
 //!   writes the page index), so its pages are a few dozen bytes smaller. Binary min/max: parq
 //!   and 60.1.0 truncate them to 64 bytes, pyarrow drops those over 4 KiB (only the seed-001
 //!   blobs are that long);
-//! - data pages: v1, at most 1 MiB and 20,000 rows; dictionary pages at most 1 MiB;
+//! - data pages: v1, at most 1 MiB and 20,000 rows (records, for nested columns);
+//!   dictionary pages at most 1 MiB;
 //! - row groups: all rows of the case in one row group (1 Mi rows at most, seed-001's 484
 //!   rows), parq's byte budget off so the layout is the peers'.
 //!
 //! Before the clock, every output is checked: its encodings ([`check_encodings`]) and row
-//! groups, and its values read back equal to the input (parq's output with parq's reader and
-//! with 60.1.0's, 60.1.0's and pyarrow's with parq's). Each output's size is reported, with
+//! groups, and its values read back equal to the input, nested values included (parq's
+//! output with parq's reader and with 60.1.0's, 60.1.0's and pyarrow's with parq's). A Rust
+//! writer that refuses a case (an error from the write, e.g. a schema it does not take) is
+//! not measured on it: its time column says "error", the error is listed under the table
+//! and in the JSON (`"error"`), and the other implementations run as usual; an output that
+//! reads back different stops the run. Each output's size is reported, with
 //! parq's size over each peer's (a case where parq's file is more than 1% larger is listed),
 //! and the peak heap growth during one write: the counting allocator for the Rust
 //! implementations, the memory pool's peak for pyarrow (its arrays live outside the pool,
@@ -52,13 +63,14 @@
 //!
 //! The 100,000-column write is `parq-bench encode-wide` ([`crate::encode_wide`]).
 
-use std::ffi::OsString;
-use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{bail, ensure, Context, Result};
+use arrow_60::array::make_array;
 use arrow_60::{Array, RecordBatch};
-use arrow_schema_60::DataType;
+use arrow_data_60::ArrayData;
+use arrow_schema_60::{DataType, Field, Schema};
 use bytes::Bytes;
 use parq::write::properties::{
     parse_encoding, Codec as ParqCodec, DataPageVersion, StatisticsLevel, WriterProperties,
@@ -74,9 +86,10 @@ use crate::decode::{
 use crate::decode_cases::{
     case_batch, check_encodings, props_60, CaseSpec, Codec, Enc, NULL_SHARE,
 };
+use crate::encode_pyarrow::pyarrow_case;
 use crate::footer::check_writable;
 use crate::measure::{measure, timed_simple, Case, MeasureConfig, Stats};
-use crate::peers::{json_samples, json_u64, run_harness_script, Python};
+use crate::peers::Python;
 use crate::report::{
     first_seen, fmt_ms, fmt_speedup, machine_line, render_table, target_summary, write_json_values,
     Tally,
@@ -137,38 +150,6 @@ pub fn encode_props_60(spec: &CaseSpec) -> Result<Props60> {
         .build())
 }
 
-/// pyarrow's settings for a case: the keyword arguments of `pq.write_table`.
-pub fn pyarrow_kwargs(spec: &CaseSpec) -> serde_json::Value {
-    let dictionary: Vec<&str> = spec
-        .columns
-        .iter()
-        .filter(|c| matches!(c.enc, Enc::Dictionary | Enc::Default))
-        .map(|c| c.name)
-        .collect();
-    let encodings: serde_json::Map<String, serde_json::Value> = spec
-        .columns
-        .iter()
-        .filter_map(|c| Some((c.name.to_string(), c.enc.explicit_name()?.into())))
-        .collect();
-    let compression = match spec.codec {
-        Codec::Uncompressed => "none",
-        other => other.name(),
-    };
-    json!({
-        "use_dictionary": dictionary,
-        "column_encoding": (!encodings.is_empty()).then_some(encodings),
-        "compression": compression,
-        "compression_level": spec.codec.level(),
-        "write_statistics": true,
-        "write_page_index": true,
-        "data_page_size": PAGE_BYTES,
-        "max_rows_per_page": PAGE_ROWS,
-        "dictionary_pagesize_limit": DICTIONARY_PAGE_BYTES,
-        "data_page_version": "1.0",
-        "row_group_size": spec.rows_per_row_group(),
-    })
-}
-
 /// One parq write into a fresh buffer: the file and its row group count.
 pub fn write_parq(batch: &RecordBatch, props: &WriterProperties) -> Result<(Vec<u8>, usize)> {
     let mut buf = Vec::new();
@@ -188,8 +169,10 @@ pub fn write_60(batch: &RecordBatch, props: &Props60) -> Result<(Vec<u8>, usize)
 }
 
 /// Checks one writer's output of a case: encodings, row groups, and the values read back
-/// by parq (and by `parquet` 60.1.0 with `with_60`) equal to the input. Returns its size.
-fn verify(
+/// by parq (and by `parquet` 60.1.0 with `with_60`) equal to the input (nested values
+/// included; the names of list items and map entries aside, see [`named_as_input`]).
+/// Returns its size.
+pub fn verify(
     spec: &CaseSpec,
     batch: &RecordBatch,
     file: Bytes,
@@ -205,6 +188,7 @@ fn verify(
     let input = std::slice::from_ref(batch);
     let by_parq =
         read_parq(&file, spec.rows).with_context(|| format!("parq reading {who}'s output"))?;
+    let by_parq = named_as_input(by_parq, batch)?;
     compare(
         &by_parq,
         input,
@@ -213,6 +197,7 @@ fn verify(
     if with_60 {
         let by_60 = read_60(&file, spec.rows)
             .with_context(|| format!("parquet 60.1.0 reading {who}'s output"))?;
+        let by_60 = named_as_input(by_60, batch)?;
         compare(
             &by_60,
             input,
@@ -222,177 +207,96 @@ fn verify(
     Ok(file.len())
 }
 
-/// The raw-buffer type names the pyarrow script knows.
-fn raw_type(dt: &DataType) -> Result<&'static str> {
-    Ok(match dt {
-        DataType::Int32 => "int32",
-        DataType::Int64 => "int64",
-        DataType::Float32 => "float32",
-        DataType::Float64 => "float64",
-        DataType::Boolean => "bool",
-        DataType::FixedSizeBinary(16) => "binary16",
-        DataType::Utf8 => "string",
-        DataType::Binary => "binary",
-        other => bail!("no raw-buffer form for {other}"),
-    })
-}
-
-/// Writes the batch's Arrow buffers for pyarrow: an 8-byte little-endian header length, a
-/// JSON header (per column: name, type, nullability, length, null count, and the
-/// `[offset, length]` of its validity and data buffers, offsets counted from the first
-/// 64-byte boundary after the header), then the buffers, each at a 64-byte aligned offset.
-fn write_raw_batch(batch: &RecordBatch, path: &Path) -> Result<()> {
-    const ALIGN: usize = 64;
-    let schema = batch.schema();
-    let datas: Vec<_> = batch.columns().iter().map(|c| c.to_data()).collect();
-    let mut blobs: Vec<&[u8]> = Vec::new();
-    let mut header = Vec::new();
-    let mut end = 0usize;
-    for (field, data) in schema.fields().iter().zip(&datas) {
-        let sliced = data.offset() != 0 || data.nulls().is_some_and(|n| n.offset() != 0);
-        ensure!(!sliced, "column {} is a slice", field.name());
-        let mut place = |b: &[u8]| {
-            let at = end.next_multiple_of(ALIGN);
-            end = at + b.len();
-            [at, b.len()]
-        };
-        let validity = data.nulls().map(|n| place(n.buffer().as_slice()));
-        let buffers: Vec<[usize; 2]> = data.buffers().iter().map(|b| place(b.as_slice())).collect();
-        blobs.extend(data.nulls().map(|n| n.buffer().as_slice()));
-        blobs.extend(data.buffers().iter().map(|b| b.as_slice()));
-        header.push(json!({
-            "name": field.name(),
-            "type": raw_type(field.data_type())?,
-            "nullable": field.is_nullable(),
-            "length": data.len(),
-            "null_count": data.null_count(),
-            "validity": validity,
-            "buffers": buffers,
-        }));
-    }
-    let header = serde_json::to_vec(&header)?;
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    let mut out = std::io::BufWriter::new(file);
-    out.write_all(&(header.len() as u64).to_le_bytes())?;
-    out.write_all(&header)?;
-    let head = 8 + header.len();
-    out.write_all(&vec![0u8; head.next_multiple_of(ALIGN) - head])?;
-    let mut pos = 0usize;
-    for blob in blobs {
-        let at = pos.next_multiple_of(ALIGN);
-        out.write_all(&vec![0u8; at - pos])?;
-        out.write_all(blob)?;
-        pos = at + blob.len();
-    }
-    out.flush()
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// Wraps the raw buffers at argv[1] as a table (zero copy), writes it once to argv[2] (the
-/// output the bench checks) while taking the memory pool's peak, then times
-/// `pq.write_table(table, pa.BufferOutputStream(), **settings)` (settings: argv[3], JSON)
-/// with the harness's rules (argv[4:10]); prints the samples, the output size and the peak.
-const PYARROW_SCRIPT: &str = r#"
-import json, sys, time
-import pyarrow as pa, pyarrow.parquet as pq
-pa.set_cpu_count(1)
-pa.set_io_thread_count(1)
-raw_path, out_path, kwargs = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-exact, min_iters, min_time_ns, warm_iters, warm_min_ns, warm_max_ns = map(int, sys.argv[4:10])
-TYPES = {"int32": pa.int32(), "int64": pa.int64(), "float32": pa.float32(),
-    "float64": pa.float64(), "bool": pa.bool_(), "binary16": pa.binary(16),
-    "string": pa.string(), "binary": pa.binary()}
-with open(raw_path, "rb") as f:
-    raw = f.read()
-n = int.from_bytes(raw[:8], "little")
-columns = json.loads(raw[8:8 + n])
-data = pa.py_buffer(raw).slice(-(-(8 + n) // 64) * 64)
-def buf(r):
-    return None if r is None else data.slice(r[0], r[1])
-arrays, fields = [], []
-for c in columns:
-    t = TYPES[c["type"]]
-    arrays.append(pa.Array.from_buffers(t, c["length"],
-        [buf(c["validity"])] + [buf(b) for b in c["buffers"]], null_count=c["null_count"]))
-    fields.append(pa.field(c["name"], t, nullable=c["nullable"]))
-table = pa.Table.from_arrays(arrays, schema=pa.schema(fields))
-table.validate(full=True)
-pool = pa.default_memory_pool()
-def once():
-    sink = pa.BufferOutputStream()
-    t = time.perf_counter_ns()
-    pq.write_table(table, sink, **kwargs)
-    ns = time.perf_counter_ns() - t
-    return ns, sink.getvalue()
-base = pool.bytes_allocated()
-_, out = once()
-peak = pool.max_memory() - base
-with open(out_path, "wb") as f:
-    f.write(out)
-size = out.size
-del out
-if exact > 0:
-    warm_iters, warm_min_ns = 1, 0
-start, calls = time.perf_counter_ns(), 0
-while True:
-    once(); calls += 1
-    spent = time.perf_counter_ns() - start
-    if calls >= warm_iters and (spent >= warm_min_ns or spent >= warm_max_ns):
-        break
-samples, total = [], 0
-while (len(samples) < exact) if exact > 0 else (len(samples) < min_iters or total < min_time_ns):
-    ns, _ = once()
-    samples.append(ns); total += ns
-print(json.dumps({"samples_ns": samples, "iterations": len(samples), "peak_bytes": peak,
-    "output_bytes": size, "pool": pool.backend_name}))
-"#;
-
-/// What pyarrow's cell brings back.
-struct PyarrowRun {
-    stats: Stats,
-    peak_bytes: Option<usize>,
-    output_bytes: usize,
-}
-
-/// Runs the pyarrow cell of one case and checks its output.
-fn pyarrow_case(
-    py: &Python,
-    dir: &Path,
-    spec: &CaseSpec,
-    batch: &RecordBatch,
-    cfg: &MeasureConfig,
-) -> Result<PyarrowRun> {
-    let pid = std::process::id();
-    let (raw, out) = (
-        dir.join(format!("encode-{pid}.arrow-buffers")),
-        dir.join(format!("encode-{pid}-pyarrow.parquet")),
-    );
-    let run = || -> Result<(serde_json::Value, Bytes)> {
-        write_raw_batch(batch, &raw)?;
-        let args: Vec<OsString> = vec![
-            raw.clone().into(),
-            out.clone().into(),
-            pyarrow_kwargs(spec).to_string().into(),
-        ];
-        let v = run_harness_script(py, PYARROW_SCRIPT, args, cfg)?;
-        let file = std::fs::read(&out).with_context(|| format!("reading {}", out.display()))?;
-        Ok((v, Bytes::from(file)))
+/// Whether two types are the same but for the names of list items, map entries and map
+/// keys and values (struct fields keep theirs).
+fn same_but_container_names(a: &DataType, b: &DataType) -> bool {
+    let field = |x: &Field, y: &Field| {
+        x.is_nullable() == y.is_nullable() && same_but_container_names(x.data_type(), y.data_type())
     };
-    let result = run();
-    let _ = std::fs::remove_file(&raw);
-    let _ = std::fs::remove_file(&out);
-    let (v, file) = result?;
-    let output_bytes = verify(spec, batch, file, PYARROW, false)?;
+    match (a, b) {
+        (DataType::List(x), DataType::List(y)) => field(x, y),
+        (DataType::Map(x, x_sorted), DataType::Map(y, y_sorted)) => {
+            x_sorted == y_sorted
+                && x.is_nullable() == y.is_nullable()
+                && match (x.data_type(), y.data_type()) {
+                    (DataType::Struct(xs), DataType::Struct(ys)) => {
+                        xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| field(x, y))
+                    }
+                    _ => false,
+                }
+        }
+        (DataType::Struct(xs), DataType::Struct(ys)) => {
+            xs.len() == ys.len()
+                && xs
+                    .iter()
+                    .zip(ys)
+                    .all(|(x, y)| x.name() == y.name() && field(x, y))
+        }
+        _ => a == b,
+    }
+}
+
+/// The array data with the type `dt` (the same layout), its children's too.
+fn retyped(data: &ArrayData, dt: &DataType) -> Result<ArrayData> {
+    let child_types: Vec<&DataType> = match dt {
+        DataType::List(f) | DataType::Map(f, _) => vec![f.data_type()],
+        DataType::Struct(fields) => fields.iter().map(|f| f.data_type()).collect(),
+        _ => Vec::new(),
+    };
     ensure!(
-        json_u64(&v, "output_bytes")? as usize == output_bytes,
-        "pyarrow reported another output size"
+        child_types.len() == data.child_data().len(),
+        "{} has {} children where {dt} has {}",
+        data.data_type(),
+        data.child_data().len(),
+        child_types.len()
     );
-    Ok(PyarrowRun {
-        stats: json_samples(&v)?.stats(),
-        peak_bytes: v["peak_bytes"].as_u64().map(|b| b as usize),
-        output_bytes,
-    })
+    let children = data
+        .child_data()
+        .iter()
+        .zip(child_types)
+        .map(|(c, t)| retyped(c, t))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(data
+        .clone()
+        .into_builder()
+        .data_type(dt.clone())
+        .child_data(children)
+        .build()?)
+}
+
+/// The batches read back, each column whose type differs from the input's only by the names
+/// of list items and map entries ([`same_but_container_names`]) given the input's type:
+/// readers name them after the file's schema (pyarrow writes the spec's `element` and
+/// `key_value`, Arrow's writers `item` and `entries`), which is not a difference of values.
+/// Other differences are left for [`compare`] to report.
+fn named_as_input(batches: Vec<RecordBatch>, input: &RecordBatch) -> Result<Vec<RecordBatch>> {
+    let schema = input.schema();
+    batches
+        .into_iter()
+        .map(|b| {
+            if b.num_columns() != schema.fields().len() {
+                return Ok(b);
+            }
+            let read_schema = b.schema();
+            let mut columns = Vec::with_capacity(b.num_columns());
+            let mut fields = Vec::with_capacity(b.num_columns());
+            let pairs = b.columns().iter().zip(read_schema.fields());
+            for ((col, have), want) in pairs.zip(schema.fields()) {
+                let (dt, want_dt) = (col.data_type(), want.data_type());
+                if dt != want_dt && same_but_container_names(dt, want_dt) {
+                    columns.push(make_array(retyped(&col.to_data(), want_dt)?));
+                    fields.push(want.clone());
+                } else {
+                    columns.push(col.clone());
+                    fields.push(have.clone());
+                }
+            }
+            Ok(RecordBatch::try_new(
+                Arc::new(Schema::new(fields)),
+                columns,
+            )?)
+        })
+        .collect()
 }
 
 /// One measured cell: a case and an implementation.
@@ -418,6 +322,15 @@ pub struct EncodeCell {
     pub output_bytes: usize,
 }
 
+/// A write an implementation refused (a writer error, before any check of its output): the
+/// error, reported in place of its cell while the other implementations are measured.
+#[derive(Clone, Debug)]
+pub struct EncodeFailure {
+    pub case: String,
+    pub imp: &'static str,
+    pub error: String,
+}
+
 impl EncodeCell {
     fn values_per_s(&self) -> f64 {
         self.values as f64 / (self.stats.median_ns.max(1) as f64 / 1e9)
@@ -425,14 +338,15 @@ impl EncodeCell {
 }
 
 /// Measures one case: checks every output, then the Rust implementations interleaved, then
-/// pyarrow.
+/// pyarrow. A Rust implementation whose write fails is left out of the measurement and
+/// returned as a failure; an output that does not read back equal is an error.
 fn measure_case(
     spec: &CaseSpec,
     impls: &[&'static str],
     python: Option<&Python>,
     dir: &Path,
     cfg: &MeasureConfig,
-) -> Result<Vec<EncodeCell>> {
+) -> Result<(Vec<EncodeCell>, Vec<EncodeFailure>)> {
     let batch = case_batch(spec)?;
     let props = parq_props(spec)?;
     let props60 = encode_props_60(spec)?;
@@ -451,11 +365,25 @@ fn measure_case(
     let mut cases = Vec::new();
     // (implementation, output bytes, total bytes allocated by one write)
     let mut written: Vec<(&'static str, usize, usize)> = Vec::new();
+    let mut failures = Vec::new();
+    let mut refused = |imp: &'static str, e: anyhow::Error| {
+        failures.push(EncodeFailure {
+            case: spec.name.clone(),
+            imp,
+            error: format!("{e:#}"),
+        });
+    };
     for &imp in impls {
         let case = match imp {
             PARQ => {
                 let (out, a) = alloc_stats_during(|| write_parq(batch, props));
-                let (file, _) = out.context("parq write")?;
+                let file = match out {
+                    Ok((file, _)) => file,
+                    Err(e) => {
+                        refused(PARQ, e);
+                        continue;
+                    }
+                };
                 let size = verify(spec, batch, Bytes::from(file), PARQ, true)?;
                 written.push((PARQ, size, a.total_bytes));
                 Case::new(PARQ, Mode::Decode, expected, Some(a.peak_bytes), move |n| {
@@ -464,7 +392,13 @@ fn measure_case(
             }
             PARQUET_60 => {
                 let (out, a) = alloc_stats_during(|| write_60(batch, props60));
-                let (file, _) = out.context("parquet 60.1.0 write")?;
+                let file = match out {
+                    Ok((file, _)) => file,
+                    Err(e) => {
+                        refused(PARQUET_60, e);
+                        continue;
+                    }
+                };
                 let size = verify(spec, batch, Bytes::from(file), PARQUET_60, false)?;
                 written.push((PARQUET_60, size, a.total_bytes));
                 Case::new(
@@ -516,22 +450,25 @@ fn measure_case(
             ..cell(PYARROW, run.stats, run.peak_bytes)
         });
     }
-    Ok(cells)
+    Ok((cells, failures))
 }
 
 pub fn run(args: &DecodeArgs, workspace_root: &Path) -> Result<()> {
-    let specs = args.case_specs(false)?;
+    let specs = args.case_specs(true)?;
     check_writable(&args.json)?;
     let (python, data_dir) = args.pyarrow_setup(workspace_root)?;
     let impls = args.rust_impls();
     let cfg = args.measure.config();
 
     eprintln!("{} before measuring", machine_line());
-    let mut cells = Vec::new();
+    let (mut cells, mut failures) = (Vec::new(), Vec::new());
     for (i, spec) in specs.iter().enumerate() {
         eprintln!("[{}/{}] {}", i + 1, specs.len(), spec.name);
-        let measured = measure_case(spec, &impls, python.as_ref(), &data_dir, &cfg)
+        let (measured, refused) = measure_case(spec, &impls, python.as_ref(), &data_dir, &cfg)
             .with_context(|| spec.name.clone())?;
+        for f in &refused {
+            eprintln!("    {:<16} error: {}", f.imp, f.error);
+        }
         for c in &measured {
             eprintln!(
                 "    {:<16} {:>9} ms {:>12} bytes",
@@ -541,11 +478,12 @@ pub fn run(args: &DecodeArgs, workspace_root: &Path) -> Result<()> {
             );
         }
         cells.extend(measured);
+        failures.extend(refused);
     }
     println!("{} after measuring", machine_line());
-    print!("{}", render_encode_tables(&cells));
+    print!("{}", render_encode_tables(&cells, &failures));
     if let Some(p) = &args.json {
-        write_json(&cells, p)?;
+        write_json(&cells, &failures, p)?;
         eprintln!("wrote {}", p.display());
     }
     Ok(())
@@ -564,13 +502,24 @@ fn find<'c>(cells: &'c [EncodeCell], case: &str, imp: &str) -> Option<&'c Encode
     cells.iter().find(|c| c.case == case && c.imp == imp)
 }
 
-/// The results table and the target summaries.
-pub fn render_encode_tables(cells: &[EncodeCell]) -> String {
-    let cases = first_seen(cells.iter().map(|c| c.case.as_str()));
+/// The results table (a write that failed shows "error" in its time column), the target
+/// summaries and the failures with their errors.
+pub fn render_encode_tables(cells: &[EncodeCell], failures: &[EncodeFailure]) -> String {
+    let cases = first_seen(
+        cells
+            .iter()
+            .map(|c| c.case.as_str())
+            .chain(failures.iter().map(|f| f.case.as_str())),
+    );
+    let failed = |case: &str, imp: &str| failures.iter().any(|f| f.case == case && f.imp == imp);
     let mb = |b: usize| format!("{:.2}", b as f64 / 1e6);
     let heap = |c: Option<&EncodeCell>| c.and_then(|c| c.heap_bytes).map_or("-".into(), mb);
     let out_mb = |c: Option<&EncodeCell>| c.map_or("-".into(), |c| mb(c.output_bytes));
-    let ms = |c: Option<&EncodeCell>| c.map_or("-".into(), |c| fmt_ms(c.stats.median_ns));
+    let ms = |c: Option<&EncodeCell>, case: &str, imp: &str| match c {
+        Some(c) => fmt_ms(c.stats.median_ns),
+        None if failed(case, imp) => "error".into(),
+        None => "-".into(),
+    };
     let ratio = |a: Option<f64>| a.map_or("-".into(), |r| format!("{r:.3}"));
     let headers: Vec<String> = [
         "Case",
@@ -619,9 +568,9 @@ pub fn render_encode_tables(cells: &[EncodeCell]) -> String {
             case.to_string(),
             any.values.to_string(),
             mb(any.input_bytes),
-            ms(p60),
-            ms(py),
-            ms(parq),
+            ms(p60, case, PARQUET_60),
+            ms(py, case, PYARROW),
+            ms(parq, case, PARQ),
             parq.map_or("-".into(), |c| fmt_mvalues(c.values_per_s())),
             s60.map_or("-".into(), fmt_speedup),
             spy.map_or("-".into(), fmt_speedup),
@@ -655,13 +604,23 @@ pub fn render_encode_tables(cells: &[EncodeCell]) -> String {
             out.push_str(&format!("  larger: {case} ({r:.3}x {peer}'s size)\n"));
         }
     }
+    if !failures.is_empty() {
+        out.push_str(&format!(
+            "not written (\"error\" in the table): {} cells\n",
+            failures.len()
+        ));
+        for f in failures {
+            out.push_str(&format!("  {}: {}: {}\n", f.imp, f.case, f.error));
+        }
+    }
     out
 }
 
 /// Writes the cells in `decode --json`'s shape (mode "encode"; `output_bytes`: the file
-/// written, `input_bytes`: the Arrow buffers written).
-pub fn write_json(cells: &[EncodeCell], path: &Path) -> Result<()> {
-    let values: Vec<serde_json::Value> = cells
+/// written, `input_bytes`: the Arrow buffers written), then each failure as `dataset`,
+/// `impl`, `mode` and its `error`.
+pub fn write_json(cells: &[EncodeCell], failures: &[EncodeFailure], path: &Path) -> Result<()> {
+    let mut values: Vec<serde_json::Value> = cells
         .iter()
         .map(|c| {
             json!({
@@ -686,17 +645,27 @@ pub fn write_json(cells: &[EncodeCell], path: &Path) -> Result<()> {
             })
         })
         .collect();
+    values.extend(failures.iter().map(|f| {
+        json!({
+            "dataset": f.case,
+            "impl": f.imp,
+            "mode": "encode",
+            "error": f.error,
+        })
+    }));
     write_json_values(&values, path)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode_cases::all_cases;
+    use crate::decode_cases::{all_cases, nested_cases};
 
     #[test]
     fn every_case_is_written_as_asked_by_parq_and_parquet_60() {
-        for spec in all_cases(300, 300, &Codec::ALL, &[false, true], true) {
+        let flat = all_cases(300, 300, &Codec::ALL, &[false, true], true);
+        let nested = nested_cases(200, &Codec::ALL, &[false, true]);
+        for spec in flat.into_iter().chain(nested) {
             let batch = case_batch(&spec).unwrap();
             let (file, row_groups) = write_parq(&batch, &parq_props(&spec).unwrap())
                 .unwrap_or_else(|e| panic!("{}: {e:#}", spec.name));
@@ -710,13 +679,78 @@ mod tests {
     }
 
     #[test]
-    fn pyarrow_settings_name_the_encodings() {
-        let spec = &all_cases(10, 10, &[Codec::Zstd], &[false], false)[0];
-        let kw = pyarrow_kwargs(spec);
-        assert_eq!(kw["column_encoding"]["v"], "PLAIN");
-        assert_eq!(kw["use_dictionary"], json!([]));
-        assert_eq!(kw["compression"], "zstd");
-        assert_eq!(kw["compression_level"], 1);
-        assert_eq!(kw["write_page_index"], true);
+    fn list_item_names_are_not_a_difference_but_struct_field_names_are() {
+        use arrow_60::array::{Int32Array, ListArray, StructArray};
+        use arrow_buffer_60::OffsetBuffer;
+        let list = |item: &str| -> RecordBatch {
+            let field = Arc::new(Field::new(item, DataType::Int32, true));
+            let values = Arc::new(Int32Array::from(vec![1, 2, 3]));
+            let array = ListArray::new(field, OffsetBuffer::from_lengths([2, 1]), values, None);
+            RecordBatch::try_from_iter([("v", Arc::new(array) as _)]).unwrap()
+        };
+        let (input, read) = (list("item"), list("element"));
+        let what = "read vs input";
+        assert!(compare(
+            std::slice::from_ref(&read),
+            std::slice::from_ref(&input),
+            what
+        )
+        .is_err());
+        let renamed = named_as_input(vec![read], &input).unwrap();
+        compare(&renamed, std::slice::from_ref(&input), what).unwrap();
+
+        let structs = |name: &str| -> RecordBatch {
+            let field = Arc::new(Field::new(name, DataType::Int32, true));
+            let values = Arc::new(Int32Array::from(vec![1, 2])) as _;
+            let array = StructArray::new(vec![field].into(), vec![values], None);
+            RecordBatch::try_from_iter([("v", Arc::new(array) as _)]).unwrap()
+        };
+        let (input, read) = (structs("a"), structs("b"));
+        let renamed = named_as_input(vec![read], &input).unwrap();
+        assert!(compare(&renamed, std::slice::from_ref(&input), what).is_err());
+    }
+
+    #[test]
+    fn a_refused_write_shows_as_an_error_beside_the_peers() {
+        let spec = &nested_cases(10, &[Codec::Uncompressed], &[false])[0];
+        let stats = Stats {
+            median_ns: 1_000_000,
+            min_ns: 1_000_000,
+            iterations: 1,
+        };
+        let cell = EncodeCell {
+            case: spec.name.clone(),
+            ty: spec.ty.clone(),
+            encoding: spec.encodings(),
+            codec: spec.codec.name(),
+            nullable: spec.nullable,
+            rows: spec.rows,
+            values: spec.values(),
+            row_groups: 1,
+            input_bytes: 100,
+            imp: PARQUET_60,
+            stats,
+            heap_bytes: None,
+            alloc_bytes: None,
+            output_bytes: 50,
+        };
+        let failure = EncodeFailure {
+            case: spec.name.clone(),
+            imp: PARQ,
+            error: "parq write: no nested columns".into(),
+        };
+        let out = render_encode_tables(&[cell], &[failure]);
+        let row = out
+            .lines()
+            .find(|l| l.contains(&spec.name) && !l.contains("no nested"))
+            .unwrap();
+        assert!(row.contains("error"), "{out}");
+        assert!(
+            out.contains(&format!(
+                "  parq: {}: parq write: no nested columns",
+                spec.name
+            )),
+            "{out}"
+        );
     }
 }

@@ -19,6 +19,7 @@ mod datasets;
 mod decode;
 mod decode_cases;
 mod encode;
+mod encode_pyarrow;
 mod encode_wide;
 mod footer;
 mod measure;
