@@ -20,6 +20,7 @@ use std::ops::Range;
 
 use arrow_array::cast::AsArray;
 use arrow_array::{make_array, Array, ArrayRef, UInt32Array, UInt64Array};
+use arrow_buffer::bit_iterator::BitIterator;
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field};
 
@@ -47,6 +48,8 @@ struct Out {
     /// Slot ranges of `leaf`, adjacent ranges merged.
     slots: Vec<Range<usize>>,
     leaf: Option<ArrayRef>,
+    /// Scratch: where the lists of a run start (see [`list`]).
+    starts: Vec<usize>,
     /// The column's dotted name, for errors.
     name: String,
 }
@@ -102,6 +105,7 @@ pub fn shred(
         repeated,
         slots: Vec::new(),
         leaf: None,
+        starts: Vec::new(),
         name: name.to_string(),
     };
     visit(
@@ -285,7 +289,7 @@ fn visit(
         DataType::ListView(f) => {
             let l = array.as_list_view::<i32>();
             let (o, s) = (l.value_offsets(), l.value_sizes());
-            let bounds = |i: usize| (o[i] as usize, o[i] as usize + s[i] as usize);
+            let bounds = |i: usize| (o[i] as usize, (o[i] as usize).saturating_add(s[i] as usize));
             list(
                 l.values(),
                 f,
@@ -303,7 +307,7 @@ fn visit(
         DataType::LargeListView(f) => {
             let l = array.as_list_view::<i64>();
             let (o, s) = (l.value_offsets(), l.value_sizes());
-            let bounds = |i: usize| (o[i] as usize, o[i] as usize + s[i] as usize);
+            let bounds = |i: usize| (o[i] as usize, (o[i] as usize).saturating_add(s[i] as usize));
             list(
                 l.values(),
                 f,
@@ -362,13 +366,11 @@ fn visit(
             let n = range.len();
             match nulls {
                 None => out.def.resize(out.def.len() + n, present),
-                Some(nb) => out.def.extend(nb.slice(range.start, n).iter().map(|v| {
-                    if v {
-                        present
-                    } else {
-                        def
-                    }
-                })),
+                Some(nb) => {
+                    let bits = nb.inner();
+                    let bits = BitIterator::new(bits.values(), bits.offset() + range.start, n);
+                    out.def.extend(bits.map(|v| if v { present } else { def }));
+                }
             }
             out.reps(n, first, next);
             out.slots(array, range);
@@ -417,27 +419,96 @@ fn list(
     let depth = next + 1;
     let elements = present + 1;
     let child_len = child.len();
+    // Below no other list, a child slot is one entry: the elements of consecutive lists
+    // that lie back to back are walked as one range, and the repetition levels of the
+    // lists' first elements set afterwards.
+    let flat_child = !list_below(child.data_type(), path);
     let child = Node::new(child, f.is_nullable());
+    // The open run of lists: its child range, the repetition level of its first entry, and
+    // where each of its other lists starts.
+    let mut run = 0..0;
+    let mut run_rep = first;
+    let mut starts = std::mem::take(&mut out.starts);
+    starts.clear();
     for i in range.clone() {
         let r = if i == range.start { first } else { next };
-        if nulls.is_some_and(|n| n.is_null(i)) {
-            out.entry(def, r);
-            continue;
-        }
-        let (s, e) = bounds(i);
+        let null = nulls.is_some_and(|n| n.is_null(i));
+        let (s, e) = if null { (0, 0) } else { bounds(i) };
         if s > e || e > child_len {
             return Err(column_error(
                 &out.name,
                 format_args!("list slot {i} spans {s}..{e} of a child of {child_len} values"),
             ));
         }
-        if s == e {
-            out.entry(present, r);
+        let elements_here = s < e;
+        if flat_child && elements_here && !run.is_empty() && s == run.end {
+            starts.push(s);
+            run.end = e;
+            continue;
+        }
+        if !run.is_empty() {
+            end_run(&child, path, &run, run_rep, &starts, elements, next, out)?;
+            run = 0..0;
+            starts.clear();
+        }
+        if !elements_here {
+            out.entry(if null { def } else { present }, r);
+        } else if flat_child {
+            run = s..e;
+            run_rep = r;
         } else {
             visit(&child, path, s..e, elements, r, depth, out)?;
         }
     }
+    if !run.is_empty() {
+        end_run(&child, path, &run, run_rep, &starts, elements, next, out)?;
+    }
+    out.starts = starts;
     Ok(())
+}
+
+/// Walks the child range `run` of lists lying back to back (see [`list`]), whose first
+/// entry is at repetition level `first`; the lists starting at child slots `starts` (after
+/// the run's start) get `next` as their first entry's level, the other entries the list's
+/// depth.
+#[allow(clippy::too_many_arguments)]
+fn end_run(
+    child: &Node<'_>,
+    path: &Path,
+    run: &Range<usize>,
+    first: u16,
+    starts: &[usize],
+    elements: u16,
+    next: u16,
+    out: &mut Out,
+) -> Result<()> {
+    let base = out.rep.len();
+    visit(child, path, run.clone(), elements, first, next + 1, out)?;
+    for &s in starts {
+        if let Some(r) = out.rep.get_mut(base + (s - run.start)) {
+            *r = next;
+        }
+    }
+    Ok(())
+}
+
+/// True when a list or map is on the way from a value of type `dt` to the leaf at `path`.
+fn list_below(dt: &DataType, path: &Path) -> bool {
+    match dt {
+        DataType::Struct(fields) => match path.split_first() {
+            Some((&i, rest)) => fields
+                .get(i)
+                .is_some_and(|f| list_below(f.data_type(), rest)),
+            None => false,
+        },
+        DataType::List(_)
+        | DataType::LargeList(_)
+        | DataType::ListView(_)
+        | DataType::LargeListView(_)
+        | DataType::FixedSizeList(..)
+        | DataType::Map(..) => true,
+        _ => false,
+    }
 }
 
 /// The definition level from which an entry of the leaf at `path` (element indices, root
