@@ -48,8 +48,6 @@ struct Out {
     /// Slot ranges of `leaf`, adjacent ranges merged.
     slots: Vec<Range<usize>>,
     leaf: Option<ArrayRef>,
-    /// Scratch: where the lists of a run start (see [`list`]).
-    starts: Vec<usize>,
     /// The column's dotted name, for errors.
     name: String,
 }
@@ -105,7 +103,6 @@ pub fn shred(
         repeated,
         slots: Vec::new(),
         leaf: None,
-        starts: Vec::new(),
         name: name.to_string(),
     };
     visit(
@@ -113,8 +110,11 @@ pub fn shred(
         path,
         0..array.len(),
         0,
-        0,
-        0,
+        Reps {
+            first: 0,
+            next: 0,
+            breaks: &[],
+        },
         &mut out,
     )?;
     let values = match (out.leaf, out.slots.as_slice()) {
@@ -200,17 +200,60 @@ fn validity_runs(
     Ok(())
 }
 
-/// Writes the entries of slots `range` of `array` (a field that is `nullable`), whose
-/// ancestors define `def` levels, the first entry at repetition level `first` and the
-/// others at `next`; `path` leads to the leaf.
-#[allow(clippy::too_many_arguments)]
+/// The repetition levels of the entries of a range of slots: the first entry of the
+/// range's first slot is at `first`, the first entry of each slot in `breaks` (sorted
+/// slot indices, inside the range) at the level given with it, every other entry at `next`.
+#[derive(Clone, Copy)]
+struct Reps<'b> {
+    first: u16,
+    next: u16,
+    breaks: &'b [(usize, u16)],
+}
+
+impl<'b> Reps<'b> {
+    /// The levels of the sub-range `run` (of a range starting at `start`).
+    fn of(self, start: usize, run: &Range<usize>) -> Reps<'b> {
+        let from = self.breaks.partition_point(|b| b.0 < run.start);
+        let to = self.breaks.partition_point(|b| b.0 < run.end);
+        let breaks = self.breaks.get(from..to).unwrap_or_default();
+        let first = if run.start == start {
+            self.first
+        } else {
+            match breaks.first() {
+                Some(&(slot, r)) if slot == run.start => r,
+                _ => self.next,
+            }
+        };
+        Reps {
+            first,
+            next: self.next,
+            breaks,
+        }
+    }
+
+    /// Writes the levels of `n` entries, one per slot from `start`.
+    fn put(self, start: usize, n: usize, out: &mut Out) {
+        if !out.repeated || n == 0 {
+            return;
+        }
+        let base = out.rep.len();
+        out.reps(n, self.first, self.next);
+        for &(slot, r) in self.breaks {
+            if let Some(x) = out.rep.get_mut(base + (slot - start)) {
+                *x = r;
+            }
+        }
+    }
+}
+
+/// Writes the entries of slots `range` of `node`, whose ancestors define `def` levels, at
+/// repetition levels `reps`; `path` leads to the leaf.
 fn visit(
     node: &Node<'_>,
     path: &Path,
     range: Range<usize>,
     def: u16,
-    first: u16,
-    next: u16,
+    reps: Reps<'_>,
     out: &mut Out,
 ) -> Result<()> {
     if range.is_empty() {
@@ -219,6 +262,7 @@ fn visit(
     let array = node.array;
     let nulls = node.nulls_in(out, &range)?;
     let present = def + u16::from(node.nullable);
+    let levels = Levels { def, present };
     match array.data_type() {
         DataType::Struct(fields) => {
             let s = array.as_struct();
@@ -230,22 +274,21 @@ fn visit(
             let child_node = Node::new(child.as_ref(), f.is_nullable());
             let rest = path.get(1..).unwrap_or_default();
             match nulls {
-                None => visit(&child_node, rest, range, present, first, next, out),
+                None => visit(&child_node, rest, range, present, reps, out),
                 Some(n) => {
                     let start = range.start;
                     validity_runs(n, range, |run, valid| {
-                        let r0 = if run.start == start { first } else { next };
+                        let reps = reps.of(start, &run);
                         if valid {
-                            visit(&child_node, rest, run, present, r0, next, out)
-                        } else {
-                            out.def.resize(out.def.len() + run.len(), def);
-                            out.reps(run.len(), r0, next);
-                            // Below no list, a null struct's entries keep their leaf slots.
-                            if let Some(leaf) = leaf_below(child.as_ref(), rest) {
-                                out.slots(leaf, run);
-                            }
-                            Ok(())
+                            return visit(&child_node, rest, run, present, reps, out);
                         }
+                        out.def.resize(out.def.len() + run.len(), def);
+                        reps.put(run.start, run.len(), out);
+                        // Below no list, a null struct's entries keep their leaf slots.
+                        if let Some(leaf) = leaf_below(child.as_ref(), rest) {
+                            out.slots(leaf, run);
+                        }
+                        Ok(())
                     })
                 }
             }
@@ -254,73 +297,49 @@ fn visit(
             let l = array.as_list::<i32>();
             let o = l.value_offsets();
             let bounds = |i: usize| (o[i] as usize, o[i + 1] as usize);
-            list(
-                l.values(),
-                f,
-                path,
-                range,
+            let list = List {
+                child: l.values().as_ref(),
+                field: f,
                 nulls,
-                bounds,
-                def,
-                present,
-                first,
-                next,
-                out,
-            )
+                levels,
+            };
+            list.walk(path, range, bounds, reps, out)
         }
         DataType::LargeList(f) => {
             let l = array.as_list::<i64>();
             let o = l.value_offsets();
             let bounds = |i: usize| (o[i] as usize, o[i + 1] as usize);
-            list(
-                l.values(),
-                f,
-                path,
-                range,
+            let list = List {
+                child: l.values().as_ref(),
+                field: f,
                 nulls,
-                bounds,
-                def,
-                present,
-                first,
-                next,
-                out,
-            )
+                levels,
+            };
+            list.walk(path, range, bounds, reps, out)
         }
         DataType::ListView(f) => {
             let l = array.as_list_view::<i32>();
-            let (o, s) = (l.value_offsets(), l.value_sizes());
-            let bounds = |i: usize| (o[i] as usize, (o[i] as usize).saturating_add(s[i] as usize));
-            list(
-                l.values(),
-                f,
-                path,
-                range,
+            let (o, n) = (l.value_offsets(), l.value_sizes());
+            let bounds = |i: usize| (o[i] as usize, (o[i] as usize).saturating_add(n[i] as usize));
+            let list = List {
+                child: l.values().as_ref(),
+                field: f,
                 nulls,
-                bounds,
-                def,
-                present,
-                first,
-                next,
-                out,
-            )
+                levels,
+            };
+            list.walk(path, range, bounds, reps, out)
         }
         DataType::LargeListView(f) => {
             let l = array.as_list_view::<i64>();
-            let (o, s) = (l.value_offsets(), l.value_sizes());
-            let bounds = |i: usize| (o[i] as usize, (o[i] as usize).saturating_add(s[i] as usize));
-            list(
-                l.values(),
-                f,
-                path,
-                range,
+            let (o, n) = (l.value_offsets(), l.value_sizes());
+            let bounds = |i: usize| (o[i] as usize, (o[i] as usize).saturating_add(n[i] as usize));
+            let list = List {
+                child: l.values().as_ref(),
+                field: f,
                 nulls,
-                bounds,
-                def,
-                present,
-                first,
-                next,
-                out,
-            )
+                levels,
+            };
+            list.walk(path, range, bounds, reps, out)
         }
         DataType::FixedSizeList(f, size) => {
             let l = array.as_fixed_size_list();
@@ -329,37 +348,25 @@ fn visit(
                 let s = l.value_offset_at(i);
                 (s, s + size)
             };
-            list(
-                l.values(),
-                f,
-                path,
-                range,
+            let list = List {
+                child: l.values().as_ref(),
+                field: f,
                 nulls,
-                bounds,
-                def,
-                present,
-                first,
-                next,
-                out,
-            )
+                levels,
+            };
+            list.walk(path, range, bounds, reps, out)
         }
         DataType::Map(f, _) => {
             let m = array.as_map();
             let o = m.value_offsets();
             let bounds = |i: usize| (o[i] as usize, o[i + 1] as usize);
-            list(
-                m.entries(),
-                f,
-                path,
-                range,
+            let list = List {
+                child: m.entries(),
+                field: f,
                 nulls,
-                bounds,
-                def,
-                present,
-                first,
-                next,
-                out,
-            )
+                levels,
+            };
+            list.walk(path, range, bounds, reps, out)
         }
         _ => {
             // The leaf.
@@ -372,10 +379,103 @@ fn visit(
                     out.def.extend(bits.map(|v| if v { present } else { def }));
                 }
             }
-            out.reps(n, first, next);
+            reps.put(range.start, n, out);
             out.slots(array, range);
             Ok(())
         }
+    }
+}
+
+/// The definition levels of a node: `def` when it is null, `present` when it is not.
+#[derive(Clone, Copy)]
+struct Levels {
+    def: u16,
+    present: u16,
+}
+
+/// A list node being walked: its child (values or map entries) and the child's field, its
+/// nulls in the walked range, its levels.
+struct List<'a> {
+    child: &'a dyn Array,
+    field: &'a Field,
+    nulls: Option<&'a NullBuffer>,
+    levels: Levels,
+}
+
+impl List<'_> {
+    /// The entries of list slots `range` (see [`visit`]): `bounds(i)` is the child range of
+    /// slot `i`. A null list is one entry at the list's `def`, an empty one at `present`;
+    /// the elements of lists lying back to back in the child are walked as one child range
+    /// (at definition level `present + 1`), the first element of each list at the list's
+    /// repetition level and the others at the list's depth.
+    fn walk(
+        &self,
+        path: &Path,
+        range: Range<usize>,
+        bounds: impl Fn(usize) -> (usize, usize),
+        reps: Reps<'_>,
+        out: &mut Out,
+    ) -> Result<()> {
+        let Levels { def, present } = self.levels;
+        // The elements repeat at the list's depth: one more than the list above it.
+        let depth = reps.next + 1;
+        let child_len = self.child.len();
+        let child = Node::new(self.child, self.field.is_nullable());
+        // The open run of lists: its child range, its first entry's level, and the child
+        // slots where its other lists start, with their levels.
+        let mut run = 0..0;
+        let mut run_first = reps.first;
+        let mut starts: Vec<(usize, u16)> = Vec::new();
+        let mut breaks = reps.breaks.iter().peekable();
+        for i in range.clone() {
+            let r = if i == range.start {
+                reps.first
+            } else {
+                match breaks.peek() {
+                    Some(&&(slot, r)) if slot == i => r,
+                    _ => reps.next,
+                }
+            };
+            while breaks.next_if(|b| b.0 <= i).is_some() {}
+            let null = self.nulls.is_some_and(|n| n.is_null(i));
+            let (s, e) = if null { (0, 0) } else { bounds(i) };
+            if s > e || e > child_len {
+                return Err(column_error(
+                    &out.name,
+                    format_args!("list slot {i} spans {s}..{e} of a child of {child_len} values"),
+                ));
+            }
+            if s < e && !run.is_empty() && s == run.end {
+                starts.push((s, r));
+                run.end = e;
+                continue;
+            }
+            if !run.is_empty() {
+                let reps = Reps {
+                    first: run_first,
+                    next: depth,
+                    breaks: &starts,
+                };
+                visit(&child, path, run.clone(), present + 1, reps, out)?;
+                starts.clear();
+                run = 0..0;
+            }
+            if s == e {
+                out.entry(if null { def } else { present }, r);
+            } else {
+                run = s..e;
+                run_first = r;
+            }
+        }
+        if !run.is_empty() {
+            let reps = Reps {
+                first: run_first,
+                next: depth,
+                breaks: &starts,
+            };
+            visit(&child, path, run, present + 1, reps, out)?;
+        }
+        Ok(())
     }
 }
 
@@ -395,119 +495,6 @@ fn leaf_below<'a>(array: &'a dyn Array, path: &Path) -> Option<&'a dyn Array> {
         | DataType::FixedSizeList(..)
         | DataType::Map(..) => None,
         _ => Some(array),
-    }
-}
-
-/// The entries of list slots `range` (see [`visit`]): `bounds(i)` is the child range of
-/// slot `i`; the list is present at definition level `present`, its elements at
-/// `present + 1`, repeating at the list's depth.
-#[allow(clippy::too_many_arguments)]
-fn list(
-    child: &dyn Array,
-    f: &Field,
-    path: &Path,
-    range: Range<usize>,
-    nulls: Option<&NullBuffer>,
-    bounds: impl Fn(usize) -> (usize, usize),
-    def: u16,
-    present: u16,
-    first: u16,
-    next: u16,
-    out: &mut Out,
-) -> Result<()> {
-    // The elements repeat at the list's depth: one more than the list above it (`next`).
-    let depth = next + 1;
-    let elements = present + 1;
-    let child_len = child.len();
-    // Below no other list, a child slot is one entry: the elements of consecutive lists
-    // that lie back to back are walked as one range, and the repetition levels of the
-    // lists' first elements set afterwards.
-    let flat_child = !list_below(child.data_type(), path);
-    let child = Node::new(child, f.is_nullable());
-    // The open run of lists: its child range, the repetition level of its first entry, and
-    // where each of its other lists starts.
-    let mut run = 0..0;
-    let mut run_rep = first;
-    let mut starts = std::mem::take(&mut out.starts);
-    starts.clear();
-    for i in range.clone() {
-        let r = if i == range.start { first } else { next };
-        let null = nulls.is_some_and(|n| n.is_null(i));
-        let (s, e) = if null { (0, 0) } else { bounds(i) };
-        if s > e || e > child_len {
-            return Err(column_error(
-                &out.name,
-                format_args!("list slot {i} spans {s}..{e} of a child of {child_len} values"),
-            ));
-        }
-        let elements_here = s < e;
-        if flat_child && elements_here && !run.is_empty() && s == run.end {
-            starts.push(s);
-            run.end = e;
-            continue;
-        }
-        if !run.is_empty() {
-            end_run(&child, path, &run, run_rep, &starts, elements, next, out)?;
-            run = 0..0;
-            starts.clear();
-        }
-        if !elements_here {
-            out.entry(if null { def } else { present }, r);
-        } else if flat_child {
-            run = s..e;
-            run_rep = r;
-        } else {
-            visit(&child, path, s..e, elements, r, depth, out)?;
-        }
-    }
-    if !run.is_empty() {
-        end_run(&child, path, &run, run_rep, &starts, elements, next, out)?;
-    }
-    out.starts = starts;
-    Ok(())
-}
-
-/// Walks the child range `run` of lists lying back to back (see [`list`]), whose first
-/// entry is at repetition level `first`; the lists starting at child slots `starts` (after
-/// the run's start) get `next` as their first entry's level, the other entries the list's
-/// depth.
-#[allow(clippy::too_many_arguments)]
-fn end_run(
-    child: &Node<'_>,
-    path: &Path,
-    run: &Range<usize>,
-    first: u16,
-    starts: &[usize],
-    elements: u16,
-    next: u16,
-    out: &mut Out,
-) -> Result<()> {
-    let base = out.rep.len();
-    visit(child, path, run.clone(), elements, first, next + 1, out)?;
-    for &s in starts {
-        if let Some(r) = out.rep.get_mut(base + (s - run.start)) {
-            *r = next;
-        }
-    }
-    Ok(())
-}
-
-/// True when a list or map is on the way from a value of type `dt` to the leaf at `path`.
-fn list_below(dt: &DataType, path: &Path) -> bool {
-    match dt {
-        DataType::Struct(fields) => match path.split_first() {
-            Some((&i, rest)) => fields
-                .get(i)
-                .is_some_and(|f| list_below(f.data_type(), rest)),
-            None => false,
-        },
-        DataType::List(_)
-        | DataType::LargeList(_)
-        | DataType::ListView(_)
-        | DataType::LargeListView(_)
-        | DataType::FixedSizeList(..)
-        | DataType::Map(..) => true,
-        _ => false,
     }
 }
 
