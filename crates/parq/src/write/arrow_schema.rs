@@ -460,8 +460,8 @@ pub fn to_parquet_schema(
     Ok((schema, b.leaves))
 }
 
-/// True for the Arrow types written as groups.
-fn is_group(dt: &DataType) -> bool {
+/// True for the Arrow types written as groups (lists, maps, structs).
+pub(super) fn is_group(dt: &DataType) -> bool {
     matches!(
         dt,
         DataType::List(_)

@@ -24,6 +24,7 @@ use arrow_buffer::bit_iterator::BitIterator;
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field};
 
+use super::arrow_schema::is_group;
 use super::values::column_error;
 use crate::format::metadata::{Repetition, Schema};
 use crate::Result;
@@ -421,6 +422,9 @@ impl List<'_> {
         let depth = reps.next + 1;
         let child_len = self.child.len();
         let child = Node::new(self.child, self.field.is_nullable());
+        if !is_group(self.child.data_type()) {
+            return self.walk_leaf(&child, range, bounds, reps, out);
+        }
         // The open run of lists: its child range, its first entry's level, and the child
         // slots where its other lists start, with their levels.
         let mut run = 0..0;
@@ -474,6 +478,63 @@ impl List<'_> {
                 breaks: &starts,
             };
             visit(&child, path, run, present + 1, reps, out)?;
+        }
+        Ok(())
+    }
+}
+
+impl List<'_> {
+    /// [`List::walk`] for a list of leaf values: each list's entries written in place.
+    fn walk_leaf(
+        &self,
+        child: &Node<'_>,
+        range: Range<usize>,
+        bounds: impl Fn(usize) -> (usize, usize),
+        reps: Reps<'_>,
+        out: &mut Out,
+    ) -> Result<()> {
+        let Levels { def, present } = self.levels;
+        let depth = reps.next + 1;
+        let child_len = self.child.len();
+        // Definition levels of a null and of a valid element.
+        let null_element = present + 1;
+        let element = null_element + u16::from(child.nullable);
+        let mut breaks = reps.breaks.iter().peekable();
+        for i in range.clone() {
+            let r = if i == range.start {
+                reps.first
+            } else {
+                match breaks.peek() {
+                    Some(&&(slot, r)) if slot == i => r,
+                    _ => reps.next,
+                }
+            };
+            while breaks.next_if(|b| b.0 <= i).is_some() {}
+            let null = self.nulls.is_some_and(|n| n.is_null(i));
+            let (s, e) = if null { (0, 0) } else { bounds(i) };
+            if s > e || e > child_len {
+                return Err(column_error(
+                    &out.name,
+                    format_args!("list slot {i} spans {s}..{e} of a child of {child_len} values"),
+                ));
+            }
+            if s == e {
+                out.entry(if null { def } else { present }, r);
+                continue;
+            }
+            let n = e - s;
+            match child.nulls_in(out, &(s..e))? {
+                None => out.def.resize(out.def.len() + n, element),
+                Some(nb) => {
+                    let bits = nb.inner();
+                    let bits = BitIterator::new(bits.values(), bits.offset() + s, n);
+                    out.def
+                        .extend(bits.map(|v| if v { element } else { null_element }));
+                }
+            }
+            out.rep.push(r);
+            out.rep.resize(out.rep.len() + n - 1, depth);
+            out.slots(child.array, s..e);
         }
         Ok(())
     }

@@ -993,18 +993,22 @@ fn count_levels<L: Copy + Into<i32>>(hist: &mut [i64], levels: &[L]) {
         hist[1] += ones;
         return;
     }
-    // Small histograms count in a local array.
-    let mut counts = [0i64; 16];
+    if hist.len() <= 16 {
+        // Small histograms count in a local array, without a branch per level (levels
+        // outside the histogram land in the last slot, which is dropped).
+        let mut counts = [0i64; 17];
+        for &l in levels {
+            counts[(l.into() as u32).min(16) as usize] += 1;
+        }
+        for (h, c) in hist.iter_mut().zip(counts) {
+            *h += c;
+        }
+        return;
+    }
     for &l in levels {
-        let l: i32 = l.into();
-        if let Some(c) = usize::try_from(l).ok().and_then(|i| counts.get_mut(i)) {
-            *c += 1;
-        } else if let Some(h) = usize::try_from(l).ok().and_then(|i| hist.get_mut(i)) {
+        if let Some(h) = usize::try_from(l.into()).ok().and_then(|i| hist.get_mut(i)) {
             *h += 1;
         }
-    }
-    for (h, c) in hist.iter_mut().zip(counts) {
-        *h += c;
     }
 }
 
