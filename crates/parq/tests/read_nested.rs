@@ -43,9 +43,8 @@
 //! pass vacuously. The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
 
 mod common;
-use common::{differences, read_ipc, run_python_file, testdata, tmp_dir};
+use common::{differences, guarded, read_ipc, run_python_file, testdata, tmp_dir};
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
@@ -55,14 +54,6 @@ use serde_json::Value;
 
 fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/read_nested.py")
-}
-
-/// A panic of parq turned into an error.
-fn guarded<T>(what: impl FnOnce() -> parq::Result<T>) -> Result<T, String> {
-    match catch_unwind(AssertUnwindSafe(what)) {
-        Ok(r) => r.map_err(|e| format!("{e}")),
-        Err(_) => Err("PANIC".to_string()),
-    }
 }
 
 /// Reads `path` (only `columns` if given) with `read_batch`, then with `batches` of each of
@@ -97,7 +88,7 @@ fn check_file(
             let reader = open()?.with_batch_size(size);
             let schema = reader.schema()?;
             let got = reader.batches()?.collect::<parq::Result<Vec<_>>>()?;
-            Ok((schema, got))
+            Ok::<_, parq::Error>((schema, got))
         });
         let (schema, got) = match read {
             Ok(r) => r,

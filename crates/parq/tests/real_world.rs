@@ -14,13 +14,12 @@
 //! compared fails the test. The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
 
 mod common;
-use common::{differences, read_ipc, run_python_file, testdata, tmp_dir};
+use common::{differences, read_ipc, run_python_file, testdata, tmp_dir, write_ipc};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
-use arrow_ipc::writer::FileWriter;
 use parq::read::{InvalidUtf8, ParquetReader};
 
 /// Files read equal to pyarrow but for a known, explained difference (path, column).
@@ -67,13 +66,6 @@ fn read(path: &Path, utf8: InvalidUtf8) -> Result<RecordBatch, String> {
 /// Runs `real_world.py args...`; returns the JSON list of strings it prints.
 fn run_script(script: &Path, args: &[String]) -> Vec<String> {
     serde_json::from_str(&run_python_file(script, args)).expect("json")
-}
-
-fn write_ipc(path: &Path, batch: &RecordBatch) {
-    let f = std::fs::File::create(path).expect("create ipc");
-    let mut w = FileWriter::try_new(f, &batch.schema()).expect("ipc writer");
-    w.write(batch).expect("ipc write");
-    w.finish().expect("ipc finish");
 }
 
 #[derive(Default, Debug)]

@@ -62,7 +62,7 @@ use parq::write::{
     BloomFilterProperties, Codec, DataPageVersion, ParquetWriter, StatisticsLevel, WriterProperties,
 };
 use parquet::arrow::arrow_reader::{
-    ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
+    ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection,
 };
 use parquet::basic::{BoundaryOrder as PBoundaryOrder, Encoding as PEncoding};
 use parquet::column::page::{Page, PageReader};
@@ -1919,27 +1919,6 @@ fn read_with_parq(case: &Case, bytes: &Bytes, inputs: &[ArrayRef]) -> Result<(),
     Ok(())
 }
 
-/// A random row selection of `rows` rows, and its mask.
-fn selection(seed: u64, rows: usize) -> (RowSelection, BooleanArray) {
-    let rng = &mut Rng(seed ^ 0x005e_1ec7);
-    let (mut sel, mut mask) = (Vec::new(), Vec::new());
-    let mut off = 0;
-    let mut take = rng.chance(0.5);
-    while off < rows {
-        let short = rng.chance(0.5);
-        let k = (1 + rng.below(if short { 10 } else { 300 }) as usize).min(rows - off);
-        sel.push(if take {
-            RowSelector::select(k)
-        } else {
-            RowSelector::skip(k)
-        });
-        mask.extend(std::iter::repeat_n(take, k));
-        off += k;
-        take = !take;
-    }
-    (RowSelection::from(sel), BooleanArray::from(mask))
-}
-
 /// The `parquet` crate 60.1 reads the file back equal to the input (with the types of
 /// [`peer_expected`]), whole and (sometimes) through a row selection that skips pages with
 /// the offset index.
@@ -1994,7 +1973,7 @@ fn read_with_peer(case: &Case, bytes: &Bytes, inputs: &[ArrayRef]) -> Result<(),
     let rows = inputs.first().map_or(0, |a| a.len());
     if case.select && rows > 0 {
         bump("row selections read by parquet 60.1", 1);
-        let (sel, mask) = selection(rows as u64, rows);
+        let (sel, mask) = common::row_selection(rows as u64, rows);
         let (schema, batches) = read(Some(sel.clone()))?;
         for (j, (c, want)) in case.cols.iter().zip(&expected).enumerate() {
             let want = arrow_select::filter::filter(want.as_ref(), &mask).unwrap();

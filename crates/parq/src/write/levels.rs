@@ -37,7 +37,8 @@ pub struct Shredded {
     /// A repetition level per entry (empty when the leaf is below no list).
     pub rep: Vec<u16>,
     /// The leaf array's slots reached by the entries, in entry order (as many as the entries
-    /// whose definition level is at least the column's [`slot_level`]); `None` for no rows.
+    /// whose definition level is at least the column's [`slot_level`]); `None` when no entry
+    /// reaches a slot.
     pub values: Option<ArrayRef>,
 }
 
@@ -170,11 +171,11 @@ impl<'a> Node<'a> {
 
     /// The nulls of slots `range` that count: none for a field that is not nullable (an
     /// error when the array has some there).
-    fn nulls_in(&self, out: &Out, range: &Range<usize>) -> Result<Option<&NullBuffer>> {
+    fn nulls_in(&self, name: &str, range: &Range<usize>) -> Result<Option<&NullBuffer>> {
         match &self.nulls {
             Some(_) if self.nullable => Ok(self.nulls.as_ref()),
             Some(n) if n.slice(range.start, range.len()).null_count() > 0 => Err(column_error(
-                &out.name,
+                name,
                 "a field on the column's path is not nullable but the array has nulls there",
             )),
             _ => Ok(None),
@@ -261,7 +262,7 @@ fn visit(
         return Ok(());
     }
     let array = node.array;
-    let nulls = node.nulls_in(out, &range)?;
+    let nulls = node.nulls_in(&out.name, &range)?;
     let present = def + u16::from(node.nullable);
     let levels = Levels { def, present };
     match array.data_type() {
@@ -499,6 +500,34 @@ impl List<'_> {
         // Definition levels of a null and of a valid element.
         let null_element = present + 1;
         let element = null_element + u16::from(child.nullable);
+        let span = |i: usize| {
+            if self.nulls.is_some_and(|n| n.is_null(i)) {
+                (0, 0)
+            } else {
+                bounds(i)
+            }
+        };
+        // The entries first (a list's elements, or one entry for a null or empty list), so
+        // that the levels are written into place: most are the elements' levels.
+        let mut total = 0;
+        for i in range.clone() {
+            let (s, e) = span(i);
+            if s > e || e > child_len {
+                return Err(column_error(
+                    &out.name,
+                    format_args!("list slot {i} spans {s}..{e} of a child of {child_len} values"),
+                ));
+            }
+            total += (e - s).max(1);
+        }
+        let d0 = out.def.len();
+        out.def.resize(d0 + total, element);
+        let r0 = out.rep.len();
+        out.rep.resize(r0 + total, depth);
+        let (Some(defs), Some(rep_levels)) = (out.def.get_mut(d0..), out.rep.get_mut(r0..)) else {
+            return Err(column_error(&out.name, "internal error: level buffers"));
+        };
+        let mut at = 0;
         let mut breaks = reps.breaks.iter().peekable();
         for i in range.clone() {
             let r = if i == range.start {
@@ -510,31 +539,41 @@ impl List<'_> {
                 }
             };
             while breaks.next_if(|b| b.0 <= i).is_some() {}
-            let null = self.nulls.is_some_and(|n| n.is_null(i));
-            let (s, e) = if null { (0, 0) } else { bounds(i) };
-            if s > e || e > child_len {
-                return Err(column_error(
-                    &out.name,
-                    format_args!("list slot {i} spans {s}..{e} of a child of {child_len} values"),
-                ));
+            let (s, e) = span(i);
+            if let Some(x) = rep_levels.get_mut(at) {
+                *x = r;
             }
             if s == e {
-                out.entry(if null { def } else { present }, r);
+                let null = self.nulls.is_some_and(|n| n.is_null(i));
+                if let Some(x) = defs.get_mut(at) {
+                    *x = if null { def } else { present };
+                }
+                at += 1;
                 continue;
             }
             let n = e - s;
-            match child.nulls_in(out, &(s..e))? {
-                None => out.def.resize(out.def.len() + n, element),
-                Some(nb) => {
-                    let bits = nb.inner();
-                    let bits = BitIterator::new(bits.values(), bits.offset() + s, n);
-                    out.def
-                        .extend(bits.map(|v| if v { element } else { null_element }));
+            if let Some(nb) = child.nulls_in(&out.name, &(s..e))? {
+                let bits = nb.inner();
+                let bits = BitIterator::new(bits.values(), bits.offset() + s, n);
+                for (x, valid) in defs
+                    .get_mut(at..at + n)
+                    .unwrap_or_default()
+                    .iter_mut()
+                    .zip(bits)
+                {
+                    if !valid {
+                        *x = null_element;
+                    }
                 }
             }
-            out.rep.push(r);
-            out.rep.resize(out.rep.len() + n - 1, depth);
-            out.slots(child.array, s..e);
+            at += n;
+            match out.slots.last_mut() {
+                Some(last) if last.end == s => last.end = e,
+                _ => out.slots.push(s..e),
+            }
+        }
+        if out.leaf.is_none() && !out.slots.is_empty() {
+            out.leaf = Some(make_array(child.array.to_data()));
         }
         Ok(())
     }

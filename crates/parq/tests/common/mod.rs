@@ -1,21 +1,25 @@
 //! Helpers shared by the integration tests of `parq` (each test binary includes this module
 //! and uses a part of it): the pinned Python test venv, temporary directories, the Arrow
-//! IPC files through which Python hands tables back, and hand-built encoded bytes.
+//! IPC files through which tables go to and come back from Python, panics turned into
+//! errors, row selections for the `parquet` crate's reader, and hand-built encoded bytes.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
 use std::fs::File;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use std::sync::Arc;
 
-use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch};
 use arrow_buffer::NullBuffer;
 use arrow_ipc::reader::FileReader;
+use arrow_ipc::writer::FileWriter;
 use arrow_schema::{DataType, TimeUnit};
 use parq::format::metadata::{Compression, PageHeader, PageType, UnknownFields};
 use parq::format::thrift::Writer;
+use parquet::arrow::arrow_reader::{RowSelection, RowSelector};
 
 /// The shared test data directory: `$PARQ_TESTDATA`, else `../shared/testdata` beside the
 /// repository.
@@ -125,6 +129,44 @@ pub fn read_ipc(path: &Path) -> Vec<RecordBatch> {
     let f = File::open(path).expect("open ipc");
     let reader = FileReader::try_new(f, None).expect("ipc reader");
     reader.map(|b| b.expect("ipc batch")).collect()
+}
+
+/// Writes `batch` as an Arrow IPC file (how the tests hand their input to Python).
+pub fn write_ipc(path: &Path, batch: &RecordBatch) {
+    let f = File::create(path).expect("create ipc");
+    let mut w = FileWriter::try_new(f, &batch.schema()).expect("ipc writer");
+    w.write(batch).expect("ipc write");
+    w.finish().expect("ipc finish");
+}
+
+/// A panic (of parq, or of a peer reader) turned into an error (`PANIC`).
+pub fn guarded<T, E: std::fmt::Display>(what: impl FnOnce() -> Result<T, E>) -> Result<T, String> {
+    match catch_unwind(AssertUnwindSafe(what)) {
+        Ok(r) => r.map_err(|e| format!("{e}")),
+        Err(_) => Err("PANIC".to_string()),
+    }
+}
+
+/// A random row selection of `rows` rows (runs of 1..10 or 1..300 rows, selected and skipped
+/// in turn), and its mask.
+pub fn row_selection(seed: u64, rows: usize) -> (RowSelection, BooleanArray) {
+    let rng = &mut Rng(seed ^ 0x005e_1ec7);
+    let (mut sel, mut mask) = (Vec::new(), Vec::new());
+    let mut off = 0;
+    let mut take = rng.chance(0.5);
+    while off < rows {
+        let short = rng.chance(0.5);
+        let k = (1 + rng.below(if short { 10 } else { 300 }) as usize).min(rows - off);
+        sel.push(if take {
+            RowSelector::select(k)
+        } else {
+            RowSelector::skip(k)
+        });
+        mask.extend(std::iter::repeat_n(take, k));
+        off += k;
+        take = !take;
+    }
+    (RowSelection::from(sel), BooleanArray::from(mask))
 }
 
 /// SplitMix64: deterministic random data without a dependency (the write tests' generator).

@@ -521,8 +521,10 @@ impl ColumnWriter {
     /// Writes the level entries of a nested leaf for some rows, and the values of their
     /// slots, to the open chunk.
     fn write_shredded(&mut self, shredded: &Shredded, shared: &mut Shared) -> Result<()> {
-        let Some(values) = &shredded.values else {
-            return Ok(());
+        // Entries that reach no value slot (null or empty lists only) have no leaf array.
+        let values = match &shredded.values {
+            Some(v) => v.clone(),
+            None => arrow_array::new_empty_array(&self.data_type),
         };
         let (def, rep) = (&shredded.def[..], &shredded.rep[..]);
         if self.max_rep > 0 && rep.len() != def.len() {
