@@ -262,6 +262,9 @@ fn visit(
         return Ok(());
     }
     let array = node.array;
+    if !list_below(array.data_type(), path) {
+        return structs_to_leaf(node, path, range, def, reps, out);
+    }
     let nulls = node.nulls_in(&out.name, &range)?;
     let present = def + u16::from(node.nullable);
     let levels = Levels { def, present };
@@ -284,12 +287,9 @@ fn visit(
                         if valid {
                             return visit(&child_node, rest, run, present, reps, out);
                         }
+                        // A list is below: a null struct's entries have no slot.
                         out.def.resize(out.def.len() + run.len(), def);
                         reps.put(run.start, run.len(), out);
-                        // Below no list, a null struct's entries keep their leaf slots.
-                        if let Some(leaf) = leaf_below(child.as_ref(), rest) {
-                            out.slots(leaf, run);
-                        }
                         Ok(())
                     })
                 }
@@ -386,6 +386,83 @@ fn visit(
             Ok(())
         }
     }
+}
+
+/// [`visit`] of a node with no list below it (structs down to the leaf, or the leaf): one
+/// entry per slot, every entry with its leaf slot, each entry's definition level the count
+/// of the nullable nodes present on its way down.
+fn structs_to_leaf(
+    node: &Node<'_>,
+    path: &Path,
+    range: Range<usize>,
+    def: u16,
+    reps: Reps<'_>,
+    out: &mut Out,
+) -> Result<()> {
+    // The nodes from this one to the leaf, with the nulls that count in `range`.
+    let mut chain: Vec<Node<'_>> = Vec::new();
+    let mut here = Node {
+        array: node.array,
+        nullable: node.nullable,
+        nulls: node.nulls.clone(),
+    };
+    let mut rest = path;
+    loop {
+        let next = match here.array.data_type() {
+            DataType::Struct(fields) => {
+                let (Some((&i, tail)), Some(s)) = (rest.split_first(), here.array.as_struct_opt())
+                else {
+                    return Err(column_error(&out.name, "internal error: struct path"));
+                };
+                let (Some(f), Some(c)) = (fields.get(i), s.columns().get(i)) else {
+                    return Err(column_error(&out.name, "internal error: struct path"));
+                };
+                rest = tail;
+                Some(Node::new(c.as_ref(), f.is_nullable()))
+            }
+            _ => None,
+        };
+        // Nulls of a node that is not nullable are an error where they count: where every
+        // node above is valid (checked below, slot by slot).
+        chain.push(here);
+        match next {
+            Some(n) => here = n,
+            None => break,
+        }
+    }
+    let leaf = chain.last().map(|n| n.array);
+    let n = range.len();
+    let d0 = out.def.len();
+    // With no nulls on the way, every entry is at the same level.
+    let top = def + chain.iter().map(|c| u16::from(c.nullable)).sum::<u16>();
+    out.def.resize(d0 + n, top);
+    if chain.iter().any(|c| c.nulls.is_some()) {
+        let defs = out.def.get_mut(d0..).unwrap_or_default();
+        for (k, d) in defs.iter_mut().enumerate() {
+            let i = range.start + k;
+            let mut level = def;
+            for c in &chain {
+                let valid = c.nulls.as_ref().is_none_or(|b| b.is_valid(i));
+                if !valid {
+                    if !c.nullable {
+                        return Err(column_error(
+                            &out.name,
+                            "a field on the column's path is not nullable but the array has \
+                             nulls there",
+                        ));
+                    }
+                    break;
+                }
+                level += u16::from(c.nullable);
+            }
+            *d = level;
+        }
+    }
+    reps.put(range.start, n, out);
+    if let Some(leaf) = leaf {
+        out.slots(leaf, range);
+    }
+    Ok(())
 }
 
 /// The definition levels of a node: `def` when it is null, `present` when it is not.
@@ -579,22 +656,16 @@ impl List<'_> {
     }
 }
 
-/// The leaf array reached from `array` by `path` through structs only (`None` when a list
-/// or map is on the way: the leaf's slots are not those of `array`).
-fn leaf_below<'a>(array: &'a dyn Array, path: &Path) -> Option<&'a dyn Array> {
-    match array.data_type() {
-        DataType::Struct(_) => {
-            let (&i, rest) = path.split_first()?;
-            let s = array.as_struct_opt()?;
-            leaf_below(s.columns().get(i)?.as_ref(), rest)
-        }
-        DataType::List(_)
-        | DataType::LargeList(_)
-        | DataType::ListView(_)
-        | DataType::LargeListView(_)
-        | DataType::FixedSizeList(..)
-        | DataType::Map(..) => None,
-        _ => Some(array),
+/// True when a list or map is on the way from a value of type `dt` to the leaf at `path`.
+fn list_below(dt: &DataType, path: &Path) -> bool {
+    match dt {
+        DataType::Struct(fields) => match path.split_first() {
+            Some((&i, rest)) => fields
+                .get(i)
+                .is_some_and(|f| list_below(f.data_type(), rest)),
+            None => false,
+        },
+        dt => is_group(dt),
     }
 }
 
