@@ -537,18 +537,12 @@ impl ColumnWriter {
         while at < def.len() {
             let room = self.page_rows.saturating_sub(self.page_records).max(1);
             let (end, records) = next_slice(rep, at, def.len(), room);
-            let def = &def[at..end];
-            let slots = if self.slot_level == 0 {
-                def.len()
-            } else {
-                def.iter().filter(|&&d| d >= self.slot_level).count()
-            };
             let levels = Levels {
-                def,
+                def: &def[at..end],
                 rep: rep.get(at..end).unwrap_or_default(),
                 records,
             };
-            self.write_leveled(values.as_ref(), slot, slots, levels, shared)?;
+            let slots = self.write_leveled(values.as_ref(), slot, levels, shared)?;
             at = end;
             slot += slots;
             self.end_slice(shared)?;
@@ -585,17 +579,44 @@ impl ColumnWriter {
         }
     }
 
-    /// Writes level entries `levels` and their `slots` value slots, from slot `slot` of
-    /// `values` on. A slot's value is valid when its entry's definition level is the
-    /// maximum.
+    /// Writes level entries `levels` and the values of their slots, from slot `slot` of
+    /// `values` on; returns the number of slots. A slot's value is valid when its entry's
+    /// definition level is the maximum.
     fn write_leveled(
         &mut self,
         values: &dyn Array,
         slot: usize,
-        slots: usize,
         levels: Levels<'_>,
         shared: &mut Shared,
-    ) -> Result<()> {
+    ) -> Result<usize> {
+        let max = self.max_def as u16;
+        let floor = self.slot_level;
+        let mut bits = std::mem::take(&mut self.slot_bits);
+        bits.clear();
+        let (slots, valid) = if max > floor {
+            // The validity of the slots, 64 at a time: an entry below the slot level adds
+            // no bit (its level is not the maximum, so it sets none either).
+            let (mut word, mut n, mut slots, mut valid) = (0u64, 0u32, 0, 0);
+            for &d in levels.def {
+                word |= u64::from(d == max) << n;
+                n += u32::from(d >= floor);
+                if n == 64 {
+                    bits.extend_from_slice(&word.to_le_bytes());
+                    valid += word.count_ones() as usize;
+                    slots += 64;
+                    (word, n) = (0, 0);
+                }
+            }
+            bits.extend_from_slice(&word.to_le_bytes()[..(n as usize).div_ceil(8)]);
+            (slots + n as usize, valid + word.count_ones() as usize)
+        } else {
+            let slots = if floor == 0 {
+                levels.def.len()
+            } else {
+                levels.def.iter().filter(|&&d| d >= floor).count()
+            };
+            (slots, slots)
+        };
         let Shared { scratch, dense, .. } = shared;
         let (batch, _) = to_batch(
             &self.name,
@@ -606,24 +627,6 @@ impl ColumnWriter {
             slots,
             scratch,
         )?;
-        let max = self.max_def as u16;
-        let mut bits = std::mem::take(&mut self.slot_bits);
-        let mut valid = slots;
-        if max > self.slot_level {
-            bits.clear();
-            bits.resize(slots.div_ceil(8), 0);
-            let mut i = 0;
-            valid = 0;
-            for &d in levels.def {
-                if d >= self.slot_level {
-                    if d == max {
-                        bits[i / 8] |= 1 << (i % 8);
-                        valid += 1;
-                    }
-                    i += 1;
-                }
-            }
-        }
         let validity = if valid < slots {
             Some(Bitmap::new(&bits, 0, slots)?)
         } else {
@@ -631,7 +634,7 @@ impl ColumnWriter {
         };
         let r = self.put(batch, validity, slots, dense, Some(levels));
         self.slot_bits = bits;
-        r
+        r.map(|()| slots)
     }
 
     /// True if the open page reached a limit.
