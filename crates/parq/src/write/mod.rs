@@ -1,6 +1,6 @@
-//! The write path: Arrow record batches to a Parquet file (issue 5).
+//! The write path: Arrow record batches to a Parquet file.
 //!
-//! Planned architecture, one stage per module:
+//! The architecture, one stage per module:
 //!
 //! 1. **Properties** ([`properties`]): file-wide and per-column settings (codec and level,
 //!    value encoding, dictionary and its size limit, statistics level and truncation, row
@@ -15,8 +15,8 @@
 //!    end), a [`ColumnIndexBuilder`] and an [`OffsetIndexBuilder`], and the chunk's [`Sbbf`]
 //!    (sized by [`BloomFilterProperties::num_bytes`] for the row group limit, folded to the
 //!    chunk's rows with [`Sbbf::fold_to`] when the chunk ends).
-//!    Levels are computed from Arrow's nesting, so nested columns add repetition levels without
-//!    changing this design.
+//!    Nested leaves get their definition and repetition levels from [`levels`] (record
+//!    shredding of the field's array).
 //! 3. **Chunk**: the dictionary page and data pages of one leaf in one row group, with its
 //!    `ColumnChunk` metadata (statistics via [`StatsAccumulator::to_statistics`], size
 //!    statistics, encodings, encoding stats). Its buffers are released once written.
@@ -27,14 +27,15 @@
 //!    `FileMetaData` (schema, row groups, key-value metadata with `ARROW:schema`,
 //!    `column_orders` from [`StatsOrder::column_order`], `created_by`) and `PAR1`.
 //!
-//! What exists today: [`properties`], [`statistics`] (min/max with the spec's orders, NaN and
+//! The modules: [`properties`], [`statistics`] (min/max with the spec's orders, NaN and
 //! signed-zero rules, truncation with exactness flags, size statistics), [`page_index`]
 //! (column and offset index builders, file-level collection and serialization), [`bloom`]
 //! (XXH64 and split block Bloom filters), [`arrow_schema`] (Arrow -> Parquet schema as
 //! pyarrow 26 writes it, and the `ARROW:schema` key-value), [`column`](mod@column) (stages 2 and 3: the
 //! column writer, per leaf; Arrow values as physical values in `values`, the value encoders
 //! and the dictionary in `encoder`) and [`file`](mod@file) (stages 4 and 5: [`ParquetWriter`] over
-//! `std::io::Write`). Flat schemas only; nested columns are refused before output.
+//! `std::io::Write`), [`levels`] (record shredding: the levels of nested leaves). Lists of the
+//! five Arrow kinds, maps and structs are written at any depth.
 
 pub mod arrow_schema;
 pub mod bloom;

@@ -22,6 +22,7 @@ impl ColumnWriter {
         let mut chunk = ColumnChunk::new(self.physical, codec);
         // The dictionary page, when the chunk used the dictionary.
         let dict_used = self
+            .chunk
             .data_pages
             .iter()
             .any(|(e, _)| *e == Encoding::RleDictionary);
@@ -69,16 +70,16 @@ impl ColumnWriter {
             out.write_all(body)?;
             dict_offset = Some(pos);
             written += (h.len() + body.len()) as u64;
-            self.uncompressed += (h.len() + plain.len()) as u64;
-            self.compressed += (h.len() + body.len()) as u64;
+            self.chunk.uncompressed += (h.len() + plain.len()) as u64;
+            self.chunk.compressed += (h.len() + body.len()) as u64;
         }
         // The data pages, each header then body, straight from the chunk's buffers.
         let data_start = pos + written;
         let bodies = self.chunk_bodies();
         let mut h0 = 0;
-        for p in &self.pages {
+        for p in &self.chunk.pages {
             let (Some(header), Some(body)) = (
-                self.headers.get(h0..p.header_end),
+                self.chunk.headers.get(h0..p.header_end),
                 bodies.get(p.body_start..p.body_end),
             ) else {
                 return Err(column_error(&self.name, "internal error: page spans"));
@@ -89,8 +90,11 @@ impl ColumnWriter {
             h0 = p.header_end;
         }
         let as_i64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-        chunk.set_num_values(as_i64(self.chunk_values));
-        chunk.set_sizes(as_i64(self.uncompressed), as_i64(self.compressed));
+        chunk.set_num_values(as_i64(self.chunk.values));
+        chunk.set_sizes(
+            as_i64(self.chunk.uncompressed),
+            as_i64(self.chunk.compressed),
+        );
         chunk.set_data_page_offset(as_i64(data_start));
         chunk.set_dictionary_page_offset(dict_offset.map(as_i64));
         // Encodings as parquet-cpp lists them.
@@ -104,11 +108,11 @@ impl ColumnWriter {
             add(Encoding::Plain);
         }
         add(Encoding::Rle);
-        for (e, _) in &self.data_pages {
+        for (e, _) in &self.chunk.data_pages {
             add(*e);
         }
         chunk.set_encodings(encodings);
-        let mut stats = Vec::with_capacity(1 + self.data_pages.len());
+        let mut stats = Vec::with_capacity(1 + self.chunk.data_pages.len());
         if dict_offset.is_some() {
             stats.push(PageEncodingStats {
                 page_type: PageType::DictionaryPage,
@@ -120,7 +124,7 @@ impl ColumnWriter {
             DataPageVersion::V1 => PageType::DataPage,
             DataPageVersion::V2 => PageType::DataPageV2,
         };
-        for (e, c) in &self.data_pages {
+        for (e, c) in &self.chunk.data_pages {
             stats.push(PageEncodingStats {
                 page_type: data_type,
                 encoding: *e,
@@ -130,33 +134,35 @@ impl ColumnWriter {
         chunk.set_encoding_stats(&stats, arena);
         if self.settings.statistics != StatisticsLevel::None {
             chunk.set_statistics(
-                self.chunk_stats
+                self.chunk
+                    .stats
                     .to_statistics(arena, self.settings.max_statistics_len),
             );
-            if let Some(s) = self.chunk_sizes.to_size_statistics() {
+            if let Some(s) = self.chunk.sizes.to_size_statistics() {
                 chunk.set_size_statistics(&s, arena);
             }
         }
-        let offset_index = std::mem::take(&mut self.offset_index).finish(data_start)?;
+        let offset_index = std::mem::take(&mut self.chunk.offset_index).finish(data_start)?;
         let column_index = self
+            .chunk
             .column_index
             .take()
             .and_then(ColumnIndexBuilder::finish);
-        let bloom = self.bloom.take().map(|mut b| {
+        let bloom = self.chunk.bloom.take().map(|mut b| {
             if let Some(p) = &self.settings.bloom_filter {
-                b.fold_to(p.num_bytes(self.chunk_values));
+                b.fold_to(p.num_bytes(self.chunk.values));
             }
             b
         });
         // Release the chunk's buffers: between chunks a column holds no page data.
-        self.headers = Vec::new();
-        self.bodies = Vec::new();
+        self.chunk.headers = Vec::new();
+        self.chunk.bodies = Vec::new();
         self.values = Vec::new();
         self.indices = Vec::new();
-        self.def_levels = Vec::new();
+        self.levels.def = Vec::new();
         self.bools = Vec::new();
         self.compact = Vec::new();
-        self.pages = Vec::new();
+        self.chunk.pages = Vec::new();
         self.dict = None;
         self.start_chunk()?;
         Ok((

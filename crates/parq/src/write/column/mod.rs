@@ -6,9 +6,12 @@
 //! 1. the slice's values are viewed as physical values (`Batch`, in the `values` module):
 //!    straight from the Arrow buffers when the layouts agree, else converted into a scratch
 //!    buffer shared by all columns;
-//! 2. definition levels (max level 0 or 1) go to a streaming RLE encoder straight from the
-//!    validity bitmap (no level is materialized); repetition levels will sit beside them
-//!    for nested columns, the page layout already has their place;
+//! 2. levels: for a flat column (max definition level 0 or 1), definition levels go to a
+//!    streaming RLE encoder straight from the validity bitmap (no level is materialized);
+//!    for a nested leaf ([`ColumnWriter::write_nested`]), the levels shredded from the
+//!    field's array (`levels`) are encoded as they are, repetition levels beside
+//!    definition levels, in slices that end at record boundaries, and the values are those
+//!    of the entries' leaf slots (valid where the definition level is the maximum);
 //! 3. the valid values feed the page statistics, size statistics and the Bloom filter, and
 //!    the value encoder: the dictionary (indices kept for the page; when the dictionary
 //!    passes its size limit the page is closed and the column falls back to its value
@@ -35,8 +38,10 @@
 //! a file ([`Shared`]): only the open pages and the buffered pages of the open row group are
 //! per column.
 //!
-//! This file holds the writer's state and the values' way in; `page` closes and assembles
-//! pages, `chunk` ends the chunk.
+//! The writer's state is kept by job: the open page's levels (`PageLevels`) and what it
+//! holds (`PageTally`), apart from the open chunk's closed pages and totals
+//! (`ChunkState`). This file holds that state and the values' way in; `page` closes and
+//! assembles pages, `chunk` ends the chunk.
 
 use std::io::Write;
 
@@ -265,26 +270,47 @@ pub struct ColumnWriter {
     room_due: usize,
     /// The bytes of values of the last page closed (to size the next chunk's buffer).
     last_page_values: usize,
-    def_levels: Vec<u8>,
-    def_enc: RleEncoder,
-    rep_levels: Vec<u8>,
-    rep_enc: RleEncoder,
-    /// A page's repetition and definition levels, as they go in its body.
-    levels_block: Vec<u8>,
+    /// The open page's levels.
+    levels: PageLevels,
     /// The validity of a slice of levels' value slots.
     slot_bits: Vec<u8>,
     bools: Vec<bool>,
     compact: Vec<u8>,
-    page_values: usize,
-    page_records: usize,
-    page_nulls: usize,
-    page_stats: StatsAccumulator,
-    page_sizes: SizeStatsAccumulator,
-    page_unencoded: u64,
+    /// What the open page holds.
+    page: PageTally,
+    /// The open chunk: its closed pages and what they hold.
+    chunk: ChunkState,
+}
 
-    // The open chunk.
-    chunk_stats: StatsAccumulator,
-    chunk_sizes: SizeStatsAccumulator,
+/// The encoded levels of the open page.
+#[derive(Debug)]
+struct PageLevels {
+    def: Vec<u8>,
+    def_enc: RleEncoder,
+    rep: Vec<u8>,
+    rep_enc: RleEncoder,
+    /// The page's repetition and definition levels, as they go in its body.
+    block: Vec<u8>,
+}
+
+/// What the open page holds: its level entries (`values`, as the page header counts
+/// them), records and nulls, its statistics and unencoded bytes.
+#[derive(Debug)]
+struct PageTally {
+    values: usize,
+    records: usize,
+    nulls: usize,
+    stats: StatsAccumulator,
+    sizes: SizeStatsAccumulator,
+    unencoded: u64,
+}
+
+/// The open chunk: the pages closed so far (headers and, compressed, bodies) and what
+/// they add up to (statistics, page indexes, Bloom filter, sizes, counts).
+#[derive(Debug)]
+struct ChunkState {
+    stats: StatsAccumulator,
+    sizes: SizeStatsAccumulator,
     column_index: Option<ColumnIndexBuilder>,
     offset_index: OffsetIndexBuilder,
     bloom: Option<Sbbf>,
@@ -293,8 +319,9 @@ pub struct ColumnWriter {
     pages: Vec<PageSpan>,
     /// Bytes of the chunk's data pages so far (headers and bodies).
     data_bytes: u64,
-    chunk_values: u64,
-    chunk_records: u64,
+    /// Level entries.
+    values: u64,
+    records: u64,
     uncompressed: u64,
     compressed: u64,
     data_pages: Vec<(Encoding, i32)>,
@@ -368,34 +395,40 @@ impl ColumnWriter {
             levels_room: LEVELS_ROOM,
             room_due: 0,
             last_page_values: 0,
-            def_levels: Vec::new(),
-            def_enc: RleEncoder::new(level_width(max_def))?,
-            rep_levels: Vec::new(),
-            rep_enc: RleEncoder::new(level_width(max_rep))?,
-            levels_block: Vec::new(),
+            levels: PageLevels {
+                def: Vec::new(),
+                def_enc: RleEncoder::new(level_width(max_def))?,
+                rep: Vec::new(),
+                rep_enc: RleEncoder::new(level_width(max_rep))?,
+                block: Vec::new(),
+            },
             slot_bits: Vec::new(),
             bools: Vec::new(),
             compact: Vec::new(),
-            page_values: 0,
-            page_records: 0,
-            page_nulls: 0,
-            page_stats: StatsAccumulator::new(order),
-            page_sizes: SizeStatsAccumulator::new(max_def, max_rep, byte_array),
-            page_unencoded: 0,
-            chunk_stats: StatsAccumulator::new(order),
-            chunk_sizes: SizeStatsAccumulator::new(max_def, max_rep, byte_array),
-            column_index: None,
-            offset_index: OffsetIndexBuilder::new(byte_array),
-            bloom: None,
-            headers: Vec::new(),
-            bodies: Vec::new(),
-            pages: Vec::new(),
-            data_bytes: 0,
-            chunk_values: 0,
-            chunk_records: 0,
-            uncompressed: 0,
-            compressed: 0,
-            data_pages: Vec::new(),
+            page: PageTally {
+                values: 0,
+                records: 0,
+                nulls: 0,
+                stats: StatsAccumulator::new(order),
+                sizes: SizeStatsAccumulator::new(max_def, max_rep, byte_array),
+                unencoded: 0,
+            },
+            chunk: ChunkState {
+                stats: StatsAccumulator::new(order),
+                sizes: SizeStatsAccumulator::new(max_def, max_rep, byte_array),
+                column_index: None,
+                offset_index: OffsetIndexBuilder::new(byte_array),
+                bloom: None,
+                headers: Vec::new(),
+                bodies: Vec::new(),
+                pages: Vec::new(),
+                data_bytes: 0,
+                values: 0,
+                records: 0,
+                uncompressed: 0,
+                compressed: 0,
+                data_pages: Vec::new(),
+            },
         };
         // Check the value encoding now, so that an impossible one fails before any output.
         w.enc = w.value_encoder(w.settings.encoding)?;
@@ -451,31 +484,31 @@ impl ColumnWriter {
         } else {
             self.value_encoder(self.settings.encoding)?
         };
-        self.column_index = (self.settings.statistics == StatisticsLevel::Page)
+        self.chunk.column_index = (self.settings.statistics == StatisticsLevel::Page)
             .then(|| ColumnIndexBuilder::new(self.order, self.settings.max_statistics_len));
-        self.offset_index = OffsetIndexBuilder::new(self.physical == PhysicalType::ByteArray);
-        self.bloom = (self.bloom_bytes > 0).then(|| Sbbf::new(self.bloom_bytes));
-        self.chunk_stats.clear();
-        self.chunk_sizes.clear();
-        self.chunk_values = 0;
-        self.chunk_records = 0;
-        self.uncompressed = 0;
-        self.compressed = 0;
-        self.data_pages.clear();
-        self.pages.clear();
-        self.data_bytes = 0;
+        self.chunk.offset_index = OffsetIndexBuilder::new(self.physical == PhysicalType::ByteArray);
+        self.chunk.bloom = (self.bloom_bytes > 0).then(|| Sbbf::new(self.bloom_bytes));
+        self.chunk.stats.clear();
+        self.chunk.sizes.clear();
+        self.chunk.values = 0;
+        self.chunk.records = 0;
+        self.chunk.uncompressed = 0;
+        self.chunk.compressed = 0;
+        self.chunk.data_pages.clear();
+        self.chunk.pages.clear();
+        self.chunk.data_bytes = 0;
         self.begin_page();
         Ok(())
     }
 
     /// Bytes of the chunk's buffered pages (for the row group byte budget).
     pub fn buffered_bytes(&self) -> usize {
-        self.headers.len()
-            + self.bodies.len()
+        self.chunk.headers.len()
+            + self.chunk.bodies.len()
             + self.values.len()
             + self.indices.len()
-            + self.def_levels.len()
-            + self.rep_levels.len()
+            + self.levels.def.len()
+            + self.levels.rep.len()
             + self.dict.as_ref().map_or(0, Dict::size_bytes)
     }
 
@@ -488,12 +521,12 @@ impl ColumnWriter {
                 "the field is not nullable but the array has nulls",
             ));
         }
-        if self.page_values == 0 {
+        if self.page.values == 0 {
             self.make_due_room();
         }
         let mut off = 0;
         while off < n {
-            let room = self.page_rows - self.page_records;
+            let room = self.page_rows - self.page.records;
             let k = (n - off).min(MINI_BATCH).min(room.max(1));
             self.write_slice(array.as_ref(), off, k, shared)?;
             off += k;
@@ -530,12 +563,12 @@ impl ColumnWriter {
         if self.max_rep > 0 && rep.len() != def.len() {
             return Err(self.internal("repetition level per entry"));
         }
-        if self.page_values == 0 {
+        if self.page.values == 0 {
             self.make_due_room();
         }
         let (mut at, mut slot) = (0, 0);
         while at < def.len() {
-            let room = self.page_rows.saturating_sub(self.page_records).max(1);
+            let room = self.page_rows.saturating_sub(self.page.records).max(1);
             let (end, records) = next_slice(rep, at, def.len(), room);
             let levels = Levels {
                 def: &def[at..end],
@@ -639,7 +672,7 @@ impl ColumnWriter {
 
     /// True if the open page reached a limit.
     fn page_full(&self) -> bool {
-        if self.page_records >= self.page_rows {
+        if self.page.records >= self.page_rows {
             return true;
         }
         match self.page_bytes {
@@ -664,7 +697,7 @@ impl ColumnWriter {
             ValueEnc::DeltaBytes(e) => e.estimated_len(),
             ValueEnc::Bss(e) => e.len() * self.value_width(),
         };
-        values + self.def_levels.len() + self.rep_levels.len()
+        values + self.levels.def.len() + self.levels.rep.len()
     }
 
     /// Writes rows `off..off + len` of `array`.
@@ -711,7 +744,7 @@ impl ColumnWriter {
                 "the field is not nullable but the array has nulls (or dictionary keys to null values)",
             ));
         }
-        if self.page_values == 0 {
+        if self.page.values == 0 {
             if let ValueEnc::RleBool(_) = self.enc {
                 rle::begin_length_prefix(&mut self.values);
             }
@@ -720,40 +753,46 @@ impl ColumnWriter {
         match &levels {
             Some(l) => {
                 if self.max_def > 0 {
-                    self.def_enc.put(l.def, &mut self.def_levels)?;
+                    self.levels.def_enc.put(l.def, &mut self.levels.def)?;
                 }
                 if self.max_rep > 0 {
-                    self.rep_enc.put(l.rep, &mut self.rep_levels)?;
+                    self.levels.rep_enc.put(l.rep, &mut self.levels.rep)?;
                 }
                 if stats {
-                    self.page_sizes.add_def_levels(l.def);
-                    self.page_sizes.add_rep_levels(l.rep);
+                    self.page.sizes.add_def_levels(l.def);
+                    self.page.sizes.add_rep_levels(l.rep);
                 }
-                self.page_records += l.records;
+                self.page.records += l.records;
             }
             None => {
                 // Definition levels, straight from the validity bitmap.
                 if self.max_def > 0 {
                     match (&batch, validity) {
                         (Batch::Null, _) => {
-                            self.def_enc.put_repeated(0, n, &mut self.def_levels)?
+                            self.levels
+                                .def_enc
+                                .put_repeated(0, n, &mut self.levels.def)?
                         }
-                        (_, Some(v)) => self.def_enc.put_bitmap(v, &mut self.def_levels)?,
-                        (_, None) => self.def_enc.put_repeated(1, n, &mut self.def_levels)?,
+                        (_, Some(v)) => self.levels.def_enc.put_bitmap(v, &mut self.levels.def)?,
+                        (_, None) => {
+                            self.levels
+                                .def_enc
+                                .put_repeated(1, n, &mut self.levels.def)?
+                        }
                     }
                     if stats {
-                        self.page_sizes.add_def_level_run(1, valid as u64);
-                        self.page_sizes.add_def_level_run(0, nulls as u64);
+                        self.page.sizes.add_def_level_run(1, valid as u64);
+                        self.page.sizes.add_def_level_run(0, nulls as u64);
                     }
                 }
-                self.page_records += n;
+                self.page.records += n;
             }
         }
         if stats {
-            self.page_stats.add_nulls(nulls as u64);
+            self.page.stats.add_nulls(nulls as u64);
         }
-        self.page_values += entries;
-        self.page_nulls += nulls;
+        self.page.values += entries;
+        self.page.nulls += nulls;
         let runs = |f: &mut dyn FnMut(usize, usize)| match validity {
             Some(v) => v.for_each_set_run(f),
             None => f(0, n),
@@ -772,9 +811,9 @@ impl ColumnWriter {
                     _ => $v,
                 };
                 if stats {
-                    self.page_stats.$update(v);
+                    self.page.stats.$update(v);
                 }
-                if let Some(b) = &mut self.bloom {
+                if let Some(b) = &mut self.chunk.bloom {
                     v.iter().for_each(|&x| b.insert_hash($hash(x)));
                 }
                 self.put_fixed(v, |d| match d {
@@ -794,7 +833,7 @@ impl ColumnWriter {
                     }
                 });
                 if stats {
-                    self.page_stats.update_bool(&self.bools);
+                    self.page.stats.update_bool(&self.bools);
                 }
                 match &mut self.enc {
                     ValueEnc::Plain(b) => match validity {
@@ -827,9 +866,9 @@ impl ColumnWriter {
                     }
                 };
                 if stats {
-                    self.page_stats.update_fixed(data, w);
+                    self.page.stats.update_fixed(data, w);
                 }
-                if let Some(b) = &mut self.bloom {
+                if let Some(b) = &mut self.chunk.bloom {
                     data.chunks_exact(w.max(1)).for_each(|x| b.insert_bytes(x));
                 }
                 match &mut self.enc {
@@ -888,8 +927,8 @@ impl ColumnWriter {
     ) -> Result<()> {
         // One pass over the valid runs: their unencoded bytes, statistics and Bloom filter.
         let at = |i: usize| offsets.get(i).and_then(|o| o.to_usize()).unwrap_or(0);
-        let mut page_stats = stats.then_some(&mut self.page_stats);
-        let mut bloom = self.bloom.as_mut();
+        let mut page_stats = stats.then_some(&mut self.page.stats);
+        let mut bloom = self.chunk.bloom.as_mut();
         let mut unencoded = 0u64;
         let mut run = |i: usize, k: usize| {
             unencoded += at(i + k).saturating_sub(at(i)) as u64;
@@ -909,9 +948,9 @@ impl ColumnWriter {
             None => run(0, n),
         }
         if stats {
-            self.page_sizes.add_unencoded_bytes(unencoded);
+            self.page.sizes.add_unencoded_bytes(unencoded);
         }
-        self.page_unencoded += unencoded;
+        self.page.unencoded += unencoded;
         let Some(offsets) = offsets.get(..=n) else {
             return Err(self.internal("offset for every value"));
         };
@@ -979,7 +1018,7 @@ impl ColumnWriter {
     /// every one is a new dictionary entry (the dictionary would only add its indices).
     fn dict_all_distinct(&self) -> bool {
         matches!(self.enc, ValueEnc::Dict)
-            && self.pages.is_empty()
+            && self.chunk.pages.is_empty()
             && self.indices.len() >= DICTIONARY_TRIAL_VALUES
             && self
                 .dict
@@ -991,7 +1030,7 @@ impl ColumnWriter {
     /// indices) are encoded again with the fallback encoding, which the rest of the chunk
     /// uses, and the dictionary is dropped (no page uses it, none is written).
     fn give_up_dictionary(&mut self) -> Result<()> {
-        if !self.pages.is_empty() {
+        if !self.chunk.pages.is_empty() {
             return Err(self.internal("dictionary to give up"));
         }
         let Some(dict) = self.dict.take() else {

@@ -8,7 +8,7 @@ impl ColumnWriter {
     /// Closes the open page: assembles, compresses and keeps it in the chunk's buffers, and
     /// records its statistics and index entries.
     pub(super) fn flush_page(&mut self, shared: &mut Shared) -> Result<()> {
-        if self.page_values == 0 {
+        if self.page.values == 0 {
             return Ok(());
         }
         if self.page_base > self.page_start || self.page_start > self.values.len() {
@@ -22,9 +22,9 @@ impl ColumnWriter {
                 )
             })
         };
-        let num_values = too_big(&self.name, "value count", self.page_values)?;
-        let num_nulls = too_big(&self.name, "null count", self.page_nulls)?;
-        let num_rows = too_big(&self.name, "row count", self.page_records)?;
+        let num_values = too_big(&self.name, "value count", self.page.values)?;
+        let num_nulls = too_big(&self.name, "null count", self.page.nulls)?;
+        let num_rows = too_big(&self.name, "row count", self.page.records)?;
         // Values: everything ends in `self.values`, from `page_start`.
         if let ValueEnc::Dict = self.enc {
             let d = self
@@ -34,7 +34,7 @@ impl ColumnWriter {
             d.write_indices(&self.indices, &mut self.values)?;
             // The chunk's first page decides whether the dictionary pays.
             let encoded = self.values.len() - self.page_start;
-            if self.pages.is_empty()
+            if self.chunk.pages.is_empty()
                 && self.indices.len() >= DICTIONARY_TRIAL_VALUES
                 && d.size_bytes() + encoded >= d.plain_size(&self.indices)
             {
@@ -58,23 +58,23 @@ impl ColumnWriter {
             }
         }
         if self.max_def > 0 {
-            self.def_enc.flush(&mut self.def_levels);
+            self.levels.def_enc.flush(&mut self.levels.def);
         }
         // With repetition levels, the page's levels as they go in the body (v1: each kind
         // behind its length) take the place of the definition levels.
         let rep_len = if self.max_rep > 0 {
-            self.rep_enc.flush(&mut self.rep_levels);
-            let block = &mut self.levels_block;
+            self.levels.rep_enc.flush(&mut self.levels.rep);
+            let block = &mut self.levels.block;
             block.clear();
             if self.version == DataPageVersion::V1 {
-                push_prefixed(block, &self.rep_levels)?;
-                push_prefixed(block, &self.def_levels)?;
+                push_prefixed(block, &self.levels.rep)?;
+                push_prefixed(block, &self.levels.def)?;
             } else {
-                block.extend_from_slice(&self.rep_levels);
-                block.extend_from_slice(&self.def_levels);
+                block.extend_from_slice(&self.levels.rep);
+                block.extend_from_slice(&self.levels.def);
             }
-            std::mem::swap(&mut self.levels_block, &mut self.def_levels);
-            self.rep_levels.len()
+            std::mem::swap(&mut self.levels.block, &mut self.levels.def);
+            self.levels.rep.len()
         } else {
             0
         };
@@ -84,7 +84,7 @@ impl ColumnWriter {
         let compressor = compressor(&mut shared.compressors, self.compressor, name)?;
         let codec = compressor.codec();
         let plain_body = codec == Compression::Uncompressed;
-        let levels_len = self.def_levels.len();
+        let levels_len = self.levels.def.len();
         let values_len = self.values.len() - self.page_start;
         // The body: levels right before the values when they fit the room kept there (else
         // a copy: into a scratch buffer before compression, or moving the values on).
@@ -101,9 +101,9 @@ impl ColumnWriter {
                     if plain_body {
                         (PageType::DataPage, total, 0, start, self.values.len())
                     } else {
-                        let b = self.bodies.len();
-                        compressor.compress(&self.values[start..], &mut self.bodies)?;
-                        (PageType::DataPage, total, 0, b, self.bodies.len())
+                        let b = self.chunk.bodies.len();
+                        compressor.compress(&self.values[start..], &mut self.chunk.bodies)?;
+                        (PageType::DataPage, total, 0, b, self.chunk.bodies.len())
                     }
                 } else {
                     // The levels outgrew the room kept for them: assembled in a scratch
@@ -111,14 +111,14 @@ impl ColumnWriter {
                     let body = &mut shared.body;
                     body.clear();
                     if prefix {
-                        push_prefixed(body, &self.def_levels)?;
+                        push_prefixed(body, &self.levels.def)?;
                     } else {
-                        body.extend_from_slice(&self.def_levels);
+                        body.extend_from_slice(&self.levels.def);
                     }
                     body.extend_from_slice(&self.values[self.page_start..]);
-                    let b = self.bodies.len();
-                    compressor.compress(body, &mut self.bodies)?;
-                    (PageType::DataPage, total, 0, b, self.bodies.len())
+                    let b = self.chunk.bodies.len();
+                    compressor.compress(body, &mut self.chunk.bodies)?;
+                    (PageType::DataPage, total, 0, b, self.chunk.bodies.len())
                 }
             }
             DataPageVersion::V2 => {
@@ -133,15 +133,15 @@ impl ColumnWriter {
                         self.values.len(),
                     )
                 } else {
-                    let b = self.bodies.len();
-                    self.bodies.extend_from_slice(&self.def_levels);
-                    compressor.compress(&self.values[self.page_start..], &mut self.bodies)?;
+                    let b = self.chunk.bodies.len();
+                    self.chunk.bodies.extend_from_slice(&self.levels.def);
+                    compressor.compress(&self.values[self.page_start..], &mut self.chunk.bodies)?;
                     (
                         PageType::DataPageV2,
                         total,
                         levels_len,
                         b,
-                        self.bodies.len(),
+                        self.chunk.bodies.len(),
                     )
                 }
             }
@@ -155,7 +155,8 @@ impl ColumnWriter {
         // Page statistics in the header at the `page` level.
         let mut arena = Arena::default();
         let statistics = (self.settings.statistics == StatisticsLevel::Page).then(|| {
-            self.page_stats
+            self.page
+                .stats
                 .to_statistics(&mut arena, self.settings.max_statistics_len)
         });
         let header = PageHeader {
@@ -186,46 +187,51 @@ impl ColumnWriter {
             }),
             unknown: UnknownFields::default(),
         };
-        let header_start = self.headers.len();
-        header.encode(&mut Writer::new(&mut self.headers), arena.as_slice());
-        let header_len = self.headers.len() - header_start;
-        self.pages.push(PageSpan {
-            header_end: self.headers.len(),
+        let header_start = self.chunk.headers.len();
+        header.encode(&mut Writer::new(&mut self.chunk.headers), arena.as_slice());
+        let header_len = self.chunk.headers.len() - header_start;
+        self.chunk.pages.push(PageSpan {
+            header_end: self.chunk.headers.len(),
             body_start,
             body_end,
         });
         // Where the page lands relative to the first data page.
-        self.offset_index.add_page(
-            self.data_bytes,
+        self.chunk.offset_index.add_page(
+            self.chunk.data_bytes,
             header_len + compressed_len,
-            self.chunk_records,
-            Some(self.page_unencoded),
+            self.chunk.records,
+            Some(self.page.unencoded),
         )?;
-        self.data_bytes += (header_len + compressed_len) as u64;
-        if let Some(ci) = &mut self.column_index {
-            ci.add_page(&self.page_stats, Some(&self.page_sizes));
+        self.chunk.data_bytes += (header_len + compressed_len) as u64;
+        if let Some(ci) = &mut self.chunk.column_index {
+            ci.add_page(&self.page.stats, Some(&self.page.sizes));
         }
-        self.chunk_stats.merge(&self.page_stats);
-        self.chunk_sizes.merge(&self.page_sizes);
-        self.page_stats.clear();
-        self.page_sizes.clear();
-        self.uncompressed += (header_len + uncompressed_len) as u64;
-        self.compressed += (header_len + compressed_len) as u64;
-        self.chunk_values += self.page_values as u64;
-        self.chunk_records += self.page_records as u64;
-        match self.data_pages.iter_mut().find(|(e, _)| *e == encoding) {
+        self.chunk.stats.merge(&self.page.stats);
+        self.chunk.sizes.merge(&self.page.sizes);
+        self.page.stats.clear();
+        self.page.sizes.clear();
+        self.chunk.uncompressed += (header_len + uncompressed_len) as u64;
+        self.chunk.compressed += (header_len + compressed_len) as u64;
+        self.chunk.values += self.page.values as u64;
+        self.chunk.records += self.page.records as u64;
+        match self
+            .chunk
+            .data_pages
+            .iter_mut()
+            .find(|(e, _)| *e == encoding)
+        {
             Some((_, c)) => *c += 1,
-            None => self.data_pages.push((encoding, 1)),
+            None => self.chunk.data_pages.push((encoding, 1)),
         }
-        self.page_values = 0;
-        self.page_records = 0;
-        self.page_nulls = 0;
-        self.page_unencoded = 0;
+        self.page.values = 0;
+        self.page.records = 0;
+        self.page.nulls = 0;
+        self.page.unencoded = 0;
         // Room for the levels of the next page: those of this one, and some slack.
         self.levels_room = levels_len + levels_len / 4 + LEVELS_ROOM;
         self.last_page_values = values_len;
-        self.def_levels.clear();
-        self.rep_levels.clear();
+        self.levels.def.clear();
+        self.levels.rep.clear();
         if !plain_body {
             self.values.clear();
         }
@@ -239,7 +245,7 @@ impl ColumnWriter {
         if self.settings.codec.compression() == Compression::Uncompressed {
             &self.values
         } else {
-            &self.bodies
+            &self.chunk.bodies
         }
     }
 
@@ -295,7 +301,7 @@ impl ColumnWriter {
     /// length, as v1 pages have them), in the room kept there, else moving the values on
     /// (levels that outgrew the room); returns where the body starts in `values`.
     pub(super) fn put_levels(&mut self, prefixed: bool) -> Result<usize> {
-        let len = self.def_levels.len();
+        let len = self.levels.def.len();
         let need = len + if prefixed { 4 } else { 0 };
         let have = self.page_start - self.page_base;
         if have < need {
@@ -303,7 +309,7 @@ impl ColumnWriter {
         }
         let start = self.page_start - need;
         let room = &mut self.values[start..self.page_start];
-        room[need - len..].copy_from_slice(&self.def_levels);
+        room[need - len..].copy_from_slice(&self.levels.def);
         if prefixed {
             rle::end_length_prefix(room, 0)?;
         }
