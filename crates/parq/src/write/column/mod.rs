@@ -40,9 +40,9 @@
 //!
 //! The writer's state is kept by job: the open page's levels (`PageLevels`) and what it
 //! holds (`PageTally`), apart from the open chunk's closed pages and totals
-//! (`ChunkState`). This file holds that state and the values' way in; `nested` the way in
-//! of a nested leaf's levels and values, `page` closes and
-//! assembles pages, `chunk` ends the chunk.
+//! (`ChunkState`). This file holds that state and the values' way in; `nested` is the way
+//! in of a nested leaf's levels and values, `page` closes and assembles pages, `chunk` ends
+//! the chunk.
 
 use std::io::Write;
 
