@@ -20,7 +20,7 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
-use super::arrow_schema::{encode_arrow_schema, to_parquet_schema, LeafColumn, ARROW_SCHEMA_KEY};
+use super::arrow_schema::{encode_arrow_schema, to_parquet_schema, ARROW_SCHEMA_KEY};
 use super::column::{ColumnSpec, ColumnWriter, Shared};
 use super::levels::slot_level;
 use super::page_index::PageIndexWriter;
@@ -70,6 +70,13 @@ impl<W: Write> Write for Counting<W> {
     }
 }
 
+/// Where a leaf's values are in a batch (see [`LeafColumn`](super::arrow_schema::LeafColumn)).
+struct LeafPlace {
+    field: usize,
+    path: Box<[usize]>,
+    nested: bool,
+}
+
 /// A Bloom filter serialized until the footer: row group, column, range in the buffer.
 struct BloomEntry {
     row_group: usize,
@@ -86,7 +93,7 @@ pub struct ParquetWriter<W: Write> {
     props: WriterProperties,
     /// A writer per leaf column, and where its values are in a batch.
     columns: Vec<ColumnWriter>,
-    leaves: Vec<LeafColumn>,
+    places: Vec<LeafPlace>,
     shared: Shared,
     arena: Arena,
     row_groups: Vec<RowGroup>,
@@ -150,7 +157,14 @@ impl<W: Write> ParquetWriter<W> {
             schema: Arc::new(schema),
             props: properties,
             columns,
-            leaves,
+            places: leaves
+                .into_iter()
+                .map(|l| LeafPlace {
+                    field: l.field,
+                    path: l.path.into_boxed_slice(),
+                    nested: l.nested,
+                })
+                .collect(),
             shared,
             arena: Arena::default(),
             row_groups: Vec::new(),
@@ -239,7 +253,7 @@ impl<W: Write> ParquetWriter<W> {
                 k = k.min(BUDGET_SLICE_ROWS);
             }
             let fields = self.arrow_schema.fields();
-            for (col, leaf) in self.columns.iter_mut().zip(&self.leaves) {
+            for (col, leaf) in self.columns.iter_mut().zip(&self.places) {
                 let (Some(array), Some(field)) =
                     (batch.columns().get(leaf.field), fields.get(leaf.field))
                 else {

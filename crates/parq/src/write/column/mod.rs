@@ -93,6 +93,8 @@ pub struct Shared {
     body: Vec<u8>,
     /// Compressed dictionary page bodies.
     packed: Vec<u8>,
+    /// The validity of a slice of a nested leaf's value slots.
+    slot_bits: Vec<u8>,
     /// The valid values of a fixed-width slice with nulls, gathered once for statistics,
     /// Bloom filter and encoder.
     dense: Dense,
@@ -251,8 +253,6 @@ pub struct ColumnWriter {
     last_page_values: usize,
     /// The open page's levels.
     levels: PageLevels,
-    /// The validity of a slice of levels' value slots.
-    slot_bits: Vec<u8>,
     bools: Vec<bool>,
     compact: Vec<u8>,
     /// What the open page holds.
@@ -266,10 +266,25 @@ pub struct ColumnWriter {
 struct PageLevels {
     def: Vec<u8>,
     def_enc: RleEncoder,
-    rep: Vec<u8>,
-    rep_enc: RleEncoder,
+    /// Only for a column with repetition levels (kept apart, so that a wide schema's flat
+    /// columns stay small).
+    rep: Option<Box<RepLevels>>,
+}
+
+/// The repetition levels of the open page.
+#[derive(Debug)]
+struct RepLevels {
+    levels: Vec<u8>,
+    enc: RleEncoder,
     /// The page's repetition and definition levels, as they go in its body.
     block: Vec<u8>,
+}
+
+impl PageLevels {
+    /// Bytes of the encoded levels.
+    fn len(&self) -> usize {
+        self.def.len() + self.rep.as_ref().map_or(0, |r| r.levels.len())
+    }
 }
 
 /// What the open page holds: its level entries (`values`, as the page header counts
@@ -377,11 +392,16 @@ impl ColumnWriter {
             levels: PageLevels {
                 def: Vec::new(),
                 def_enc: RleEncoder::new(level_width(max_def))?,
-                rep: Vec::new(),
-                rep_enc: RleEncoder::new(level_width(max_rep))?,
-                block: Vec::new(),
+                rep: if max_rep > 0 {
+                    Some(Box::new(RepLevels {
+                        levels: Vec::new(),
+                        enc: RleEncoder::new(level_width(max_rep))?,
+                        block: Vec::new(),
+                    }))
+                } else {
+                    None
+                },
             },
-            slot_bits: Vec::new(),
             bools: Vec::new(),
             compact: Vec::new(),
             page: PageTally {
@@ -486,8 +506,7 @@ impl ColumnWriter {
             + self.chunk.bodies.len()
             + self.values.len()
             + self.indices.len()
-            + self.levels.def.len()
-            + self.levels.rep.len()
+            + self.levels.len()
             + self.dict.as_ref().map_or(0, Dict::size_bytes)
     }
 
@@ -570,7 +589,7 @@ impl ColumnWriter {
             ValueEnc::DeltaBytes(e) => e.estimated_len(),
             ValueEnc::Bss(e) => e.len() * self.value_width(),
         };
-        values + self.levels.def.len() + self.levels.rep.len()
+        values + self.levels.len()
     }
 
     /// Writes rows `off..off + len` of `array`.
@@ -628,8 +647,8 @@ impl ColumnWriter {
                 if self.max_def > 0 {
                     self.levels.def_enc.put(l.def, &mut self.levels.def)?;
                 }
-                if self.max_rep > 0 {
-                    self.levels.rep_enc.put(l.rep, &mut self.levels.rep)?;
+                if let Some(r) = &mut self.levels.rep {
+                    r.enc.put(l.rep, &mut r.levels)?;
                 }
                 if stats {
                     self.page.sizes.add_def_levels(l.def);

@@ -65,7 +65,7 @@ impl ColumnWriter {
     ) -> Result<usize> {
         let max = self.max_def as u16;
         let floor = self.slot_level;
-        let mut bits = std::mem::take(&mut self.slot_bits);
+        let mut bits = std::mem::take(&mut shared.slot_bits);
         bits.clear();
         let (slots, valid) = if max > floor {
             // The validity of the slots, 64 at a time: an entry below the slot level adds
@@ -107,7 +107,7 @@ impl ColumnWriter {
             None
         };
         let r = self.put(batch, validity, slots, dense, Some(levels));
-        self.slot_bits = bits;
+        shared.slot_bits = bits;
         r.map(|()| slots)
     }
 }

@@ -62,21 +62,22 @@ impl ColumnWriter {
         }
         // With repetition levels, the page's levels as they go in the body (v1: each kind
         // behind its length) take the place of the definition levels.
-        let rep_len = if self.max_rep > 0 {
-            self.levels.rep_enc.flush(&mut self.levels.rep);
-            let block = &mut self.levels.block;
-            block.clear();
-            if self.version == DataPageVersion::V1 {
-                push_prefixed(block, &self.levels.rep)?;
-                push_prefixed(block, &self.levels.def)?;
-            } else {
-                block.extend_from_slice(&self.levels.rep);
-                block.extend_from_slice(&self.levels.def);
+        let rep_len = match &mut self.levels.rep {
+            Some(r) => {
+                r.enc.flush(&mut r.levels);
+                let block = &mut r.block;
+                block.clear();
+                if self.version == DataPageVersion::V1 {
+                    push_prefixed(block, &r.levels)?;
+                    push_prefixed(block, &self.levels.def)?;
+                } else {
+                    block.extend_from_slice(&r.levels);
+                    block.extend_from_slice(&self.levels.def);
+                }
+                std::mem::swap(&mut r.block, &mut self.levels.def);
+                r.levels.len()
             }
-            std::mem::swap(&mut self.levels.block, &mut self.levels.def);
-            self.levels.rep.len()
-        } else {
-            0
+            None => 0,
         };
         // v1 levels still to be put behind their length.
         let prefix = self.max_def > 0 && self.max_rep == 0;
@@ -231,7 +232,9 @@ impl ColumnWriter {
         self.levels_room = levels_len + levels_len / 4 + LEVELS_ROOM;
         self.last_page_values = values_len;
         self.levels.def.clear();
-        self.levels.rep.clear();
+        if let Some(r) = &mut self.levels.rep {
+            r.levels.clear();
+        }
         if !plain_body {
             self.values.clear();
         }
