@@ -157,11 +157,13 @@ impl<W: Write> ParquetWriter<W> {
             schema: Arc::new(schema),
             props: properties,
             columns,
+            // Built by reference: collecting in place would keep the leaves' larger
+            // allocation.
             places: leaves
-                .into_iter()
+                .iter()
                 .map(|l| LeafPlace {
                     field: l.field,
-                    path: l.path.into_boxed_slice(),
+                    path: l.path.as_slice().into(),
                     nested: l.nested,
                 })
                 .collect(),

@@ -160,8 +160,6 @@ impl ColumnWriter {
         self.values = Vec::new();
         self.indices = Vec::new();
         self.levels.def = Vec::new();
-        self.bools = Vec::new();
-        self.compact = Vec::new();
         self.chunk.pages = Vec::new();
         self.dict = None;
         self.start_chunk()?;

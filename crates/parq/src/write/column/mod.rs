@@ -140,13 +140,16 @@ fn compressor<'c>(
         .ok_or_else(|| column_error(column, "internal error: the writer's compressor"))
 }
 
-/// The valid values of a slice with nulls, one buffer per fixed-width type.
+/// The valid values of a slice with nulls, one buffer per fixed-width type; a slice's
+/// booleans one per byte; the valid values of a FIXED_LEN_BYTE_ARRAY slice back to back.
 #[derive(Debug, Default)]
 struct Dense {
     i32s: Vec<i32>,
     i64s: Vec<i64>,
     f32s: Vec<f32>,
     f64s: Vec<f64>,
+    bools: Vec<bool>,
+    fixed: Vec<u8>,
 }
 
 /// The level entries of a slice of a nested leaf.
@@ -253,8 +256,6 @@ pub struct ColumnWriter {
     last_page_values: usize,
     /// The open page's levels.
     levels: PageLevels,
-    bools: Vec<bool>,
-    compact: Vec<u8>,
     /// What the open page holds.
     page: PageTally,
     /// The open chunk: its closed pages and what they hold.
@@ -402,8 +403,6 @@ impl ColumnWriter {
                     None
                 },
             },
-            bools: Vec::new(),
-            compact: Vec::new(),
             page: PageTally {
                 values: 0,
                 records: 0,
@@ -717,15 +716,15 @@ impl ColumnWriter {
         match batch {
             Batch::Null => {}
             Batch::Bool(bits) => {
-                self.bools.clear();
-                let bools = &mut self.bools;
+                let bools = &mut dense.bools;
+                bools.clear();
                 runs(&mut |i, k| {
                     for j in i..i + k {
                         bools.push(bits.word(j) & 1 == 1);
                     }
                 });
                 if stats {
-                    self.page.stats.update_bool(&self.bools);
+                    self.page.stats.update_bool(bools);
                 }
                 match &mut self.enc {
                     ValueEnc::Plain(b) => match validity {
@@ -734,7 +733,7 @@ impl ColumnWriter {
                         }
                         None => b.put(bits, &mut self.values),
                     },
-                    ValueEnc::RleBool(r) => r.put(&self.bools, &mut self.values)?,
+                    ValueEnc::RleBool(r) => r.put(bools, &mut self.values)?,
                     _ => return Err(self.internal("boolean encoder")),
                 }
             }
@@ -751,10 +750,10 @@ impl ColumnWriter {
                 let data: &[u8] = match validity {
                     None => data,
                     Some(v) => {
-                        self.compact.clear();
-                        let c = &mut self.compact;
+                        let c = &mut dense.fixed;
+                        c.clear();
                         v.for_each_set_run(|i, k| c.extend_from_slice(&data[i * w..(i + k) * w]));
-                        &self.compact
+                        c
                     }
                 };
                 if stats {
