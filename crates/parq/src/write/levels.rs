@@ -399,8 +399,13 @@ fn structs_to_leaf(
     reps: Reps<'_>,
     out: &mut Out,
 ) -> Result<()> {
-    // The nodes from this one to the leaf, with the nulls that count in `range`.
-    let mut chain: Vec<Node<'_>> = Vec::new();
+    let chain = chain_to_leaf(node, path, &out.name)?;
+    chain_entries(&chain, range, def, reps, out)
+}
+
+/// The nodes from `node` down to the leaf at `path`, through structs only.
+fn chain_to_leaf<'a>(node: &Node<'a>, path: &Path, name: &str) -> Result<Vec<Node<'a>>> {
+    let mut chain: Vec<Node<'a>> = Vec::new();
     let mut here = Node {
         array: node.array,
         nullable: node.nullable,
@@ -412,10 +417,10 @@ fn structs_to_leaf(
             DataType::Struct(fields) => {
                 let (Some((&i, tail)), Some(s)) = (rest.split_first(), here.array.as_struct_opt())
                 else {
-                    return Err(column_error(&out.name, "internal error: struct path"));
+                    return Err(column_error(name, "internal error: struct path"));
                 };
                 let (Some(f), Some(c)) = (fields.get(i), s.columns().get(i)) else {
-                    return Err(column_error(&out.name, "internal error: struct path"));
+                    return Err(column_error(name, "internal error: struct path"));
                 };
                 rest = tail;
                 Some(Node::new(c.as_ref(), f.is_nullable()))
@@ -430,6 +435,18 @@ fn structs_to_leaf(
             None => break,
         }
     }
+    Ok(chain)
+}
+
+/// The entries of slots `range` of the first node of `chain` (see [`chain_to_leaf`] and
+/// [`structs_to_leaf`]).
+fn chain_entries(
+    chain: &[Node<'_>],
+    range: Range<usize>,
+    def: u16,
+    reps: Reps<'_>,
+    out: &mut Out,
+) -> Result<()> {
     let leaf = chain.last().map(|n| n.array);
     let n = range.len();
     let d0 = out.def.len();
@@ -441,7 +458,7 @@ fn structs_to_leaf(
         for (k, d) in defs.iter_mut().enumerate() {
             let i = range.start + k;
             let mut level = def;
-            for c in &chain {
+            for c in chain {
                 let valid = c.nulls.as_ref().is_none_or(|b| b.is_valid(i));
                 if !valid {
                     if !c.nullable {
@@ -503,6 +520,16 @@ impl List<'_> {
         if !is_group(self.child.data_type()) {
             return self.walk_leaf(&child, range, bounds, reps, out);
         }
+        // Below no other list, the child's way down to the leaf, taken once.
+        let chain = if list_below(self.child.data_type(), path) {
+            None
+        } else {
+            Some(chain_to_leaf(&child, path, &out.name)?)
+        };
+        let walk_run = |run: Range<usize>, reps: Reps<'_>, out: &mut Out| match &chain {
+            Some(c) => chain_entries(c, run, present + 1, reps, out),
+            None => visit(&child, path, run, present + 1, reps, out),
+        };
         // The open run of lists: its child range, its first entry's level, and the child
         // slots where its other lists start, with their levels.
         let mut run = 0..0;
@@ -538,7 +565,7 @@ impl List<'_> {
                     next: depth,
                     breaks: &starts,
                 };
-                visit(&child, path, run.clone(), present + 1, reps, out)?;
+                walk_run(run.clone(), reps, out)?;
                 starts.clear();
                 run = 0..0;
             }
@@ -555,7 +582,7 @@ impl List<'_> {
                 next: depth,
                 breaks: &starts,
             };
-            visit(&child, path, run, present + 1, reps, out)?;
+            walk_run(run, reps, out)?;
         }
         Ok(())
     }

@@ -985,14 +985,6 @@ fn count_levels<L: Copy + Into<i32>>(hist: &mut [i64], levels: &[L]) {
     if hist.is_empty() {
         return;
     }
-    if hist.len() == 2 {
-        // The common nullable flat column: count the ones.
-        let ones = levels.iter().filter(|&&l| l.into() == 1).count() as i64;
-        let zeros = levels.iter().filter(|&&l| l.into() == 0).count() as i64;
-        hist[0] += zeros;
-        hist[1] += ones;
-        return;
-    }
     if hist.len() <= 16 {
         // Small histograms count in a local array, without a branch per level (levels
         // outside the histogram land in the last slot, which is dropped).
