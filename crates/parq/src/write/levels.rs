@@ -268,6 +268,18 @@ fn visit(
     let nulls = node.nulls_in(&out.name, &range)?;
     let present = def + u16::from(node.nullable);
     let levels = Levels { def, present };
+    // A list of any kind: its child, the child's field, the child range of a slot.
+    macro_rules! walk {
+        ($child:expr, $field:expr, $bounds:expr) => {
+            List {
+                child: $child,
+                field: $field,
+                nulls,
+                levels,
+            }
+            .walk(path, range, $bounds, reps, out)
+        };
+    }
     match array.data_type() {
         DataType::Struct(fields) => {
             let s = array.as_struct();
@@ -299,49 +311,25 @@ fn visit(
             let l = array.as_list::<i32>();
             let o = l.value_offsets();
             let bounds = |i: usize| (o[i] as usize, o[i + 1] as usize);
-            let list = List {
-                child: l.values().as_ref(),
-                field: f,
-                nulls,
-                levels,
-            };
-            list.walk(path, range, bounds, reps, out)
+            walk!(l.values().as_ref(), f, bounds)
         }
         DataType::LargeList(f) => {
             let l = array.as_list::<i64>();
             let o = l.value_offsets();
             let bounds = |i: usize| (o[i] as usize, o[i + 1] as usize);
-            let list = List {
-                child: l.values().as_ref(),
-                field: f,
-                nulls,
-                levels,
-            };
-            list.walk(path, range, bounds, reps, out)
+            walk!(l.values().as_ref(), f, bounds)
         }
         DataType::ListView(f) => {
             let l = array.as_list_view::<i32>();
             let (o, n) = (l.value_offsets(), l.value_sizes());
             let bounds = |i: usize| (o[i] as usize, (o[i] as usize).saturating_add(n[i] as usize));
-            let list = List {
-                child: l.values().as_ref(),
-                field: f,
-                nulls,
-                levels,
-            };
-            list.walk(path, range, bounds, reps, out)
+            walk!(l.values().as_ref(), f, bounds)
         }
         DataType::LargeListView(f) => {
             let l = array.as_list_view::<i64>();
             let (o, n) = (l.value_offsets(), l.value_sizes());
             let bounds = |i: usize| (o[i] as usize, (o[i] as usize).saturating_add(n[i] as usize));
-            let list = List {
-                child: l.values().as_ref(),
-                field: f,
-                nulls,
-                levels,
-            };
-            list.walk(path, range, bounds, reps, out)
+            walk!(l.values().as_ref(), f, bounds)
         }
         DataType::FixedSizeList(f, size) => {
             let l = array.as_fixed_size_list();
@@ -350,25 +338,13 @@ fn visit(
                 let s = l.value_offset_at(i);
                 (s, s + size)
             };
-            let list = List {
-                child: l.values().as_ref(),
-                field: f,
-                nulls,
-                levels,
-            };
-            list.walk(path, range, bounds, reps, out)
+            walk!(l.values().as_ref(), f, bounds)
         }
         DataType::Map(f, _) => {
             let m = array.as_map();
             let o = m.value_offsets();
             let bounds = |i: usize| (o[i] as usize, o[i + 1] as usize);
-            let list = List {
-                child: m.entries(),
-                field: f,
-                nulls,
-                levels,
-            };
-            list.walk(path, range, bounds, reps, out)
+            walk!(m.entries(), f, bounds)
         }
         _ => {
             // The leaf.
