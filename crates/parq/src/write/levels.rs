@@ -43,7 +43,7 @@ pub struct Shredded {
 }
 
 /// The walk's output for one leaf.
-struct Out {
+struct Out<'n> {
     def: Vec<u16>,
     rep: Vec<u16>,
     repeated: bool,
@@ -51,10 +51,10 @@ struct Out {
     slots: Vec<Range<usize>>,
     leaf: Option<ArrayRef>,
     /// The column's dotted name, for errors.
-    name: String,
+    name: &'n str,
 }
 
-impl Out {
+impl Out<'_> {
     #[inline]
     fn entry(&mut self, def: u16, rep: u16) {
         self.def.push(def);
@@ -74,15 +74,15 @@ impl Out {
             _ => self.slots.push(range),
         }
     }
+}
 
-    /// `n` entries: the first at repetition level `first`, the others at `next`.
-    #[inline]
-    fn reps(&mut self, n: usize, first: u16, next: u16) {
-        if self.repeated && n > 0 {
-            self.rep.push(first);
-            self.rep.resize(self.rep.len() + n - 1, next);
-        }
-    }
+/// The error for nulls in an array whose field is not nullable, where they count.
+#[cold]
+fn required_has_nulls(name: &str) -> crate::Error {
+    column_error(
+        name,
+        "a field on the column's path is not nullable but the array has nulls there",
+    )
 }
 
 /// A step of a leaf's path below a group: which child of a struct (or of a map's entries:
@@ -105,7 +105,7 @@ pub fn shred(
         repeated,
         slots: Vec::new(),
         leaf: None,
-        name: name.to_string(),
+        name,
     };
     visit(
         &Node::new(array.as_ref(), field.is_nullable()),
@@ -174,30 +174,32 @@ impl<'a> Node<'a> {
     fn nulls_in(&self, name: &str, range: &Range<usize>) -> Result<Option<&NullBuffer>> {
         match &self.nulls {
             Some(_) if self.nullable => Ok(self.nulls.as_ref()),
-            Some(n) if n.slice(range.start, range.len()).null_count() > 0 => Err(column_error(
-                name,
-                "a field on the column's path is not nullable but the array has nulls there",
-            )),
+            Some(n) if n.slice(range.start, range.len()).null_count() > 0 => {
+                Err(required_has_nulls(name))
+            }
             _ => Ok(None),
         }
     }
 }
 
-/// Calls `f(run, valid)` for the maximal runs of equal validity of `range`.
+/// Calls `f(run, valid)` for the maximal runs of equal validity of `range`, in order.
 fn validity_runs(
     nulls: &NullBuffer,
     range: Range<usize>,
     mut f: impl FnMut(Range<usize>, bool) -> Result<()>,
 ) -> Result<()> {
-    let mut i = range.start;
-    while i < range.end {
-        let v = nulls.is_valid(i);
-        let mut j = i + 1;
-        while j < range.end && nulls.is_valid(j) == v {
-            j += 1;
+    let mut at = range.start;
+    let valid = nulls.inner().slice(range.start, range.len());
+    for (s, e) in valid.set_slices() {
+        let (s, e) = (range.start + s, range.start + e);
+        if at < s {
+            f(at..s, false)?;
         }
-        f(i..j, v)?;
-        i = j;
+        f(s..e, true)?;
+        at = e;
+    }
+    if at < range.end {
+        f(at..range.end, false)?;
     }
     Ok(())
 }
@@ -213,6 +215,25 @@ struct Reps<'b> {
 }
 
 impl<'b> Reps<'b> {
+    /// The repetition level of the first entry of each slot of `range` (the range these
+    /// levels are of), slot by slot.
+    fn of_slots(self, range: Range<usize>) -> impl Iterator<Item = (usize, u16)> + 'b {
+        let start = range.start;
+        let mut breaks = self.breaks.iter().peekable();
+        range.map(move |i| {
+            let r = if i == start {
+                self.first
+            } else {
+                match breaks.peek() {
+                    Some(&&(slot, r)) if slot == i => r,
+                    _ => self.next,
+                }
+            };
+            while breaks.next_if(|b| b.0 <= i).is_some() {}
+            (i, r)
+        })
+    }
+
     /// The levels of the sub-range `run` (of a range starting at `start`).
     fn of(self, start: usize, run: &Range<usize>) -> Reps<'b> {
         let from = self.breaks.partition_point(|b| b.0 < run.start);
@@ -239,7 +260,8 @@ impl<'b> Reps<'b> {
             return;
         }
         let base = out.rep.len();
-        out.reps(n, self.first, self.next);
+        out.rep.push(self.first);
+        out.rep.resize(base + n, self.next);
         for &(slot, r) in self.breaks {
             if let Some(x) = out.rep.get_mut(base + (slot - start)) {
                 *x = r;
@@ -265,7 +287,7 @@ fn visit(
     if !list_below(array.data_type(), path) {
         return structs_to_leaf(node, path, range, def, reps, out);
     }
-    let nulls = node.nulls_in(&out.name, &range)?;
+    let nulls = node.nulls_in(out.name, &range)?;
     let present = def + u16::from(node.nullable);
     let levels = Levels { def, present };
     // A list of any kind: its child, the child's field, the child range of a slot.
@@ -285,7 +307,7 @@ fn visit(
             let s = array.as_struct();
             let (Some(&i), Some(f)) = (path.first(), path.first().and_then(|&i| fields.get(i)))
             else {
-                return Err(column_error(&out.name, "internal error: struct path"));
+                return Err(column_error(out.name, "internal error: struct path"));
             };
             let child = s.column(i);
             let child_node = Node::new(child.as_ref(), f.is_nullable());
@@ -346,21 +368,11 @@ fn visit(
             let bounds = |i: usize| (o[i] as usize, o[i + 1] as usize);
             walk!(m.entries(), f, bounds)
         }
-        _ => {
-            // The leaf.
-            let n = range.len();
-            match nulls {
-                None => out.def.resize(out.def.len() + n, present),
-                Some(nb) => {
-                    let bits = nb.inner();
-                    let bits = BitIterator::new(bits.values(), bits.offset() + range.start, n);
-                    out.def.extend(bits.map(|v| if v { present } else { def }));
-                }
-            }
-            reps.put(range.start, n, out);
-            out.slots(array, range);
-            Ok(())
-        }
+        // A leaf (or a struct with no list below) went to `structs_to_leaf` above.
+        _ => Err(column_error(
+            out.name,
+            "internal error: a leaf below a list",
+        )),
     }
 }
 
@@ -375,7 +387,7 @@ fn structs_to_leaf(
     reps: Reps<'_>,
     out: &mut Out,
 ) -> Result<()> {
-    let chain = chain_to_leaf(node, path, &out.name)?;
+    let chain = chain_to_leaf(node, path, out.name)?;
     chain_entries(&chain, range, def, reps, out)
 }
 
@@ -438,11 +450,7 @@ fn chain_entries(
                 let valid = c.nulls.as_ref().is_none_or(|b| b.is_valid(i));
                 if !valid {
                     if !c.nullable {
-                        return Err(column_error(
-                            &out.name,
-                            "a field on the column's path is not nullable but the array has \
-                             nulls there",
-                        ));
+                        return Err(required_has_nulls(out.name));
                     }
                     break;
                 }
@@ -475,6 +483,24 @@ struct List<'a> {
 }
 
 impl List<'_> {
+    /// The child range of list slot `i` (`bounds(i)`; empty for a null list), and whether
+    /// the list is null; an error when the range is not in the child (`child_len` values).
+    #[inline(always)]
+    fn span(
+        &self,
+        i: usize,
+        bounds: &impl Fn(usize) -> (usize, usize),
+        child_len: usize,
+        name: &str,
+    ) -> Result<(usize, usize, bool)> {
+        let null = self.nulls.is_some_and(|n| n.is_null(i));
+        let (s, e) = if null { (0, 0) } else { bounds(i) };
+        if s > e || e > child_len {
+            return Err(outside_child(name, i, s..e, child_len));
+        }
+        Ok((s, e, null))
+    }
+
     /// The entries of list slots `range` (see [`visit`]): `bounds(i)` is the child range of
     /// slot `i`. A null list is one entry at the list's `def`, an empty one at `present`;
     /// the elements of lists lying back to back in the child are walked as one child range
@@ -500,50 +526,36 @@ impl List<'_> {
         let chain = if list_below(self.child.data_type(), path) {
             None
         } else {
-            Some(chain_to_leaf(&child, path, &out.name)?)
-        };
-        let walk_run = |run: Range<usize>, reps: Reps<'_>, out: &mut Out| match &chain {
-            Some(c) => chain_entries(c, run, present + 1, reps, out),
-            None => visit(&child, path, run, present + 1, reps, out),
+            Some(chain_to_leaf(&child, path, out.name)?)
         };
         // The open run of lists: its child range, its first entry's level, and the child
         // slots where its other lists start, with their levels.
         let mut run = 0..0;
         let mut run_first = reps.first;
         let mut starts: Vec<(usize, u16)> = Vec::new();
-        let mut breaks = reps.breaks.iter().peekable();
-        for i in range.clone() {
-            let r = if i == range.start {
-                reps.first
-            } else {
-                match breaks.peek() {
-                    Some(&&(slot, r)) if slot == i => r,
-                    _ => reps.next,
-                }
+        let end_run = |run: &mut Range<usize>, first, starts: &mut Vec<_>, out: &mut Out| {
+            let reps = Reps {
+                first,
+                next: depth,
+                breaks: starts,
             };
-            while breaks.next_if(|b| b.0 <= i).is_some() {}
-            let null = self.nulls.is_some_and(|n| n.is_null(i));
-            let (s, e) = if null { (0, 0) } else { bounds(i) };
-            if s > e || e > child_len {
-                return Err(column_error(
-                    &out.name,
-                    format_args!("list slot {i} spans {s}..{e} of a child of {child_len} values"),
-                ));
-            }
+            let r = match &chain {
+                Some(c) => chain_entries(c, run.clone(), present + 1, reps, out),
+                None => visit(&child, path, run.clone(), present + 1, reps, out),
+            };
+            *run = 0..0;
+            starts.clear();
+            r
+        };
+        for (i, r) in reps.of_slots(range) {
+            let (s, e, null) = self.span(i, &bounds, child_len, out.name)?;
             if s < e && !run.is_empty() && s == run.end {
                 starts.push((s, r));
                 run.end = e;
                 continue;
             }
             if !run.is_empty() {
-                let reps = Reps {
-                    first: run_first,
-                    next: depth,
-                    breaks: &starts,
-                };
-                walk_run(run.clone(), reps, out)?;
-                starts.clear();
-                run = 0..0;
+                end_run(&mut run, run_first, &mut starts, out)?;
             }
             if s == e {
                 out.entry(if null { def } else { present }, r);
@@ -553,18 +565,11 @@ impl List<'_> {
             }
         }
         if !run.is_empty() {
-            let reps = Reps {
-                first: run_first,
-                next: depth,
-                breaks: &starts,
-            };
-            walk_run(run, reps, out)?;
+            end_run(&mut run, run_first, &mut starts, out)?;
         }
         Ok(())
     }
-}
 
-impl List<'_> {
     /// [`List::walk`] for a list of leaf values: each list's entries written in place.
     fn walk_leaf(
         &self,
@@ -576,87 +581,62 @@ impl List<'_> {
     ) -> Result<()> {
         let Levels { def, present } = self.levels;
         let depth = reps.next + 1;
-        let child_len = self.child.len();
         // Definition levels of a null and of a valid element.
         let null_element = present + 1;
         let element = null_element + u16::from(child.nullable);
-        let span = |i: usize| {
-            if self.nulls.is_some_and(|n| n.is_null(i)) {
-                (0, 0)
-            } else {
-                bounds(i)
-            }
-        };
+        let child_len = self.child.len();
         // The entries first (a list's elements, or one entry for a null or empty list), so
         // that the levels are written into place: most are the elements' levels.
         let mut total = 0;
         for i in range.clone() {
-            let (s, e) = span(i);
-            if s > e || e > child_len {
-                return Err(column_error(
-                    &out.name,
-                    format_args!("list slot {i} spans {s}..{e} of a child of {child_len} values"),
-                ));
-            }
+            let (s, e, _) = self.span(i, &bounds, child_len, out.name)?;
             total += (e - s).max(1);
         }
         let d0 = out.def.len();
         out.def.resize(d0 + total, element);
         let r0 = out.rep.len();
         out.rep.resize(r0 + total, depth);
-        let (Some(defs), Some(rep_levels)) = (out.def.get_mut(d0..), out.rep.get_mut(r0..)) else {
-            return Err(column_error(&out.name, "internal error: level buffers"));
-        };
         let mut at = 0;
-        let mut breaks = reps.breaks.iter().peekable();
-        for i in range.clone() {
-            let r = if i == range.start {
-                reps.first
-            } else {
-                match breaks.peek() {
-                    Some(&&(slot, r)) if slot == i => r,
-                    _ => reps.next,
-                }
-            };
-            while breaks.next_if(|b| b.0 <= i).is_some() {}
-            let (s, e) = span(i);
-            if let Some(x) = rep_levels.get_mut(at) {
+        for (i, r) in reps.of_slots(range) {
+            let (s, e, null) = self.span(i, &bounds, child_len, out.name)?;
+            if let Some(x) = out.rep.get_mut(r0 + at) {
                 *x = r;
             }
             if s == e {
-                let null = self.nulls.is_some_and(|n| n.is_null(i));
-                if let Some(x) = defs.get_mut(at) {
+                if let Some(x) = out.def.get_mut(d0 + at) {
                     *x = if null { def } else { present };
                 }
                 at += 1;
                 continue;
             }
             let n = e - s;
-            if let Some(nb) = child.nulls_in(&out.name, &(s..e))? {
+            if let Some(nb) = child.nulls_in(out.name, &(s..e))? {
                 let bits = nb.inner();
                 let bits = BitIterator::new(bits.values(), bits.offset() + s, n);
-                for (x, valid) in defs
-                    .get_mut(at..at + n)
-                    .unwrap_or_default()
-                    .iter_mut()
-                    .zip(bits)
-                {
+                let defs = out.def.get_mut(d0 + at..d0 + at + n).unwrap_or_default();
+                for (x, valid) in defs.iter_mut().zip(bits) {
                     if !valid {
                         *x = null_element;
                     }
                 }
             }
             at += n;
-            match out.slots.last_mut() {
-                Some(last) if last.end == s => last.end = e,
-                _ => out.slots.push(s..e),
-            }
-        }
-        if out.leaf.is_none() && !out.slots.is_empty() {
-            out.leaf = Some(make_array(child.array.to_data()));
+            out.slots(child.array, s..e);
         }
         Ok(())
     }
+}
+
+/// The error for list slot `i` whose child range `span` is not in its child of `len` values.
+#[cold]
+fn outside_child(name: &str, i: usize, span: Range<usize>, len: usize) -> crate::Error {
+    column_error(
+        name,
+        format_args!(
+            "list slot {i} spans {}..{} of a child of {len} values",
+            span.start, span.end
+        ),
+    )
 }
 
 /// True when a list or map is on the way from a value of type `dt` to the leaf at `path`.
