@@ -22,9 +22,9 @@ use parq::write::properties::{
     check_encoding, parse_encoding, parse_encoding_arg, BloomFilterProperties, Codec,
     DataPageVersion, StatisticsLevel, WriterProperties, DEFAULT_CREATED_BY,
 };
+use parq::write::size_stats::SizeStatsAccumulator;
 use parq::write::statistics::{
-    cmp_signed_be, truncate_max, truncate_min, Bounds, SizeStatsAccumulator, StatsAccumulator,
-    StatsOrder,
+    cmp_signed_be, truncate_max, truncate_min, Bounds, StatsAccumulator, StatsOrder,
 };
 use parq::write::{ColumnIndexBuilder, OffsetIndexBuilder, PageIndexWriter};
 

@@ -28,7 +28,8 @@
 //!    `column_orders` from [`StatsOrder::column_order`], `created_by`) and `PAR1`.
 //!
 //! The modules: [`properties`], [`statistics`] (min/max with the spec's orders, NaN and
-//! signed-zero rules, truncation with exactness flags, size statistics), [`page_index`]
+//! signed-zero rules, truncation with exactness flags), [`size_stats`] (unencoded bytes and
+//! level histograms), [`page_index`]
 //! (column and offset index builders, file-level collection and serialization), [`bloom`]
 //! (XXH64 and split block Bloom filters), [`arrow_schema`] (Arrow -> Parquet schema as
 //! pyarrow 26 writes it, and the `ARROW:schema` key-value), [`column`](mod@column) (stages 2 and 3: the
@@ -45,6 +46,7 @@ pub mod file;
 pub mod levels;
 pub mod page_index;
 pub mod properties;
+pub mod size_stats;
 pub mod statistics;
 mod values;
 
@@ -57,4 +59,5 @@ pub use properties::{
     BloomFilterProperties, Codec, ColumnSettings, DataPageVersion, StatisticsLevel,
     WriterProperties, WriterPropertiesBuilder,
 };
-pub use statistics::{Bounds, SizeStatsAccumulator, StatsAccumulator, StatsOrder};
+pub use size_stats::SizeStatsAccumulator;
+pub use statistics::{Bounds, StatsAccumulator, StatsOrder};

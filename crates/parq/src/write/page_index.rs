@@ -20,7 +20,8 @@ use std::cmp::Ordering;
 use std::io::Write;
 
 use super::properties::property_error;
-use super::statistics::{SizeStatsAccumulator, StatsAccumulator, StatsOrder};
+use super::size_stats::SizeStatsAccumulator;
+use super::statistics::{StatsAccumulator, StatsOrder};
 use crate::format::metadata::{
     BoundaryOrder, ByteRange, ColumnIndex, OffsetIndex, PageLocation, UnknownFields,
 };
