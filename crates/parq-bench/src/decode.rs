@@ -281,19 +281,7 @@ base = pool.bytes_allocated()
 _, table = once()
 peak = pool.max_memory() - base
 del table
-if exact > 0:
-    warm_iters, warm_min_ns = 1, 0
-start, calls = time.perf_counter_ns(), 0
-while True:
-    once(); calls += 1
-    spent = time.perf_counter_ns() - start
-    if calls >= warm_iters and (spent >= warm_min_ns or spent >= warm_max_ns):
-        break
-samples, total, table = [], 0, None
-while (len(samples) < exact) if exact > 0 else (len(samples) < min_iters or total < min_time_ns):
-    table = None
-    ns, table = once()
-    samples.append(ns); total += ns
+samples, table = measure(once, exact, min_iters, min_time_ns, warm_iters, warm_min_ns, warm_max_ns)
 print(json.dumps({"samples_ns": samples, "iterations": len(samples),
     "num_rows": table.num_rows, "num_columns": table.num_columns,
     "null_count": sum(c.null_count for c in table.columns), "peak_bytes": peak,

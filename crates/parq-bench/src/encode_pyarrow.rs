@@ -249,18 +249,7 @@ with open(out_path, "wb") as f:
     f.write(out)
 size = out.size
 del out
-if exact > 0:
-    warm_iters, warm_min_ns = 1, 0
-start, calls = time.perf_counter_ns(), 0
-while True:
-    once(); calls += 1
-    spent = time.perf_counter_ns() - start
-    if calls >= warm_iters and (spent >= warm_min_ns or spent >= warm_max_ns):
-        break
-samples, total = [], 0
-while (len(samples) < exact) if exact > 0 else (len(samples) < min_iters or total < min_time_ns):
-    ns, _ = once()
-    samples.append(ns); total += ns
+samples, _ = measure(once, exact, min_iters, min_time_ns, warm_iters, warm_min_ns, warm_max_ns)
 print(json.dumps({"samples_ns": samples, "iterations": len(samples), "peak_bytes": peak,
     "output_bytes": size, "pool": pool.backend_name}))
 "#;

@@ -245,18 +245,7 @@ def once():
     t = time.perf_counter_ns()
     md = pq.read_metadata(pa.BufferReader(buf))
     return time.perf_counter_ns() - t, md
-if exact > 0:
-    warm_iters, warm_min_ns = 1, 0
-start, calls = time.perf_counter_ns(), 0
-while True:
-    once(); calls += 1
-    spent = time.perf_counter_ns() - start
-    if calls >= warm_iters and (spent >= warm_min_ns or spent >= warm_max_ns):
-        break
-samples, total = [], 0
-while (len(samples) < exact) if exact > 0 else (len(samples) < min_iters or total < min_time_ns):
-    ns, md = once()
-    samples.append(ns); total += ns
+samples, md = measure(once, exact, min_iters, min_time_ns, warm_iters, warm_min_ns, warm_max_ns)
 print(json.dumps({"samples_ns": samples, "iterations": len(samples),
     "num_rows": md.num_rows, "row_groups": md.num_row_groups,
     "column_chunks": md.num_row_groups * md.num_columns}))
@@ -287,8 +276,32 @@ pub fn run_harness_script(
     cfg: &MeasureConfig,
 ) -> Result<serde_json::Value> {
     args.extend(harness_args(cfg).into_iter().map(OsString::from));
-    run_python_json(py, script, args)
+    run_python_json(py, &format!("{PY_MEASURE}{script}"), args)
 }
+
+/// The harness's rules in Python, put before every script [`run_harness_script`] runs:
+/// `measure(once, ...)` warms up (one call when the iterations are exact, else calls until
+/// the warm-up count and time), then times `once()` (which returns its nanoseconds and a
+/// result) exactly `exact` times or at least `min_iters` times and `min_time_ns`; returns
+/// the samples and the last call's result (each result dropped before the next call).
+const PY_MEASURE: &str = r#"
+import time
+def measure(once, exact, min_iters, min_time_ns, warm_iters, warm_min_ns, warm_max_ns):
+    if exact > 0:
+        warm_iters, warm_min_ns = 1, 0
+    start, calls = time.perf_counter_ns(), 0
+    while True:
+        once(); calls += 1
+        spent = time.perf_counter_ns() - start
+        if calls >= warm_iters and (spent >= warm_min_ns or spent >= warm_max_ns):
+            break
+    samples, total, last = [], 0, None
+    while (len(samples) < exact) if exact > 0 else (len(samples) < min_iters or total < min_time_ns):
+        last = None
+        ns, last = once()
+        samples.append(ns); total += ns
+    return samples, last
+"#;
 
 /// Runs `script` with `args` in Python and parses the JSON object it prints.
 pub fn run_python_json(
