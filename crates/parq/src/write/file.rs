@@ -11,17 +11,21 @@
 //! [`WriterProperties::resolve`]), unknown column names. A row group is closed when it
 //! reaches the row limit, or when the pages buffered for it reach the byte budget; only the
 //! open row group's pages are held, and each column's buffers are released as soon as its
-//! chunk is written. After an error the writer refuses further calls (its output is not a
+//! chunk is written. The rows of the last batch are held unencoded (see `held`) while they
+//! fit the budget: when the row group closes with them, each column is encoded in turn with
+//! its pages going straight to the output, so that a row group written from one batch is
+//! never buffered. After an error the writer refuses further calls (its output is not a
 //! valid file).
 
 use std::io::Write;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
-use arrow_schema::SchemaRef;
+use arrow_schema::{Fields, SchemaRef};
 
 use super::arrow_schema::{encode_arrow_schema, to_parquet_schema, ARROW_SCHEMA_KEY};
 use super::column::{ColumnSpec, ColumnWriter, Shared};
+use super::held::{encoded_bound, may_hold, HeldRows};
 use super::levels::slot_level;
 use super::page_index::PageIndexWriter;
 use super::properties::WriterProperties;
@@ -97,12 +101,36 @@ pub struct ParquetWriter<W: Write> {
     shared: Shared,
     arena: Arena,
     row_groups: Vec<RowGroup>,
+    /// Rows of the open row group, those held included.
     open_rows: usize,
+    /// The open row group's last rows, not given to the columns yet.
+    held: Option<HeldRows>,
     num_rows: i64,
     page_index: PageIndexWriter,
     blooms: Vec<u8>,
     bloom_entries: Vec<BloomEntry>,
     failed: bool,
+}
+
+/// Writes the leaf at `place` of the rows of `batch` to `col` (pages to `sink`, when given:
+/// see [`ColumnWriter::write`]).
+fn write_leaf(
+    col: &mut ColumnWriter,
+    place: &LeafPlace,
+    batch: &RecordBatch,
+    fields: &Fields,
+    shared: &mut Shared,
+    sink: Option<&mut dyn Write>,
+) -> Result<()> {
+    let (Some(array), Some(field)) = (batch.columns().get(place.field), fields.get(place.field))
+    else {
+        return Err(writer_error("a leaf without its column"));
+    };
+    if place.nested {
+        col.write_nested(field, array, &place.path, shared, sink)
+    } else {
+        col.write(array, shared, sink)
+    }
 }
 
 impl<W: Write> std::fmt::Debug for ParquetWriter<W> {
@@ -171,6 +199,7 @@ impl<W: Write> ParquetWriter<W> {
             arena: Arena::default(),
             row_groups: Vec::new(),
             open_rows: 0,
+            held: None,
             num_rows: 0,
             page_index: PageIndexWriter::new(),
             blooms: Vec::new(),
@@ -194,9 +223,14 @@ impl<W: Write> ParquetWriter<W> {
         self.out.pos
     }
 
-    /// Bytes of pages buffered for the open row group.
+    /// Bytes of pages buffered for the open row group, and a bound on the encoded bytes of
+    /// the rows held unencoded (see [`write`](Self::write)).
     pub fn buffered_bytes(&self) -> usize {
-        self.columns.iter().map(ColumnWriter::buffered_bytes).sum()
+        self.columns
+            .iter()
+            .map(ColumnWriter::buffered_bytes)
+            .sum::<usize>()
+            + self.held.as_ref().map_or(0, |h| h.bytes)
     }
 
     fn check(&self) -> Result<()> {
@@ -214,6 +248,11 @@ impl<W: Write> ParquetWriter<W> {
     }
 
     /// Writes the rows of `batch`, whose columns must have the types of the writer's schema.
+    ///
+    /// The rows that do not close a row group are held as they are (the batch's arrays are
+    /// kept, not copied) until the next call, or until the row group closes, when they are
+    /// encoded column after column straight to the output; they are held only while a
+    /// bound on their encoded size keeps the row group within its byte budget.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.check()?;
         if batch.num_columns() != self.arrow_schema.fields().len() {
@@ -244,6 +283,63 @@ impl<W: Write> ParquetWriter<W> {
     }
 
     fn write_rows(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.release_held()?;
+        let n = batch.num_rows();
+        let mut off = 0;
+        while off < n {
+            let room = self
+                .props
+                .max_row_group_rows()
+                .map_or(usize::MAX, |l| l - self.open_rows);
+            let k = (n - off).min(room);
+            let rows = if off == 0 && k == n {
+                batch.clone()
+            } else {
+                batch.slice(off, k)
+            };
+            off += k;
+            let bound = encoded_bound(&rows);
+            let fits = may_hold(&rows)
+                && match (self.props.max_row_group_bytes(), bound) {
+                    (None, _) => true,
+                    (Some(limit), Some(b)) => self.buffered_bytes().saturating_add(b) < limit,
+                    (Some(_), None) => false,
+                };
+            if !fits {
+                self.encode_rows(&rows)?;
+                continue;
+            }
+            self.open_rows += k;
+            self.held = Some(HeldRows {
+                batch: rows,
+                bytes: bound.unwrap_or(0),
+            });
+            if self.rows_full() {
+                self.flush_row_group()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// True if the open row group reached the row limit.
+    fn rows_full(&self) -> bool {
+        self.props
+            .max_row_group_rows()
+            .is_some_and(|l| self.open_rows >= l)
+    }
+
+    /// Gives the held rows to the columns.
+    fn release_held(&mut self) -> Result<()> {
+        if let Some(h) = self.held.take() {
+            self.open_rows -= h.batch.num_rows();
+            self.encode_rows(&h.batch)?;
+        }
+        Ok(())
+    }
+
+    /// Gives the rows of `batch` to the columns (their pages kept until the row group
+    /// closes), closing row groups at the limits.
+    fn encode_rows(&mut self, batch: &RecordBatch) -> Result<()> {
         let n = batch.num_rows();
         let mut off = 0;
         while off < n {
@@ -254,35 +350,22 @@ impl<W: Write> ParquetWriter<W> {
             if self.props.max_row_group_bytes().is_some() {
                 k = k.min(BUDGET_SLICE_ROWS);
             }
+            let part = if off == 0 && k == n {
+                batch.clone()
+            } else {
+                batch.slice(off, k)
+            };
             let fields = self.arrow_schema.fields();
-            for (col, leaf) in self.columns.iter_mut().zip(&self.places) {
-                let (Some(array), Some(field)) =
-                    (batch.columns().get(leaf.field), fields.get(leaf.field))
-                else {
-                    return Err(writer_error("a leaf without its column"));
-                };
-                let slice = if off == 0 && k == n {
-                    array.clone()
-                } else {
-                    array.slice(off, k)
-                };
-                if leaf.nested {
-                    col.write_nested(field, &slice, &leaf.path, &mut self.shared)?;
-                } else {
-                    col.write(&slice, &mut self.shared)?;
-                }
+            for (col, place) in self.columns.iter_mut().zip(&self.places) {
+                write_leaf(col, place, &part, fields, &mut self.shared, None)?;
             }
             off += k;
             self.open_rows += k;
-            let rows_full = self
-                .props
-                .max_row_group_rows()
-                .is_some_and(|l| self.open_rows >= l);
             let bytes_full = self
                 .props
                 .max_row_group_bytes()
                 .is_some_and(|l| self.buffered_bytes() >= l);
-            if rows_full || bytes_full {
+            if self.rows_full() || bytes_full {
                 self.flush_row_group()?;
             }
         }
@@ -303,13 +386,34 @@ impl<W: Write> ParquetWriter<W> {
         let rg = self.row_groups.len();
         let ordinal = i16::try_from(rg)
             .map_err(|_| writer_error("more than 32767 row groups (the ordinal is an i16)"))?;
+        let held = self.held.take();
         let file_offset = self.out.pos;
         let mut chunks = Vec::with_capacity(self.columns.len());
         let (mut uncompressed, mut compressed) = (0i64, 0i64);
-        for (j, col) in self.columns.iter_mut().enumerate() {
-            let pos = self.out.pos;
-            let (done, _) =
-                col.finish_chunk(&mut self.out, pos, &mut self.arena, &mut self.shared)?;
+        let fields = self.arrow_schema.fields();
+        for (j, (col, place)) in self.columns.iter_mut().zip(&self.places).enumerate() {
+            let start = self.out.pos;
+            if let Some(h) = &held {
+                // In the slices `encode_rows` gives, so that the pages are the same.
+                let n = h.batch.num_rows();
+                let step = match self.props.max_row_group_bytes() {
+                    Some(_) => BUDGET_SLICE_ROWS,
+                    None => n,
+                };
+                let mut off = 0;
+                while off < n {
+                    let k = step.min(n - off);
+                    let part = if k == n {
+                        h.batch.clone()
+                    } else {
+                        h.batch.slice(off, k)
+                    };
+                    let sink: &mut dyn Write = &mut self.out;
+                    write_leaf(col, place, &part, fields, &mut self.shared, Some(sink))?;
+                    off += k;
+                }
+            }
+            let done = col.finish_chunk(&mut self.out, start, &mut self.arena, &mut self.shared)?;
             uncompressed += done.chunk.total_uncompressed_size();
             compressed += done.chunk.total_compressed_size();
             self.page_index

@@ -43,6 +43,7 @@ pub mod bloom;
 pub mod column;
 mod encoder;
 pub mod file;
+mod held;
 pub mod levels;
 pub mod page_index;
 pub mod properties;

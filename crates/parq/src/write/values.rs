@@ -198,7 +198,7 @@ fn unfit_error(name: &str, data_type: &DataType, row: usize, value: i64, what: &
 }
 
 /// True for the types [`convert_time`] converts, whose values may not fit.
-fn is_checked_time(data_type: &DataType) -> bool {
+pub(super) fn is_checked_time(data_type: &DataType) -> bool {
     matches!(
         data_type,
         DataType::Time32(ArrowTimeUnit::Second)

@@ -4,91 +4,23 @@
 use super::*;
 
 impl ColumnWriter {
-    /// Closes the chunk of the row group: writes its pages to `out` (whose next byte is at
-    /// file offset `pos`), and returns its metadata (byte values into `arena`), page indexes
-    /// and Bloom filter. The chunk's buffers are released.
+    /// Closes the chunk of the row group: writes its pages still kept to `out`, and returns
+    /// its metadata (byte values into `arena`), page indexes and Bloom filter. `start` is the
+    /// file offset of the chunk's first byte: `out`'s next byte follows whatever the chunk
+    /// wrote to a sink (see [`write`](Self::write)). The chunk's buffers are released.
     pub fn finish_chunk<W: Write>(
         &mut self,
         out: &mut W,
-        pos: u64,
+        start: u64,
         arena: &mut Arena,
         shared: &mut Shared,
-    ) -> Result<(FinishedChunk, u64)> {
+    ) -> Result<FinishedChunk> {
         self.flush_page(shared)?;
-        let name = &self.name;
-        let compressor = compressor(&mut shared.compressors, self.compressor, name)?;
-        let codec = compressor.codec();
-        let mut written = 0u64;
+        self.write_out(out, shared)?;
+        let codec = self.settings.codec.compression();
         let mut chunk = ColumnChunk::new(self.physical, codec);
-        // The dictionary page, when the chunk used the dictionary.
-        let dict_used = self
-            .chunk
-            .data_pages
-            .iter()
-            .any(|(e, _)| *e == Encoding::RleDictionary);
-        let mut dict_offset = None;
-        if let (true, Some(d)) = (dict_used, &self.dict) {
-            let plain = &mut shared.body;
-            plain.clear();
-            d.write_page(plain)?;
-            let body: &[u8] = if codec == Compression::Uncompressed {
-                plain
-            } else {
-                shared.packed.clear();
-                compressor.compress(plain, &mut shared.packed)?;
-                &shared.packed
-            };
-            let fit = |v: usize| {
-                i32::try_from(v).map_err(|_| {
-                    column_error(
-                        name,
-                        format_args!(
-                            "a dictionary page of {v} bytes or entries does not fit an i32"
-                        ),
-                    )
-                })
-            };
-            let header = PageHeader {
-                page_type: PageType::DictionaryPage,
-                uncompressed_page_size: fit(plain.len())?,
-                compressed_page_size: fit(body.len())?,
-                crc: self.crc.then(|| crc32fast::hash(body) as i32),
-                data_page_header: None,
-                index_page_header: None,
-                dictionary_page_header: Some(DictionaryPageHeader {
-                    num_values: fit(d.len())?,
-                    encoding: Encoding::Plain,
-                    is_sorted: None,
-                    unknown: UnknownFields::default(),
-                }),
-                data_page_header_v2: None,
-                unknown: UnknownFields::default(),
-            };
-            let mut h = Vec::new();
-            header.encode(&mut Writer::new(&mut h), &[]);
-            out.write_all(&h)?;
-            out.write_all(body)?;
-            dict_offset = Some(pos);
-            written += (h.len() + body.len()) as u64;
-            self.chunk.uncompressed += (h.len() + plain.len()) as u64;
-            self.chunk.compressed += (h.len() + body.len()) as u64;
-        }
-        // The data pages, each header then body, straight from the chunk's buffers.
-        let data_start = pos + written;
-        let bodies = self.chunk_bodies();
-        let mut h0 = 0;
-        for p in &self.chunk.pages {
-            let (Some(header), Some(body)) = (
-                self.chunk.headers.get(h0..p.header_end),
-                bodies.get(p.body_start..p.body_end),
-            ) else {
-                return Err(column_error(&self.name, "internal error: page spans"));
-            };
-            out.write_all(header)?;
-            out.write_all(body)?;
-            written += (header.len() + body.len()) as u64;
-            h0 = p.header_end;
-        }
+        let dict_offset = self.chunk.dict_bytes.map(|_| start);
+        let data_start = start + self.chunk.dict_bytes.unwrap_or(0);
         let as_i64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         chunk.set_num_values(as_i64(self.chunk.values));
         chunk.set_sizes(
@@ -163,14 +95,106 @@ impl ColumnWriter {
         self.chunk.pages = Vec::new();
         self.dict = None;
         self.start_chunk()?;
-        Ok((
-            FinishedChunk {
-                chunk,
-                column_index,
-                offset_index,
-                bloom,
-            },
-            written,
-        ))
+        Ok(FinishedChunk {
+            chunk,
+            column_index,
+            offset_index,
+            bloom,
+        })
+    }
+
+    /// Writes the chunk's closed pages to `out`, the dictionary page first when pages use it
+    /// and it is not out yet, and empties the buffers that kept them. The open page must be
+    /// empty.
+    pub(super) fn write_out<W: Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        shared: &mut Shared,
+    ) -> Result<()> {
+        let dict_used = self
+            .chunk
+            .data_pages
+            .iter()
+            .any(|(e, _)| *e == Encoding::RleDictionary);
+        if dict_used && self.chunk.dict_bytes.is_none() {
+            self.write_dict_page(out, shared)?;
+        }
+        let bodies = self.chunk_bodies();
+        let mut h0 = 0;
+        for p in &self.chunk.pages {
+            let (Some(header), Some(body)) = (
+                self.chunk.headers.get(h0..p.header_end),
+                bodies.get(p.body_start..p.body_end),
+            ) else {
+                return Err(column_error(&self.name, "internal error: page spans"));
+            };
+            out.write_all(header)?;
+            out.write_all(body)?;
+            h0 = p.header_end;
+        }
+        self.chunk.pages.clear();
+        self.chunk.headers.clear();
+        self.chunk.bodies.clear();
+        if self.settings.codec.compression() == Compression::Uncompressed {
+            // The bodies were the values buffer: the empty open page starts it again.
+            self.values.clear();
+            self.begin_page();
+        }
+        Ok(())
+    }
+
+    /// Writes the dictionary page to `out`.
+    fn write_dict_page<W: Write + ?Sized>(
+        &mut self,
+        out: &mut W,
+        shared: &mut Shared,
+    ) -> Result<()> {
+        let Some(d) = &self.dict else {
+            return Err(self.internal("dictionary page without a dictionary"));
+        };
+        let name = &self.name;
+        let compressor = compressor(&mut shared.compressors, self.compressor, name)?;
+        let plain = &mut shared.body;
+        plain.clear();
+        d.write_page(plain)?;
+        let body: &[u8] = if compressor.codec() == Compression::Uncompressed {
+            plain
+        } else {
+            shared.packed.clear();
+            compressor.compress(plain, &mut shared.packed)?;
+            &shared.packed
+        };
+        let fit = |v: usize| {
+            i32::try_from(v).map_err(|_| {
+                column_error(
+                    name,
+                    format_args!("a dictionary page of {v} bytes or entries does not fit an i32"),
+                )
+            })
+        };
+        let header = PageHeader {
+            page_type: PageType::DictionaryPage,
+            uncompressed_page_size: fit(plain.len())?,
+            compressed_page_size: fit(body.len())?,
+            crc: self.crc.then(|| crc32fast::hash(body) as i32),
+            data_page_header: None,
+            index_page_header: None,
+            dictionary_page_header: Some(DictionaryPageHeader {
+                num_values: fit(d.len())?,
+                encoding: Encoding::Plain,
+                is_sorted: None,
+                unknown: UnknownFields::default(),
+            }),
+            data_page_header_v2: None,
+            unknown: UnknownFields::default(),
+        };
+        let mut h = Vec::new();
+        header.encode(&mut Writer::new(&mut h), &[]);
+        out.write_all(&h)?;
+        out.write_all(body)?;
+        self.chunk.dict_bytes = Some((h.len() + body.len()) as u64);
+        self.chunk.uncompressed += (h.len() + plain.len()) as u64;
+        self.chunk.compressed += (h.len() + body.len()) as u64;
+        Ok(())
     }
 }

@@ -313,8 +313,10 @@ struct ChunkState {
     headers: Vec<u8>,
     bodies: Vec<u8>,
     pages: Vec<PageSpan>,
-    /// Bytes of the chunk's data pages so far (headers and bodies).
+    /// Bytes of the chunk's data pages so far (headers and bodies), kept or written out.
     data_bytes: u64,
+    /// Bytes of the dictionary page, once written out.
+    dict_bytes: Option<u64>,
     /// Level entries.
     values: u64,
     records: u64,
@@ -422,6 +424,7 @@ impl ColumnWriter {
                 bodies: Vec::new(),
                 pages: Vec::new(),
                 data_bytes: 0,
+                dict_bytes: None,
                 values: 0,
                 records: 0,
                 uncompressed: 0,
@@ -496,6 +499,7 @@ impl ColumnWriter {
         self.chunk.data_pages.clear();
         self.chunk.pages.clear();
         self.chunk.data_bytes = 0;
+        self.chunk.dict_bytes = None;
         self.begin_page();
         Ok(())
     }
@@ -510,8 +514,17 @@ impl ColumnWriter {
             + self.dict.as_ref().map_or(0, Dict::size_bytes)
     }
 
-    /// Writes `array` (all its rows) to the open chunk.
-    pub fn write(&mut self, array: &ArrayRef, shared: &mut Shared) -> Result<()> {
+    /// Writes `array` (all its rows) to the open chunk. Without `sink`, the chunk's pages are
+    /// kept until [`finish_chunk`](Self::finish_chunk); with it, pages go to it as soon as
+    /// no dictionary page is still to come before them (the column has no dictionary, or it
+    /// fell back, when the dictionary page goes first): the caller makes `sink` the output
+    /// at the chunk's place, where nothing else is written until the chunk is finished.
+    pub fn write(
+        &mut self,
+        array: &ArrayRef,
+        shared: &mut Shared,
+        mut sink: Option<&mut dyn Write>,
+    ) -> Result<()> {
         let n = array.len();
         if self.max_def == 0 && array.null_count() > 0 {
             return Err(column_error(
@@ -528,14 +541,15 @@ impl ColumnWriter {
             let k = (n - off).min(MINI_BATCH).min(room.max(1));
             self.write_slice(array.as_ref(), off, k, shared)?;
             off += k;
-            self.end_slice(shared)?;
+            self.end_slice(shared, sink.as_mut().map(|s| &mut **s as &mut dyn Write))?;
         }
         self.end_write(n, shared);
         Ok(())
     }
 
-    /// After a slice: the dictionary's fallback and trial, and the page limits.
-    fn end_slice(&mut self, shared: &mut Shared) -> Result<()> {
+    /// After a slice: the dictionary's fallback and trial, and the page limits; closed
+    /// pages to `sink` when they may go.
+    fn end_slice(&mut self, shared: &mut Shared, sink: Option<&mut dyn Write>) -> Result<()> {
         if self.dict_over_limit() {
             self.flush_page(shared)?;
             self.fall_back()?;
@@ -545,6 +559,14 @@ impl ColumnWriter {
             }
             if self.page_full() {
                 self.flush_page(shared)?;
+            }
+        }
+        if let Some(out) = sink {
+            if self.page.values == 0
+                && !self.chunk.pages.is_empty()
+                && !matches!(self.enc, ValueEnc::Dict)
+            {
+                self.write_out(out, shared)?;
             }
         }
         Ok(())
@@ -887,6 +909,11 @@ impl ColumnWriter {
         }
     }
 
+    /// True if the open page is the chunk's first.
+    fn first_page_open(&self) -> bool {
+        self.chunk.data_bytes == 0
+    }
+
     /// True if the dictionary passed its size limit (the column falls back).
     fn dict_over_limit(&self) -> bool {
         matches!(self.enc, ValueEnc::Dict)
@@ -910,7 +937,7 @@ impl ColumnWriter {
     /// every one is a new dictionary entry (the dictionary would only add its indices).
     fn dict_all_distinct(&self) -> bool {
         matches!(self.enc, ValueEnc::Dict)
-            && self.chunk.pages.is_empty()
+            && self.first_page_open()
             && self.indices.len() >= DICTIONARY_TRIAL_VALUES
             && self
                 .dict
@@ -922,7 +949,7 @@ impl ColumnWriter {
     /// indices) are encoded again with the fallback encoding, which the rest of the chunk
     /// uses, and the dictionary is dropped (no page uses it, none is written).
     fn give_up_dictionary(&mut self) -> Result<()> {
-        if !self.chunk.pages.is_empty() {
+        if !self.first_page_open() {
             return Err(self.internal("dictionary to give up"));
         }
         let Some(dict) = self.dict.take() else {

@@ -8,21 +8,28 @@ impl ColumnWriter {
     /// Writes the leaf's levels and values of all the rows of `array`, the column of the
     /// top-level `field` that holds the leaf at `path` (see
     /// [`LeafColumn::path`](crate::write::arrow_schema::LeafColumn::path)). Pages end at record
-    /// boundaries.
+    /// boundaries. With `sink`, closed pages go straight to it as [`write`](Self::write)
+    /// says.
     pub fn write_nested(
         &mut self,
         field: &Field,
         array: &ArrayRef,
         path: &[usize],
         shared: &mut Shared,
+        sink: Option<&mut dyn Write>,
     ) -> Result<()> {
         let shredded = shred(&self.name, field, array, path, self.max_rep > 0)?;
-        self.write_shredded(&shredded, shared)
+        self.write_shredded(&shredded, shared, sink)
     }
 
     /// Writes the level entries of a nested leaf for some rows, and the values of their
     /// slots, to the open chunk.
-    fn write_shredded(&mut self, shredded: &Shredded, shared: &mut Shared) -> Result<()> {
+    fn write_shredded(
+        &mut self,
+        shredded: &Shredded,
+        shared: &mut Shared,
+        mut sink: Option<&mut dyn Write>,
+    ) -> Result<()> {
         // Entries that reach no value slot (null or empty lists only) have no leaf array.
         let values = match &shredded.values {
             Some(v) => v.clone(),
@@ -47,7 +54,7 @@ impl ColumnWriter {
             let slots = self.write_leveled(values.as_ref(), slot, levels, shared)?;
             at = end;
             slot += slots;
-            self.end_slice(shared)?;
+            self.end_slice(shared, sink.as_mut().map(|s| &mut **s as &mut dyn Write))?;
         }
         self.end_write(values.len(), shared);
         Ok(())

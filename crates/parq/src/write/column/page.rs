@@ -34,7 +34,7 @@ impl ColumnWriter {
             d.write_indices(&self.indices, &mut self.values)?;
             // The chunk's first page decides whether the dictionary pays.
             let encoded = self.values.len() - self.page_start;
-            if self.chunk.pages.is_empty()
+            if self.first_page_open()
                 && self.indices.len() >= DICTIONARY_TRIAL_VALUES
                 && d.size_bytes() + encoded >= d.plain_size(&self.indices)
             {
