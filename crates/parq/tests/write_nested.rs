@@ -740,7 +740,9 @@ fn held_flat_rows_write_the_bytes_of_buffered_rows() {
     let n = 150_000;
     let mut rng = Rng(5);
     let ints = Int64Array::from_iter((0..n).map(|i| (i % 7 != 0).then(|| rng.signed(1 << 40))));
-    let words: Vec<String> = (0..3000).map(|i| format!("word-{i}-{}", rng.below(1000))).collect();
+    let words: Vec<String> = (0..3000)
+        .map(|i| format!("word-{i}-{}", rng.below(1000)))
+        .collect();
     let strings = StringArray::from_iter((0..n).map(|i| {
         (i % 11 != 0).then(|| words[rng.below(if i < n / 2 { 50 } else { 3000 }) as usize].clone())
     }));
@@ -754,9 +756,21 @@ fn held_flat_rows_write_the_bytes_of_buffered_rows() {
     let zstd = Codec::new(Compression::Zstd, Some(1)).unwrap();
     for (codec, version, dict_limit, budget, rg) in [
         (Codec::UNCOMPRESSED, DataPageVersion::V1, 4096, true, None),
-        (Codec::SNAPPY, DataPageVersion::V2, 4096, true, Some(100_000)),
+        (
+            Codec::SNAPPY,
+            DataPageVersion::V2,
+            4096,
+            true,
+            Some(100_000),
+        ),
         (zstd, DataPageVersion::V1, 1 << 20, false, Some(40_000)),
-        (Codec::UNCOMPRESSED, DataPageVersion::V2, 1 << 20, false, None),
+        (
+            Codec::UNCOMPRESSED,
+            DataPageVersion::V2,
+            1 << 20,
+            false,
+            None,
+        ),
     ] {
         let props = || {
             let mut b = WriterProperties::builder()

@@ -36,6 +36,11 @@ pub(super) enum ValueEnc {
 }
 
 impl ValueEnc {
+    /// True for the dictionary's indices.
+    pub(super) fn is_dict(&self) -> bool {
+        matches!(self, ValueEnc::Dict)
+    }
+
     pub(super) fn encoding(&self) -> Encoding {
         match self {
             ValueEnc::Plain(_) => Encoding::Plain,

@@ -574,6 +574,17 @@ impl StatsAccumulator {
         }
     }
 
+    /// Adds `count` BYTE_ARRAY values whose distinct values are `distinct`.
+    pub fn update_byte_array_distinct<'a>(
+        &mut self,
+        distinct: impl IntoIterator<Item = &'a [u8]>,
+        count: u64,
+    ) {
+        let before = self.value_count;
+        self.update_byte_array(distinct);
+        self.value_count = before + count;
+    }
+
     /// Adds BYTE_ARRAY values (without length prefixes).
     pub fn update_byte_array<'a>(&mut self, values: impl IntoIterator<Item = &'a [u8]>) {
         let cmp: fn(&[u8], &[u8]) -> Ordering = match self.order {

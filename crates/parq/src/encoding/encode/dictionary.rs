@@ -110,7 +110,9 @@ fn random_seed() -> u64 {
     std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64)
 }
 
-/// Hashes a byte string: 8 bytes at a time through a folded multiply.
+/// Hashes a byte string: 8 bytes at a time through a folded multiply; the last, partial
+/// word of a string of 8 bytes or more is its last 8 bytes (overlapping the word before:
+/// the length, hashed first, tells the strings apart).
 #[inline]
 fn hash_bytes(b: &[u8], seed: u64) -> u64 {
     let mut h = seed ^ (b.len() as u64).wrapping_mul(K1);
@@ -119,11 +121,35 @@ fn hash_bytes(b: &[u8], seed: u64) -> u64 {
         h = fold_mul(h ^ u64::from_le_bytes(*w), K0);
     }
     if !tail.is_empty() {
-        let mut last = [0u8; 8];
-        last[..tail.len()].copy_from_slice(tail);
+        let last = match b.last_chunk::<8>() {
+            Some(w) => *w,
+            None => {
+                let mut last = [0u8; 8];
+                last[..tail.len()].copy_from_slice(tail);
+                last
+            }
+        };
         h = fold_mul(h ^ u64::from_le_bytes(last), K0);
     }
     fold_mul(h ^ (h >> 32), K1)
+}
+
+/// Byte string equality, inline for strings of 8 to 32 bytes (two overlapping halves).
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if (16..=32).contains(&n) {
+        return a.first_chunk::<16>() == b.first_chunk::<16>()
+            && a.last_chunk::<16>() == b.last_chunk::<16>();
+    }
+    if (8..16).contains(&n) {
+        return a.first_chunk::<8>() == b.first_chunk::<8>()
+            && a.last_chunk::<8>() == b.last_chunk::<8>();
+    }
+    a == b
 }
 
 /// The longest byte string keyed by its bytes inline ([`Short`]) rather than compared in
@@ -650,7 +676,7 @@ impl ByteArrayDictEncoder {
     /// Entry `i`'s bytes (empty if out of range).
     pub fn entry(&self, i: usize) -> &[u8] {
         match (self.offsets.get(i), self.offsets.get(i + 1)) {
-            (Some(&s), Some(&e)) => &self.arena[s as usize..e as usize],
+            (Some(&s), Some(&e)) => self.arena.get(s as usize..e as usize).unwrap_or_default(),
             _ => &[],
         }
     }
@@ -823,10 +849,7 @@ impl ByteArrayDictEncoder {
                 return self.insert(v, k, h, pos);
             }
             let e = s as u32 as usize;
-            if tag_matches(s, h)
-                && self.shorts[e].len == k.len
-                && self.arena[self.offsets[e] as usize..self.offsets[e + 1] as usize] == *v
-            {
+            if tag_matches(s, h) && self.shorts[e].len == k.len && same_bytes(self.entry(e), v) {
                 return e as u32;
             }
             pos = (pos + 1) & mask;

@@ -91,6 +91,7 @@ impl ColumnWriter {
         self.chunk.bodies = Vec::new();
         self.values = Vec::new();
         self.indices = Vec::new();
+        self.page.seen = Vec::new();
         self.levels.def = Vec::new();
         self.chunk.pages = Vec::new();
         self.dict = None;

@@ -299,6 +299,11 @@ struct PageTally {
     stats: StatsAccumulator,
     sizes: SizeStatsAccumulator,
     unencoded: u64,
+    /// The page's number, which `seen` marks dictionary entries with.
+    number: u32,
+    /// Per entry of a byte array dictionary, the number of the last page whose statistics
+    /// took it (a page's statistics take each distinct value once).
+    seen: Vec<u32>,
 }
 
 /// The open chunk: the pages closed so far (headers and, compressed, bodies) and what
@@ -413,6 +418,8 @@ impl ColumnWriter {
                 stats: StatsAccumulator::new(order),
                 sizes: SizeStatsAccumulator::new(max_def, max_rep, byte_array),
                 unencoded: 0,
+                number: 1,
+                seen: Vec::new(),
             },
             chunk: ChunkState {
                 stats: StatsAccumulator::new(order),
@@ -840,8 +847,10 @@ impl ColumnWriter {
         stats: bool,
     ) -> Result<()> {
         // One pass over the valid runs: their unencoded bytes, statistics and Bloom filter.
+        // With a dictionary, the statistics take the page's distinct entries instead.
+        let dict_stats = stats && matches!(self.dict, Some(Dict::Bytes(_))) && self.enc.is_dict();
         let at = |i: usize| offsets.get(i).and_then(|o| o.to_usize()).unwrap_or(0);
-        let mut page_stats = stats.then_some(&mut self.page.stats);
+        let mut page_stats = (stats && !dict_stats).then_some(&mut self.page.stats);
         let mut bloom = self.chunk.bloom.as_mut();
         let mut unencoded = 0u64;
         let mut run = |i: usize, k: usize| {
@@ -875,13 +884,19 @@ impl ColumnWriter {
                 }
                 None => plain::put_byte_array(offsets, data, &mut self.values)?,
             },
-            ValueEnc::Dict => match (&mut self.dict, validity) {
-                (Some(Dict::Bytes(d)), Some(m)) => {
-                    d.put_valid(offsets, data, m, &mut self.indices)?;
+            ValueEnc::Dict => {
+                let from = self.indices.len();
+                match (&mut self.dict, validity) {
+                    (Some(Dict::Bytes(d)), Some(m)) => {
+                        d.put_valid(offsets, data, m, &mut self.indices)?;
+                    }
+                    (Some(Dict::Bytes(d)), None) => d.put(offsets, data, &mut self.indices)?,
+                    _ => return Err(self.internal("byte array dictionary")),
                 }
-                (Some(Dict::Bytes(d)), None) => d.put(offsets, data, &mut self.indices)?,
-                _ => return Err(self.internal("byte array dictionary")),
-            },
+                if dict_stats {
+                    self.dict_entry_stats(from);
+                }
+            }
             ValueEnc::DeltaLength(e) => match validity {
                 Some(m) => {
                     e.put_valid(offsets, data, m)?;
@@ -897,6 +912,30 @@ impl ColumnWriter {
             _ => return Err(self.internal("byte array encoder")),
         }
         Ok(())
+    }
+
+    /// Adds the dictionary entries of `indices[from..]` to the page statistics, each once
+    /// per page (the minimum and maximum of a page's values are those of its distinct
+    /// values), and counts all of them.
+    fn dict_entry_stats(&mut self, from: usize) {
+        let (Some(Dict::Bytes(d)), Some(new)) = (&self.dict, self.indices.get(from..)) else {
+            return;
+        };
+        let PageTally {
+            stats,
+            number,
+            seen,
+            ..
+        } = &mut self.page;
+        seen.resize(d.len(), 0);
+        let distinct = new.iter().filter_map(|&i| {
+            let mark = seen.get_mut(i as usize)?;
+            (*mark != *number).then(|| {
+                *mark = *number;
+                d.entry(i as usize)
+            })
+        });
+        stats.update_byte_array_distinct(distinct, new.len() as u64);
     }
 
     /// The PLAIN width of one value (0 for byte arrays and booleans).

@@ -228,6 +228,12 @@ impl ColumnWriter {
         self.page.records = 0;
         self.page.nulls = 0;
         self.page.unencoded = 0;
+        self.page.number = self.page.number.wrapping_add(1);
+        if self.page.number == 0 {
+            // Marks of 2^32 pages ago could be taken for this page's.
+            self.page.seen.fill(0);
+            self.page.number = 1;
+        }
         // Room for the levels of the next page: those of this one, and some slack.
         self.levels_room = levels_len + levels_len / 4 + LEVELS_ROOM;
         self.last_page_values = values_len;
