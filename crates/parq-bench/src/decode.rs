@@ -88,6 +88,10 @@ pub struct DecodeArgs {
     /// Write every cell as JSON.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// `encode` only: threads parq encodes a row group's columns on (its `threads` writer
+    /// setting; the peers keep one thread).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: u16,
 }
 
 impl DecodeArgs {

@@ -5,7 +5,8 @@
 //! <shape> required|10%null <codec>`, a quarter as many rows as `--values`, with and without
 //! nulls unless `--nulls` says otherwise, in the default set as in `decode`; `--cases nested`
 //! runs them alone) and with its options (`--values`, `--quick`, `--full`, `--codecs`,
-//! `--nulls`, `--cases`, `--impls`, `--peers pyarrow`, `--json`, the measurement options).
+//! `--nulls`, `--cases`, `--impls`, `--peers pyarrow`, `--json`, the measurement options;
+//! `--threads N` has parq encode a row group's columns on N threads, the peers keeping one).
 //!
 //! Input: the case's values as one Arrow batch of all its rows ([`case_batch`]), the same
 //! arrays for every writer. pyarrow gets the very same buffers: the bench writes them raw
@@ -113,9 +114,10 @@ pub fn parq_codec(codec: Codec) -> Result<ParqCodec> {
     })
 }
 
-/// parq's settings for a case (see the module documentation).
-pub fn parq_props(spec: &CaseSpec) -> Result<WriterProperties> {
+/// parq's settings for a case (see the module documentation), encoding on `threads`.
+pub fn parq_props(spec: &CaseSpec, threads: usize) -> Result<WriterProperties> {
     let mut b = WriterProperties::builder()
+        .threads(threads)
         .compression(parq_codec(spec.codec)?)
         .statistics(StatisticsLevel::Page)
         .data_page_bytes(Some(PAGE_BYTES))
@@ -346,9 +348,10 @@ fn measure_case(
     python: Option<&Python>,
     dir: &Path,
     cfg: &MeasureConfig,
+    threads: usize,
 ) -> Result<(Vec<EncodeCell>, Vec<EncodeFailure>)> {
     let batch = case_batch(spec)?;
-    let props = parq_props(spec)?;
+    let props = parq_props(spec, threads)?;
     let props60 = encode_props_60(spec)?;
     let expected = Facts {
         num_rows: Some(spec.rows as i64),
@@ -460,12 +463,14 @@ pub fn run(args: &DecodeArgs, workspace_root: &Path) -> Result<()> {
     let impls = args.rust_impls();
     let cfg = args.measure.config();
 
+    let threads = usize::from(args.threads);
     eprintln!("{} before measuring", machine_line());
     let (mut cells, mut failures) = (Vec::new(), Vec::new());
     for (i, spec) in specs.iter().enumerate() {
         eprintln!("[{}/{}] {}", i + 1, specs.len(), spec.name);
-        let (measured, refused) = measure_case(spec, &impls, python.as_ref(), &data_dir, &cfg)
-            .with_context(|| spec.name.clone())?;
+        let (measured, refused) =
+            measure_case(spec, &impls, python.as_ref(), &data_dir, &cfg, threads)
+                .with_context(|| spec.name.clone())?;
         for f in &refused {
             eprintln!("    {:<16} error: {}", f.imp, f.error);
         }
@@ -481,6 +486,9 @@ pub fn run(args: &DecodeArgs, workspace_root: &Path) -> Result<()> {
         failures.extend(refused);
     }
     println!("{} after measuring", machine_line());
+    if threads > 1 {
+        println!("parq encodes each row group's columns on {threads} threads; the peers on one");
+    }
     print!("{}", render_encode_tables(&cells, &failures));
     if let Some(p) = &args.json {
         write_json(&cells, &failures, p)?;
@@ -667,7 +675,7 @@ mod tests {
         let nested = nested_cases(200, &Codec::ALL, &[false, true]);
         for spec in flat.into_iter().chain(nested) {
             let batch = case_batch(&spec).unwrap();
-            let (file, row_groups) = write_parq(&batch, &parq_props(&spec).unwrap())
+            let (file, row_groups) = write_parq(&batch, &parq_props(&spec, 1).unwrap())
                 .unwrap_or_else(|e| panic!("{}: {e:#}", spec.name));
             assert_eq!(row_groups, spec.row_groups(), "{}", spec.name);
             verify(&spec, &batch, Bytes::from(file), PARQ, true)

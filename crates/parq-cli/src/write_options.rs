@@ -49,6 +49,9 @@ pub struct WriteArgs {
     /// Default: true.
     #[arg(long, value_name = "true|false")]
     pub compliant_nested_types: Option<bool>,
+    /// Threads that encode a row group's columns (the same bytes as with one). Default: 1.
+    #[arg(long, value_name = "N")]
+    pub write_threads: Option<usize>,
 }
 
 impl WriteArgs {
@@ -65,6 +68,7 @@ impl WriteArgs {
             || !self.bloom_filter.is_empty()
             || self.crc
             || self.compliant_nested_types.is_some()
+            || self.write_threads.is_some()
     }
 
     /// The writer properties these options ask for (defaults for the rest).
@@ -105,6 +109,9 @@ impl WriteArgs {
         }
         if let Some(c) = self.compliant_nested_types {
             b = b.compliant_nested_types(c);
+        }
+        if let Some(n) = self.write_threads {
+            b = b.threads(n);
         }
         b.build()
     }

@@ -630,6 +630,8 @@ fn convert_nested_to_parquet_matches_readers() {
             "64",
             "--encoding",
             "DELTA_BINARY_PACKED",
+            "--write-threads",
+            "2",
         ],
     ];
     let mut pairs = Vec::new();

@@ -159,7 +159,13 @@ fn bloom_leaves(compliant: bool) -> Vec<String> {
 }
 
 fn props(cfg: &Config, views: bool) -> WriterProperties {
+    props_on(cfg, views, 1)
+}
+
+/// [`props`] with `threads` encoding threads.
+fn props_on(cfg: &Config, views: bool, threads: usize) -> WriterProperties {
     let mut b = WriterProperties::builder()
+        .threads(threads)
         .data_page_version(cfg.version)
         .dictionary(cfg.dictionary)
         .compression(cfg.codec)
@@ -702,8 +708,9 @@ fn level_difference(
 /// list and a null element; a struct with a null; a map with a null map, an empty map and a
 /// null value. Leaf paths with compliant and legacy list naming.
 /// A column chunk written straight to the output when its row group closes (the rows held
-/// since the last write) has the bytes of one written from the buffers: in every dataset
-/// and configuration, whole and in parts; and parq reads it back.
+/// since the last write) has the bytes of one written from the buffers, and of one encoded
+/// on 3 threads: in every dataset and configuration, whole and in parts; and parq reads it
+/// back.
 #[test]
 fn held_rows_write_the_bytes_of_buffered_rows() {
     let mut failures = Vec::new();
@@ -715,6 +722,10 @@ fn held_rows_write_the_bytes_of_buffered_rows() {
                 let what = format!("{data} {} {parts:?}", cfg.name);
                 let held = write_in_parts(&input, props(&cfg, views), &parts, false);
                 let buffered = write_in_parts(&input, props(&cfg, views), &parts, true);
+                let threads = write_in_parts(&input, props_on(&cfg, views, 3), &parts, false);
+                if threads.as_ref().ok() != held.as_ref().ok() {
+                    failures.push(format!("{what}: not the same bytes on 3 threads"));
+                }
                 match (held, buffered) {
                     (Ok(h), Ok(b)) if h == b => {
                         let diffs = read_with_parq(&Bytes::from(h), &input);
@@ -734,7 +745,7 @@ fn held_rows_write_the_bytes_of_buffered_rows() {
 }
 
 /// The same for flat columns past the byte budget's slices (64 Ki rows), with dictionaries
-/// that fall back within the chunk, all codecs and both page versions.
+/// that fall back within the chunk, all codecs and both page versions, on 2 threads.
 #[test]
 fn held_flat_rows_write_the_bytes_of_buffered_rows() {
     let n = 150_000;
@@ -772,8 +783,9 @@ fn held_flat_rows_write_the_bytes_of_buffered_rows() {
             None,
         ),
     ] {
-        let props = || {
+        let props = |threads| {
             let mut b = WriterProperties::builder()
+                .threads(threads)
                 .compression(codec)
                 .data_page_version(version)
                 .dictionary_page_size_limit(dict_limit)
@@ -785,9 +797,11 @@ fn held_flat_rows_write_the_bytes_of_buffered_rows() {
         };
         for parts in [vec![n], vec![70_000, n - 70_000]] {
             let what = format!("{codec:?} {version:?} dict {dict_limit} budget {budget} {parts:?}");
-            let held = write_in_parts(&input, props(), &parts, false).unwrap();
-            let buffered = write_in_parts(&input, props(), &parts, true).unwrap();
+            let held = write_in_parts(&input, props(1), &parts, false).unwrap();
+            let buffered = write_in_parts(&input, props(1), &parts, true).unwrap();
             assert!(held == buffered, "{what}: not the same bytes");
+            let threads = write_in_parts(&input, props(2), &parts, false).unwrap();
+            assert!(held == threads, "{what}: not the same bytes on 2 threads");
             let diffs = read_with_parq(&Bytes::from(held), &input);
             assert!(diffs.is_empty(), "{what}: {}", diffs.join("\n"));
         }

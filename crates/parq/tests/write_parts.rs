@@ -1610,6 +1610,10 @@ fn build_errors() {
         (b().max_row_group_rows(Some(0)).build(), "at least 1"),
         (b().data_page_bytes(Some(0)).build(), "at least 1"),
         (b().dictionary_page_size_limit(0).build(), "at least 1"),
+        (
+            b().threads(0).build(),
+            "the number of threads must be at least 1",
+        ),
         (b().max_statistics_len(Some(0)).build(), "statistics length"),
         (
             b().column_bloom_filter("x", Some(BloomFilterProperties { ndv: 1, fpp: 1.5 }))

@@ -99,6 +99,9 @@ pub struct ParquetWriter<W: Write> {
     columns: Vec<ColumnWriter>,
     places: Vec<LeafPlace>,
     shared: Shared,
+    /// The space of the threads beside the caller's that encode columns (see
+    /// [`WriterProperties::threads`]).
+    helpers: Vec<Shared>,
     arena: Arena,
     row_groups: Vec<RowGroup>,
     /// Rows of the open row group, those held included.
@@ -113,24 +116,79 @@ pub struct ParquetWriter<W: Write> {
 }
 
 /// Writes the leaf at `place` of the rows of `batch` to `col` (pages to `sink`, when given:
-/// see [`ColumnWriter::write`]).
+/// see [`ColumnWriter::write`]), rows `rows` of them when given.
 fn write_leaf(
     col: &mut ColumnWriter,
     place: &LeafPlace,
     batch: &RecordBatch,
     fields: &Fields,
     shared: &mut Shared,
+    rows: Option<(usize, usize)>,
     sink: Option<&mut dyn Write>,
 ) -> Result<()> {
     let (Some(array), Some(field)) = (batch.columns().get(place.field), fields.get(place.field))
     else {
         return Err(writer_error("a leaf without its column"));
     };
+    let sliced;
+    let array = match rows {
+        Some((off, len)) => {
+            sliced = array.slice(off, len);
+            &sliced
+        }
+        None => array,
+    };
     if place.nested {
         col.write_nested(field, array, &place.path, shared, sink)
     } else {
         col.write(array, shared, sink)
     }
+}
+
+/// Writes the leaves of the rows of `batch` to `columns` (pages kept), each column on one
+/// of the threads, one per space of `spaces` (the caller's among them); the first error.
+fn write_leaves_on_threads<'s>(
+    columns: &mut [ColumnWriter],
+    places: &[LeafPlace],
+    batch: &RecordBatch,
+    fields: &Fields,
+    spaces: impl Iterator<Item = &'s mut Shared>,
+) -> Result<()> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let work: Vec<Mutex<(&mut ColumnWriter, &LeafPlace)>> =
+        columns.iter_mut().zip(places).map(Mutex::new).collect();
+    let next = AtomicUsize::new(0);
+    let run = |shared: &mut Shared| -> Result<()> {
+        loop {
+            let Some(item) = work.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                return Ok(());
+            };
+            let mut item = item
+                .lock()
+                .map_err(|_| writer_error("a thread encoding columns panicked"))?;
+            let (col, place) = &mut *item;
+            write_leaf(col, place, batch, fields, shared, None, None)?;
+        }
+    };
+    let mut spaces = spaces;
+    let Some(own) = spaces.next() else {
+        return Err(writer_error("no space to encode in"));
+    };
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = spaces.map(|s| scope.spawn(|| run(s))).collect();
+        let mut result = run(own);
+        for h in helpers {
+            let r = match h.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            if result.is_ok() {
+                result = r;
+            }
+        }
+        result
+    })
 }
 
 impl<W: Write> std::fmt::Debug for ParquetWriter<W> {
@@ -174,6 +232,10 @@ impl<W: Write> ParquetWriter<W> {
             columns.push(ColumnWriter::new(spec, s, &properties, &mut shared)?);
         }
         shared.set_idle_table_bytes(Some(IDLE_TABLES_BYTES / columns.len().max(1)));
+        let threads = properties.threads().min(columns.len()).max(1);
+        let helpers = (1..threads)
+            .map(|_| shared.for_thread())
+            .collect::<Result<Vec<_>>>()?;
         let mut out = Counting {
             inner: writer,
             pos: 0,
@@ -196,6 +258,7 @@ impl<W: Write> ParquetWriter<W> {
                 })
                 .collect(),
             shared,
+            helpers,
             arena: Arena::default(),
             row_groups: Vec::new(),
             open_rows: 0,
@@ -355,10 +418,7 @@ impl<W: Write> ParquetWriter<W> {
             } else {
                 batch.slice(off, k)
             };
-            let fields = self.arrow_schema.fields();
-            for (col, place) in self.columns.iter_mut().zip(&self.places) {
-                write_leaf(col, place, &part, fields, &mut self.shared, None)?;
-            }
+            self.give_rows(&part)?;
             off += k;
             self.open_rows += k;
             let bytes_full = self
@@ -379,9 +439,34 @@ impl<W: Write> ParquetWriter<W> {
         self.guard(r)
     }
 
+    /// Gives the rows of `batch` to every column, to be kept in its buffers: on the
+    /// writer's threads, when it has more than one.
+    fn give_rows(&mut self, batch: &RecordBatch) -> Result<()> {
+        let fields = self.arrow_schema.fields();
+        if self.helpers.is_empty() {
+            for (col, place) in self.columns.iter_mut().zip(&self.places) {
+                write_leaf(col, place, batch, fields, &mut self.shared, None, None)?;
+            }
+            return Ok(());
+        }
+        let spaces = std::iter::once(&mut self.shared).chain(self.helpers.iter_mut());
+        write_leaves_on_threads(&mut self.columns, &self.places, batch, fields, spaces)
+    }
+
     fn flush_row_group(&mut self) -> Result<()> {
         if self.open_rows == 0 {
             return Ok(());
+        }
+        if !self.helpers.is_empty() {
+            // Held rows are encoded side by side into the buffers, then written in order.
+            // (`encode_rows` closes the row group itself when they fill it.)
+            if let Some(h) = self.held.take() {
+                self.open_rows -= h.batch.num_rows();
+                self.encode_rows(&h.batch)?;
+                if self.open_rows == 0 {
+                    return Ok(());
+                }
+            }
         }
         let rg = self.row_groups.len();
         let ordinal = i16::try_from(rg)
@@ -403,13 +488,10 @@ impl<W: Write> ParquetWriter<W> {
                 let mut off = 0;
                 while off < n {
                     let k = step.min(n - off);
-                    let part = if k == n {
-                        h.batch.clone()
-                    } else {
-                        h.batch.slice(off, k)
-                    };
+                    let rows = (k < n).then_some((off, k));
+                    let (batch, shared) = (&h.batch, &mut self.shared);
                     let sink: &mut dyn Write = &mut self.out;
-                    write_leaf(col, place, &part, fields, &mut self.shared, Some(sink))?;
+                    write_leaf(col, place, batch, fields, shared, rows, Some(sink))?;
                     off += k;
                 }
             }

@@ -22,8 +22,8 @@ pub(super) struct HeldRows {
 }
 
 /// Bytes allowed per leaf column on top of the Arrow bytes: page headers and statistics,
-/// dictionary pages, levels of columns of nulls.
-const PER_LEAF_BYTES: usize = 64 << 10;
+/// levels of columns of nulls.
+const PER_LEAF_BYTES: usize = 1 << 10;
 
 /// A generous bound on the bytes the rows of `batch` take encoded, before compression: the
 /// bytes of the Arrow arrays' slices plus half (values are never wider in PLAIN than in

@@ -118,6 +118,21 @@ impl Shared {
         Ok(self.compressors.len() - 1)
     }
 
+    /// Space for another thread encoding columns of the same file: the same compressors at
+    /// the same indices, its own buffers.
+    pub fn for_thread(&self) -> Result<Shared> {
+        let compressors = self
+            .compressors
+            .iter()
+            .map(|c| Compressor::new(c.codec(), c.level()))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Shared {
+            compressors,
+            idle_table_bytes: self.idle_table_bytes,
+            ..Shared::default()
+        })
+    }
+
     /// Sets the most bytes of hash table a column's dictionary keeps between two writes: a
     /// larger table is freed when the column's write returns (its entries stay), and rebuilt
     /// by the column's next write if the chunk goes on, when that costs no more than the
