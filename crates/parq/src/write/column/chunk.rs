@@ -1,5 +1,6 @@
-//! The end of a [`ColumnWriter`]'s column chunk: its dictionary page and data pages written
-//! out, its `ColumnChunk` metadata, page indexes and Bloom filter.
+//! Pages written out of a [`ColumnWriter`] (to a sink during the chunk, the rest at its end)
+//! and the end of its column chunk: its `ColumnChunk` metadata, page indexes and Bloom
+//! filter.
 
 use super::*;
 

@@ -31,8 +31,11 @@
 //!    buffer), a compressed one is compressed from there into the chunk's buffer, so the
 //!    values are copied once on their way to the output.
 //!
+//! Given a sink (the file writer's output, when it writes a row group column after column),
+//! closed pages go to it as soon as no dictionary page is still to come before them: at
+//! once without a dictionary, from the fallback on with one (the dictionary page first).
 //! At the end of a row group, [`ColumnWriter::finish_chunk`] writes the dictionary page and
-//! the data pages (each header then body, straight from the buffers) to the output, builds
+//! the data pages still kept (each header then body, straight from the buffers), builds
 //! the `ColumnChunk` metadata and the chunk's page indexes and Bloom filter, and releases the
 //! chunk's buffers. Compressors and conversion scratch space are shared by all the columns of
 //! a file ([`Shared`]): only the open pages and the buffered pages of the open row group are
@@ -41,8 +44,9 @@
 //! The writer's state is kept by job: the open page's levels (`PageLevels`) and what it
 //! holds (`PageTally`), apart from the open chunk's closed pages and totals
 //! (`ChunkState`). This file holds that state and the values' way in; `nested` is the way
-//! in of a nested leaf's levels and values, `page` closes and assembles pages, `chunk` ends
-//! the chunk.
+//! in of a nested leaf's levels and values, `page` closes and assembles pages, `dict` tries
+//! and gives up the dictionary and takes page statistics from its entries, `chunk` writes
+//! pages out and ends the chunk.
 
 use std::io::Write;
 
@@ -76,6 +80,7 @@ use crate::{Error, Result};
 pub use super::encoder::MINI_BATCH;
 
 mod chunk;
+mod dict;
 mod nested;
 mod page;
 
@@ -929,30 +934,6 @@ impl ColumnWriter {
         Ok(())
     }
 
-    /// Adds the dictionary entries of `indices[from..]` to the page statistics, each once
-    /// per page (the minimum and maximum of a page's values are those of its distinct
-    /// values), and counts all of them.
-    fn dict_entry_stats(&mut self, from: usize) {
-        let (Some(Dict::Bytes(d)), Some(new)) = (&self.dict, self.indices.get(from..)) else {
-            return;
-        };
-        let PageTally {
-            stats,
-            number,
-            seen,
-            ..
-        } = &mut self.page;
-        seen.resize(d.len(), 0);
-        let distinct = new.iter().filter_map(|&i| {
-            let mark = seen.get_mut(i as usize)?;
-            (*mark != *number).then(|| {
-                *mark = *number;
-                d.entry(i as usize)
-            })
-        });
-        stats.update_byte_array_distinct(distinct, new.len() as u64);
-    }
-
     /// The PLAIN width of one value (0 for byte arrays and booleans).
     fn value_width(&self) -> usize {
         match self.physical {
@@ -966,54 +947,5 @@ impl ColumnWriter {
     /// True if the open page is the chunk's first.
     fn first_page_open(&self) -> bool {
         self.chunk.data_bytes == 0
-    }
-
-    /// True if the dictionary passed its size limit (the column falls back).
-    fn dict_over_limit(&self) -> bool {
-        matches!(self.enc, ValueEnc::Dict)
-            && self
-                .dict
-                .as_ref()
-                .is_some_and(|d| d.size_bytes() > self.dict_limit)
-    }
-
-    /// Switches to the fallback encoding for the rest of the chunk (the dictionary keeps its
-    /// entries: it is still written, for the pages that use it; its hash table is freed).
-    fn fall_back(&mut self) -> Result<()> {
-        self.enc = self.value_encoder(self.settings.encoding)?;
-        if let Some(d) = &mut self.dict {
-            d.release_table();
-        }
-        Ok(())
-    }
-
-    /// True if the chunk's first page has [`DICTIONARY_TRIAL_VALUES`] values or more and
-    /// every one is a new dictionary entry (the dictionary would only add its indices).
-    fn dict_all_distinct(&self) -> bool {
-        matches!(self.enc, ValueEnc::Dict)
-            && self.first_page_open()
-            && self.indices.len() >= DICTIONARY_TRIAL_VALUES
-            && self
-                .dict
-                .as_ref()
-                .is_some_and(|d| d.len() == self.indices.len())
-    }
-
-    /// Gives up the dictionary of a chunk whose first page is open: the page's values (its
-    /// indices) are encoded again with the fallback encoding, which the rest of the chunk
-    /// uses, and the dictionary is dropped (no page uses it, none is written).
-    fn give_up_dictionary(&mut self) -> Result<()> {
-        if !self.first_page_open() {
-            return Err(self.internal("dictionary to give up"));
-        }
-        let Some(dict) = self.dict.take() else {
-            return Err(self.internal("dictionary to give up"));
-        };
-        let mut enc = self.value_encoder(self.settings.encoding)?;
-        let fixed = (self.physical == PhysicalType::FixedLenByteArray).then_some(self.width);
-        dict.reencode(&self.name, &self.indices, &mut enc, &mut self.values, fixed)?;
-        self.enc = enc;
-        self.indices = Vec::new();
-        Ok(())
     }
 }
