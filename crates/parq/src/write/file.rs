@@ -316,8 +316,10 @@ impl<W: Write> ParquetWriter<W> {
     ///
     /// The rows that do not close a row group are held as they are (the batch's arrays are
     /// kept, not copied) until the next call, or until the row group closes, when they are
-    /// encoded column after column straight to the output; they are held only while a
-    /// bound on their encoded size keeps the row group within its byte budget.
+    /// encoded column after column straight to the output. They are held only where the
+    /// byte budget cannot close the row group within them (a bound on their encoded size
+    /// keeps it under the budget, or they are at most 65,536 rows, after which the budget
+    /// is checked), and only when encoding them cannot fail on a value.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.check()?;
         if batch.num_columns() != self.arrow_schema.fields().len() {
@@ -363,11 +365,17 @@ impl<W: Write> ParquetWriter<W> {
                 batch.slice(off, k)
             };
             off += k;
+            // Held when the byte budget cannot close the row group within them: their
+            // bound keeps it under the budget, or they are no more rows than `encode_rows`
+            // gives at a time (it checks the budget after them, as done below).
             let bound = encoded_bound(&rows);
+            let budget = self.props.max_row_group_bytes();
             let fits = may_hold(&rows)
-                && match (self.props.max_row_group_bytes(), bound) {
+                && match (budget, bound) {
                     (None, _) => true,
-                    (Some(limit), Some(b)) => self.buffered_bytes().saturating_add(b) < limit,
+                    (Some(limit), Some(b)) => {
+                        k <= BUDGET_SLICE_ROWS || self.buffered_bytes().saturating_add(b) < limit
+                    }
                     (Some(_), None) => false,
                 };
             if !fits {
@@ -379,7 +387,8 @@ impl<W: Write> ParquetWriter<W> {
                 batch: rows,
                 bytes: bound.unwrap_or(0),
             });
-            if self.rows_full() {
+            let bytes_full = budget.is_some_and(|l| self.buffered_bytes() >= l);
+            if self.rows_full() || bytes_full {
                 self.flush_row_group()?;
             }
         }
