@@ -11,8 +11,8 @@ cd "$ROOT"
 bash scripts/venv.sh
 
 echo
-echo "==== cargo test --workspace ===="
-cargo test --workspace
+echo "==== cargo test --workspace --features parq/object_store ===="
+cargo test --workspace --features parq/object_store
 
 echo
 echo "==== pytest tests/python ===="

@@ -3,6 +3,7 @@
 //! error before anything of that size is allocated (or the output grows only as values are
 //! actually decoded), never a panic or an abort.
 
+use bytes::Bytes;
 use parq::compression::{decompress, max_decompressed_len, Decompressor, Limits};
 use parq::encoding::delta_byte_array::DeltaByteArrayDecoder;
 use parq::encoding::delta_length_byte_array::{DeltaLengthByteArrayDecoder, LENGTHS_AHEAD};
@@ -149,7 +150,12 @@ fn page_reader_refuses_sizes_the_codec_cannot_expand_to() {
     // buffer is reserved.
     let mut chunk = encode_header(&v2_header(0, 0, 1 << 29, 8));
     chunk.extend_from_slice(&[0; 8]);
-    let mut pages = PageReader::new(&chunk, 0, Compression::Gzip, PageReaderOptions::default());
+    let mut pages = PageReader::new(
+        Bytes::copy_from_slice(&chunk),
+        0,
+        Compression::Gzip,
+        PageReaderOptions::default(),
+    );
     let e = pages.next_page().unwrap_err();
     match e.kind() {
         ErrorKind::InvalidPage { message, .. } => {
@@ -166,7 +172,7 @@ fn negative_v2_level_lengths_are_errors_not_overflows() {
         let mut chunk = encode_header(&v2_header(rep, def, 8, 8));
         chunk.extend_from_slice(&[0; 8]);
         let mut pages = PageReader::new(
-            &chunk,
+            Bytes::copy_from_slice(&chunk),
             0,
             Compression::Uncompressed,
             PageReaderOptions::default(),

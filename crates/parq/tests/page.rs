@@ -5,6 +5,7 @@
 //! written by other writers) and from pyarrow 26 (constants below, with the script that
 //! produced them), never from parq itself.
 
+use bytes::Bytes;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
@@ -30,14 +31,14 @@ fn data_dir() -> PathBuf {
 }
 
 /// A corpus file's bytes; a missing file fails the test (it never skips).
-fn corpus_file(name: &str) -> Vec<u8> {
+fn corpus_file(name: &str) -> Bytes {
     let path = data_dir().join(name);
-    std::fs::read(&path).unwrap_or_else(|e| {
+    Bytes::from(std::fs::read(&path).unwrap_or_else(|e| {
         panic!(
             "{}: {e} (set PARQ_TESTDATA to the shared test data directory)",
             path.display()
         )
-    })
+    }))
 }
 
 fn corpus_files() -> Vec<PathBuf> {
@@ -92,7 +93,7 @@ struct ChunkPages {
 }
 
 /// Reads every page of a chunk, checking each decompresses to its declared size.
-fn read_chunk(mut r: PageReader<'_>) -> Result<ChunkPages, Error> {
+fn read_chunk(mut r: PageReader) -> Result<ChunkPages, Error> {
     let mut out = ChunkPages::default();
     while let Some(page) = r.next_page()? {
         let meta = *page.meta();
@@ -136,7 +137,7 @@ fn corpus_every_chunk() {
     let mut failures = Vec::new();
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let file = std::fs::read(path).unwrap();
+        let file = Bytes::from(std::fs::read(path).unwrap());
         let Some(meta) = meta_of(&file) else {
             eprintln!("{name}: footer does not decode, skipped");
             continue;
@@ -275,7 +276,7 @@ const PYARROW: &[PyarrowFacts] = &[
 
 /// Counts the definition levels below the maximum (nulls of a flat column) in every data
 /// page of a chunk, through the level helpers.
-fn count_nulls(mut r: PageReader<'_>, max_rep: i16, max_def: i16) -> Result<(usize, u64), Error> {
+fn count_nulls(mut r: PageReader, max_rep: i16, max_def: i16) -> Result<(usize, u64), Error> {
     let mut nulls = 0usize;
     let mut values = 0u64;
     let mut levels: Vec<u16> = Vec::new();
@@ -365,7 +366,7 @@ fn nested_levels_decode() {
 // CRCs.
 
 /// Reads a chunk with every page decompressed; returns the number of pages that carry a CRC.
-fn crc_pages(file: &[u8], j: usize, verify: bool) -> Result<usize, Error> {
+fn crc_pages(file: &Bytes, j: usize, verify: bool) -> Result<usize, Error> {
     let meta = meta_of(file).unwrap();
     let c = &meta.row_groups()[0].columns()[j];
     let o = PageReaderOptions {
@@ -454,15 +455,17 @@ fn crc_corrupt_files_fail_naming_the_page() {
 
 #[test]
 fn crc_detects_a_flipped_body_byte() {
-    let mut file = corpus_file("datapage_v1-snappy-compressed-checksum.parquet");
+    let mut file = corpus_file("datapage_v1-snappy-compressed-checksum.parquet").to_vec();
     let meta = meta_of(&file).unwrap();
     let c = meta.row_groups()[0].columns()[0].clone();
     let body = {
-        let mut r = PageReader::for_column_chunk(&file, 0, &c, opts(true)).unwrap();
+        let bytes = Bytes::from(file.clone());
+        let mut r = PageReader::for_column_chunk(&bytes, 0, &c, opts(true)).unwrap();
         let p = r.next_compressed().unwrap().unwrap();
         p.meta.body_offset as usize + p.meta.compressed_size - 1
     };
     file[body] ^= 0x10;
+    let file = Bytes::from(file);
     let mut r = PageReader::for_column_chunk(&file, 0, &c, opts(true)).unwrap();
     let p = r.next_compressed().unwrap().unwrap();
     expect_crc_error(&p.verify_crc().unwrap_err(), 0, "flipped");
@@ -664,12 +667,12 @@ fn plain_v1(chunk: &mut Vec<u8>, n: i32) {
 }
 
 /// A page reader over `chunk` (at file offset 1000) that verifies CRCs.
-fn reader(chunk: &[u8], codec: Compression) -> PageReader<'_> {
+fn reader(chunk: &[u8], codec: Compression) -> PageReader {
     let options = PageReaderOptions {
         verify_crc: true,
         ..PageReaderOptions::default()
     };
-    PageReader::new(chunk, 1000, codec, options)
+    PageReader::new(Bytes::copy_from_slice(chunk), 1000, codec, options)
 }
 
 fn invalid_page(e: &Error) -> (u64, String) {
@@ -774,7 +777,13 @@ fn sizes_past_the_chunk_are_errors() {
         },
         ..PageReaderOptions::default()
     };
-    let e = read_chunk(PageReader::new(&c, 0, Compression::Snappy, o)).unwrap_err();
+    let e = read_chunk(PageReader::new(
+        Bytes::copy_from_slice(&c),
+        0,
+        Compression::Snappy,
+        o,
+    ))
+    .unwrap_err();
     assert!(matches!(kind(&e), ErrorKind::PageTooLarge { .. }), "{e}");
     assert!(e.to_string().contains("page[0]"), "{e}");
 
@@ -932,7 +941,7 @@ fn offset_index_checks() {
     };
     let good = [loc(first, second), loc(second, c.len())];
     let r = PageReader::new(
-        &c,
+        Bytes::copy_from_slice(&c),
         base,
         Compression::Uncompressed,
         PageReaderOptions::default(),
@@ -949,7 +958,7 @@ fn offset_index_checks() {
     );
     let new = || {
         PageReader::new(
-            &c,
+            Bytes::copy_from_slice(&c),
             base,
             Compression::Uncompressed,
             PageReaderOptions::default(),
@@ -1071,7 +1080,12 @@ fn read_all(
     num_values: Option<u64>,
     (max_rep, max_def): (i16, i16),
 ) -> Result<(), Error> {
-    let mut r = PageReader::new(chunk, 4, codec, PageReaderOptions::default());
+    let mut r = PageReader::new(
+        Bytes::copy_from_slice(chunk),
+        4,
+        codec,
+        PageReaderOptions::default(),
+    );
     if let Some(n) = num_values {
         r = r.with_num_values(n);
     }
@@ -1150,7 +1164,12 @@ fn hostile_bit_flips_in_headers() {
     for (name, chunk, codec, n, levels) in hostile_chunks() {
         // The header bytes of the first pages.
         let mut headers = Vec::new();
-        let mut r = PageReader::new(&chunk, 0, codec, PageReaderOptions::default());
+        let mut r = PageReader::new(
+            Bytes::copy_from_slice(&chunk),
+            0,
+            codec,
+            PageReaderOptions::default(),
+        );
         while let Some(p) = r.next_compressed().unwrap() {
             headers.push(p.meta.header_offset as usize..p.meta.body_offset as usize);
             if headers.len() == 3 {
@@ -1213,10 +1232,10 @@ fn compressed_page_accessors() {
     push_page(&mut c, &dict_header(1, 4), &[1, 2, 3, 4]);
     plain_v1(&mut c, 2);
     let mut r = reader(&c, Compression::Uncompressed);
-    let d: CompressedPage<'_> = r.next_compressed().unwrap().unwrap();
+    let d: CompressedPage = r.next_compressed().unwrap().unwrap();
     assert!(d.is_dictionary_page() && !d.is_data_page());
     assert_eq!(
-        (d.num_values(), d.crc(), d.body),
+        (d.num_values(), d.crc(), &d.body[..]),
         (Some(1), None, &[1u8, 2, 3, 4][..])
     );
     assert_eq!(d.meta.header_offset, 1000);

@@ -1,5 +1,7 @@
 //! [`CompressedPage`]: one page of a column chunk as stored, its header decoded and its body
-//! borrowed from the chunk bytes, with [`PageMeta`] saying where it is.
+//! sliced from the chunk bytes (shared, not copied), with [`PageMeta`] saying where it is.
+
+use bytes::Bytes;
 
 use crate::format::metadata::{Compression, PageHeader, PageType};
 use crate::Result;
@@ -25,21 +27,21 @@ pub struct PageMeta {
 
 /// A page as stored: its decoded header and its (possibly compressed) body.
 #[derive(Debug, Clone)]
-pub struct CompressedPage<'a> {
+pub struct CompressedPage {
     /// The decoded header. Its byte ranges (statistics, unknown fields) refer to
     /// [`CompressedPage::header_bytes`].
     pub header: PageHeader,
     /// The encoded header.
-    pub header_bytes: &'a [u8],
+    pub header_bytes: Bytes,
     /// The page body: `compressed_page_size` bytes after the header.
-    pub body: &'a [u8],
+    pub body: Bytes,
     /// The codec of the column chunk.
     pub codec: Compression,
     /// Location and sizes.
     pub meta: PageMeta,
 }
 
-impl CompressedPage<'_> {
+impl CompressedPage {
     /// The page type.
     pub fn page_type(&self) -> PageType {
         self.header.page_type

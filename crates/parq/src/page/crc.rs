@@ -15,11 +15,11 @@ pub fn checksum(bytes: &[u8]) -> u32 {
 ///
 /// A mismatch is an [`ErrorKind::PageChecksumMismatch`] naming the page's ordinal in its
 /// chunk, at the page header's file offset.
-pub fn verify(page: &CompressedPage<'_>) -> Result<()> {
+pub fn verify(page: &CompressedPage) -> Result<()> {
     let Some(expected) = page.crc() else {
         return Ok(());
     };
-    let actual = checksum(page.body);
+    let actual = checksum(&page.body);
     if actual == expected {
         return Ok(());
     }

@@ -2,13 +2,13 @@
 //! and value decoders.
 //!
 //! ```text
-//! chunk bytes --PageReader::next_compressed--> CompressedPage (header + borrowed body)
+//! chunk bytes --PageReader::next_compressed--> CompressedPage (header + body slice)
 //!             --PageReader::decompress-------> Page (dictionary | data v1 | data v2)
 //!             --DataPageV1/V2::sections------> DataSections (levels + values) -> decoders
 //! ```
 //!
-//! - [`CompressedPage`] ([`compressed`]): a decoded `PageHeader`, the page body borrowed from
-//!   the chunk, and where it sits in the file ([`PageMeta`]).
+//! - [`CompressedPage`] ([`compressed`]): a decoded `PageHeader`, the page body sliced from
+//!   the chunk bytes, and where it sits in the file ([`PageMeta`]).
 //! - [`Page`] ([`decoded`]): a decompressed page. A v1 data page keeps its levels inside its
 //!   body; a v2 data page has its level bytes split off (they are never compressed) and only
 //!   its values section decompressed, and only when `is_compressed` (default true) says so.
@@ -28,7 +28,7 @@
 //! use parq::format::footer::{decode_file_metadata, DecodeOptions};
 //! use parq::page::{Page, PageReader, PageReaderOptions};
 //!
-//! let file = std::fs::read("data.parquet")?;
+//! let file = bytes::Bytes::from(std::fs::read("data.parquet")?);
 //! let meta = decode_file_metadata(&file, &DecodeOptions::default())?;
 //! let chunk = &meta.row_groups()[0].columns()[0];
 //! let mut pages = PageReader::for_column_chunk(&file, 0, chunk, PageReaderOptions::default())?;
@@ -52,7 +52,7 @@ pub use compressed::{CompressedPage, PageMeta};
 pub use decoded::{DataPageV1, DataPageV2, DictionaryPage, Page};
 pub use levels::{level_bit_width, split_v1, DataSections, LevelDecoder, Levels};
 pub use reader::{
-    chunk_range, needs_legacy_dictionary_padding, PageReader, PageReaderOptions,
+    chunk_range, needs_legacy_dictionary_padding, PageReader, PageReaderOptions, PageStep,
     LEGACY_DICTIONARY_PADDING,
 };
 

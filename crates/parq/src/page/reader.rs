@@ -11,6 +11,13 @@
 //! locations (each location's size covers header and body exactly); the pages before the
 //! first location (the dictionary page) are walked.
 //!
+//! The chunk's bytes are held whole ([`PageReader::new`], [`PageReader::for_column_chunk`]:
+//! pages are slices of them, shared, not copied), or come as the pages are read
+//! ([`PageReader::streaming`]): [`PageReader::poll_compressed`] then says which file range
+//! it needs next (`fetch` bytes from the next page header, or the whole page when it is
+//! larger) and [`PageReader::push`] gives them, replacing the bytes held before, so a chunk
+//! of any size is read holding about `fetch` bytes of it.
+//!
 //! Index pages and pages of unknown types are skipped (they keep their ordinal); a data
 //! page whose type-specific header is missing is an error. A dictionary page after a data
 //! page, or a second one, is an error. Every size is checked against the chunk (and the
@@ -19,7 +26,7 @@
 //! ([`max_decompressed_len`]) before anything is allocated.
 //!
 //! Allocation: headers decode without allocating (unless they carry unknown fields), bodies
-//! are borrowed from the chunk, and decompression goes into one buffer owned by the reader
+//! are slices of the chunk bytes, and decompression goes into one buffer owned by the reader
 //! and reused for every page with one [`Decompressor`], so a chunk of any number of pages
 //! is read without per-page allocation once the buffer has grown to the largest page.
 //!
@@ -27,6 +34,9 @@
 //! reader is finished: it returns `Ok(None)` from then on.
 
 use std::ops::Range;
+use std::sync::Arc;
+
+use bytes::Bytes;
 
 use super::compressed::{CompressedPage, PageMeta};
 use super::decoded::{DataPageV1, DataPageV2, DictionaryPage, Page};
@@ -93,6 +103,16 @@ pub fn chunk_range(column: &ColumnChunk) -> Result<Range<u64>> {
     }
 }
 
+/// The chunk's `num_values`, checked.
+fn chunk_num_values(column: &ColumnChunk) -> Result<u64> {
+    u64::try_from(column.num_values()).map_err(|_| {
+        Error::new(ErrorKind::InvalidValue {
+            what: "num_values",
+            value: column.num_values(),
+        })
+    })
+}
+
 /// The bytes [`PageReaderOptions::legacy_dictionary_padding`] adds to a chunk's end (as
 /// parquet-cpp does): the largest dictionary page header old parquet-mr left out.
 pub const LEGACY_DICTIONARY_PADDING: u64 = 100;
@@ -120,21 +140,43 @@ pub fn needs_legacy_dictionary_padding(created_by: Option<&str>) -> bool {
     v < (1, 2, 9)
 }
 
+/// What [`PageReader::poll_compressed`] and [`PageReader::poll_page`] found.
+#[derive(Debug)]
+pub enum PageStep<T> {
+    /// The next page.
+    Page(T),
+    /// The bytes of this file range are needed first: give them (or a range that starts at
+    /// or before it and covers it) with [`PageReader::push`].
+    Need(Range<u64>),
+    /// The chunk has no more pages.
+    End,
+}
+
 /// Reads the pages of one column chunk: see the [module documentation](self).
 #[derive(Debug)]
-pub struct PageReader<'a> {
-    chunk: &'a [u8],
+pub struct PageReader {
+    /// The chunk bytes held: chunk offsets `held_start..held_start + held.len()`.
+    held: Bytes,
+    held_start: u64,
+    /// Bytes of the chunk.
+    chunk_len: u64,
     chunk_offset: u64,
+    /// The most bytes asked for at a time when the next page is not held (at least the
+    /// page).
+    fetch: u64,
     codec: Compression,
     options: PageReaderOptions,
     decompressor: Decompressor,
     buffer: Vec<u8>,
-    /// The next byte to walk.
-    pos: usize,
+    /// The stored header and body of the page last decompressed (a `Page` borrows them).
+    header_bytes: Bytes,
+    body: Bytes,
+    /// The next byte to walk (chunk offset).
+    pos: u64,
     /// Walking stops here: the chunk end, or the first offset index location.
-    walk_end: usize,
+    walk_end: u64,
     /// The offset index, when given.
-    locations: Option<&'a [PageLocation]>,
+    locations: Option<Arc<[PageLocation]>>,
     next_location: usize,
     /// The ordinal of the next page header.
     ordinal: u64,
@@ -145,24 +187,30 @@ pub struct PageReader<'a> {
     done: bool,
 }
 
-impl<'a> PageReader<'a> {
+impl PageReader {
     /// A reader of the column chunk `chunk`, which starts at file offset `chunk_offset` and
     /// is compressed with `codec`.
     pub fn new(
-        chunk: &'a [u8],
+        chunk: Bytes,
         chunk_offset: u64,
         codec: Compression,
         options: PageReaderOptions,
     ) -> Self {
+        let chunk_len = chunk.len() as u64;
         PageReader {
-            chunk,
+            held: chunk,
+            held_start: 0,
+            chunk_len,
             chunk_offset,
+            fetch: u64::MAX,
             codec,
             decompressor: Decompressor::new(options.limits),
             options,
             buffer: Vec::new(),
+            header_bytes: Bytes::new(),
+            body: Bytes::new(),
             pos: 0,
-            walk_end: chunk.len(),
+            walk_end: chunk_len,
             locations: None,
             next_location: 0,
             ordinal: 0,
@@ -178,7 +226,7 @@ impl<'a> PageReader<'a> {
     /// from offset `bytes_offset` on: the whole file with 0, or a fetched range covering
     /// [`chunk_range`]). The codec and `num_values` come from the chunk's metadata.
     pub fn for_column_chunk(
-        bytes: &'a [u8],
+        bytes: &Bytes,
         bytes_offset: u64,
         column: &ColumnChunk,
         options: PageReaderOptions,
@@ -200,21 +248,66 @@ impl<'a> PageReader<'a> {
         };
         let start = range.start.checked_sub(bytes_offset).ok_or_else(wrong)?;
         let end = range.end.checked_sub(bytes_offset).ok_or_else(wrong)?;
-        let chunk = usize::try_from(start)
-            .ok()
-            .zip(usize::try_from(end).ok())
-            .and_then(|(s, e)| bytes.get(s..e))
-            .ok_or_else(wrong)?;
-        let num_values = u64::try_from(column.num_values()).map_err(|_| {
-            Error::new(ErrorKind::InvalidValue {
-                what: "num_values",
-                value: column.num_values(),
-            })
-        })?;
+        let (Ok(s), Ok(e)) = (usize::try_from(start), usize::try_from(end)) else {
+            return Err(wrong());
+        };
+        if e > bytes.len() {
+            return Err(wrong());
+        }
+        let num_values = chunk_num_values(column)?;
         Ok(
-            PageReader::new(chunk, range.start, column.codec(), options)
+            PageReader::new(bytes.slice(s..e), range.start, column.codec(), options)
                 .with_num_values(num_values),
         )
+    }
+
+    /// A reader of the chunk `column` describes in a file of `file_len` bytes, holding none
+    /// of its bytes yet: [`PageReader::poll_compressed`] says which it needs, at most
+    /// `fetch` bytes at a time unless a page is larger, and [`PageReader::push`] gives them.
+    pub fn streaming(
+        column: &ColumnChunk,
+        options: PageReaderOptions,
+        file_len: u64,
+        fetch: u64,
+    ) -> Result<Self> {
+        let mut range = chunk_range(column)?;
+        if options.legacy_dictionary_padding {
+            range.end += file_len
+                .saturating_sub(range.end)
+                .min(LEGACY_DICTIONARY_PADDING);
+        }
+        if range.end > file_len {
+            return Err(Error::at(
+                ErrorKind::Inconsistent(format!(
+                    "the column chunk {}..{} lies outside the file of {file_len} bytes",
+                    range.start, range.end
+                )),
+                range.start,
+            ));
+        }
+        let num_values = chunk_num_values(column)?;
+        let mut reader = PageReader::new(Bytes::new(), range.start, column.codec(), options)
+            .with_num_values(num_values);
+        reader.chunk_len = range.end - range.start;
+        reader.walk_end = reader.chunk_len;
+        reader.fetch = fetch.max(1);
+        Ok(reader)
+    }
+
+    /// Gives the reader the file bytes `bytes`, starting at file offset `offset` (what
+    /// [`PageStep::Need`] asked for, or more). The bytes held before are dropped.
+    pub fn push(&mut self, offset: u64, bytes: Bytes) {
+        let chunk_end = self.chunk_offset.saturating_add(self.chunk_len);
+        let start = offset.max(self.chunk_offset);
+        let end = offset.saturating_add(bytes.len() as u64).min(chunk_end);
+        if start >= end {
+            self.held = Bytes::new();
+            return;
+        }
+        // Both within `bytes` (start >= offset, end <= offset + len).
+        let (s, e) = ((start - offset) as usize, (end - offset) as usize);
+        self.held = bytes.slice(s..e);
+        self.held_start = start - self.chunk_offset;
     }
 
     /// Sets the chunk's `num_values`: walking stops once the data pages hold that many, and
@@ -228,13 +321,13 @@ impl<'a> PageReader<'a> {
     /// (`OffsetIndexView::page_locations`) instead of walking them. Call it before reading
     /// any page. The locations must lie inside the chunk, in increasing order, without
     /// overlapping; the pages before the first one (the dictionary page) are walked.
-    pub fn with_offset_index(mut self, locations: &'a [PageLocation]) -> Result<Self> {
+    pub fn with_offset_index(mut self, locations: &[PageLocation]) -> Result<Self> {
         if self.ordinal > 0 {
             return Err(Error::new(ErrorKind::Inconsistent(
                 "the offset index must be given before reading pages".to_string(),
             )));
         }
-        let chunk_end = self.chunk_offset.saturating_add(self.chunk.len() as u64);
+        let chunk_end = self.chunk_offset.saturating_add(self.chunk_len);
         let mut prev_end = self.chunk_offset;
         for (i, loc) in locations.iter().enumerate() {
             let start = u64::try_from(loc.offset).ok();
@@ -258,10 +351,10 @@ impl<'a> PageReader<'a> {
             // Checked above: both are non-negative and end inside the chunk.
             prev_end = loc.offset as u64 + loc.compressed_page_size as u64;
         }
-        self.walk_end = locations.first().map_or(self.chunk.len(), |l| {
-            (l.offset as u64 - self.chunk_offset) as usize
-        });
-        self.locations = Some(locations);
+        self.walk_end = locations
+            .first()
+            .map_or(self.chunk_len, |l| l.offset as u64 - self.chunk_offset);
+        self.locations = Some(Arc::from(locations));
         Ok(self)
     }
 
@@ -327,18 +420,45 @@ impl<'a> PageReader<'a> {
         }
     }
 
-    /// The next page as stored (header decoded and checked, body borrowed from the chunk);
-    /// `None` after the last. Skipped page types are not returned. Pass the page to
-    /// [`PageReader::decompress`], or drop it to skip it without decompressing.
-    pub fn next_compressed(&mut self) -> Result<Option<CompressedPage<'a>>> {
+    /// The next page as stored (header decoded and checked, body sliced from the chunk
+    /// bytes); `None` after the last. Skipped page types are not returned. Pass the page to
+    /// [`PageReader::decompress`], or drop it to skip it without decompressing. A reader
+    /// made by [`PageReader::streaming`] that lacks the page's bytes returns an error: use
+    /// [`PageReader::poll_compressed`] with it.
+    pub fn next_compressed(&mut self) -> Result<Option<CompressedPage>> {
+        match self.poll_compressed()? {
+            PageStep::Page(p) => Ok(Some(p)),
+            PageStep::End => Ok(None),
+            PageStep::Need(r) => Err(self.context(Error::at(
+                ErrorKind::Inconsistent(format!(
+                    "the bytes {}..{} of the column chunk were not given",
+                    r.start, r.end
+                )),
+                r.start,
+            ))),
+        }
+    }
+
+    /// The next page as stored, or the file range whose bytes it needs first (give them
+    /// with [`PageReader::push`] and poll again), or the end of the chunk.
+    pub fn poll_compressed(&mut self) -> Result<PageStep<CompressedPage>> {
         if self.done {
-            return Ok(None);
+            return Ok(PageStep::End);
         }
         let result = self.advance();
-        if !matches!(result, Ok(Some(_))) {
+        if !matches!(result, Ok(PageStep::Page(_) | PageStep::Need(_))) {
             self.done = true;
         }
         result.map_err(|e| self.context(e))
+    }
+
+    /// [`PageReader::poll_compressed`], the page decompressed.
+    pub fn poll_page(&mut self) -> Result<PageStep<Page<'_>>> {
+        match self.poll_compressed()? {
+            PageStep::Page(p) => self.decompress(p).map(PageStep::Page),
+            PageStep::Need(r) => Ok(PageStep::Need(r)),
+            PageStep::End => Ok(PageStep::End),
+        }
     }
 
     /// Decompresses `page` (from [`PageReader::next_compressed`]) into the reader's buffer,
@@ -346,7 +466,7 @@ impl<'a> PageReader<'a> {
     /// [`PageReaderOptions::verify_crc`] is on. For a v2 data page the level bytes are split
     /// off and only the values section is decompressed, when `is_compressed` says so and it
     /// is not empty.
-    pub fn decompress(&mut self, page: CompressedPage<'a>) -> Result<Page<'_>> {
+    pub fn decompress(&mut self, page: CompressedPage) -> Result<Page<'_>> {
         let meta = page.meta;
         let (row_group, column) = (self.options.row_group, self.options.column);
         let ctx = move |e: Error| -> Error {
@@ -361,18 +481,20 @@ impl<'a> PageReader<'a> {
         }
         let codec = self.codec;
         let header = page.header;
+        self.body = page.body;
+        self.header_bytes = page.header_bytes;
         match header.page_type {
             PageType::DictionaryPage => {
                 let Some(h) = header.dictionary_page_header else {
                     return Err(ctx(missing_header(&meta, "dictionary_page_header")));
                 };
-                check_expansion(codec, page.body.len(), meta.uncompressed_size, &meta)
+                check_expansion(codec, self.body.len(), meta.uncompressed_size, &meta)
                     .map_err(ctx)?;
                 let buffer = self
                     .decompressor
                     .decompress_or_borrow(
                         codec,
-                        page.body,
+                        &self.body,
                         meta.uncompressed_size,
                         &mut self.buffer,
                     )
@@ -387,13 +509,13 @@ impl<'a> PageReader<'a> {
                 let Some(h) = header.data_page_header else {
                     return Err(ctx(missing_header(&meta, "data_page_header")));
                 };
-                check_expansion(codec, page.body.len(), meta.uncompressed_size, &meta)
+                check_expansion(codec, self.body.len(), meta.uncompressed_size, &meta)
                     .map_err(ctx)?;
                 let buffer = self
                     .decompressor
                     .decompress_or_borrow(
                         codec,
-                        page.body,
+                        &self.body,
                         meta.uncompressed_size,
                         &mut self.buffer,
                     )
@@ -401,7 +523,7 @@ impl<'a> PageReader<'a> {
                 Ok(Page::DataV1(DataPageV1 {
                     meta,
                     header: h,
-                    header_bytes: page.header_bytes,
+                    header_bytes: &self.header_bytes,
                     buffer,
                 }))
             }
@@ -409,7 +531,7 @@ impl<'a> PageReader<'a> {
                 let Some(h) = header.data_page_header_v2 else {
                     return Err(ctx(missing_header(&meta, "data_page_header_v2")));
                 };
-                let (rep, def, stored) = split_v2_body(page.body, &h, &meta).map_err(ctx)?;
+                let (rep, def, stored) = split_v2_body(&self.body, &h, &meta).map_err(ctx)?;
                 let levels = rep.len() + def.len();
                 let Some(values_size) = meta.uncompressed_size.checked_sub(levels) else {
                     return Err(ctx(invalid(
@@ -444,7 +566,7 @@ impl<'a> PageReader<'a> {
                 Ok(Page::DataV2(DataPageV2 {
                     meta,
                     header: h,
-                    header_bytes: page.header_bytes,
+                    header_bytes: &self.header_bytes,
                     repetition_levels: rep,
                     definition_levels: def,
                     values,
@@ -459,15 +581,19 @@ impl<'a> PageReader<'a> {
     }
 
     /// Finds the next page to return, walking or following the offset index.
-    fn advance(&mut self) -> Result<Option<CompressedPage<'a>>> {
+    fn advance(&mut self) -> Result<PageStep<CompressedPage>> {
         loop {
             if self.pos < self.walk_end {
                 if self.locations.is_none() && self.reached_expected() {
                     return self.finish();
                 }
                 let start = self.pos;
-                let page = self.read_at(start, self.walk_end, None)?;
-                self.pos = start + page.meta.header_len + page.meta.compressed_size;
+                let page = match self.read_at(start, self.walk_end, None)? {
+                    PageStep::Page(p) => p,
+                    other => return Ok(other),
+                };
+                self.pos =
+                    page.meta.body_offset - self.chunk_offset + page.meta.compressed_size as u64;
                 if self.locations.is_some() && page.is_data_page() {
                     return Err(invalid(
                         page.meta.ordinal,
@@ -476,14 +602,21 @@ impl<'a> PageReader<'a> {
                     ));
                 }
                 if let Some(page) = self.accept(page)? {
-                    return Ok(Some(page));
+                    return Ok(PageStep::Page(page));
                 }
-            } else if let Some(loc) = self.locations.and_then(|l| l.get(self.next_location)) {
-                self.next_location += 1;
+            } else if let Some(loc) = self
+                .locations
+                .as_ref()
+                .and_then(|l| l.get(self.next_location))
+            {
                 // with_offset_index checked that the location lies inside the chunk.
-                let start = (loc.offset as u64 - self.chunk_offset) as usize;
-                let end = start + loc.compressed_page_size as usize;
-                let page = self.read_at(start, end, Some(end))?;
+                let start = loc.offset as u64 - self.chunk_offset;
+                let end = start + loc.compressed_page_size as u64;
+                let page = match self.read_at(start, end, Some(end))? {
+                    PageStep::Page(p) => p,
+                    other => return Ok(other),
+                };
+                self.next_location += 1;
                 if !page.is_data_page() {
                     return Err(invalid(
                         page.meta.ordinal,
@@ -495,7 +628,9 @@ impl<'a> PageReader<'a> {
                         ),
                     ));
                 }
-                return self.accept(page);
+                if let Some(page) = self.accept(page)? {
+                    return Ok(PageStep::Page(page));
+                }
             } else {
                 return self.finish();
             }
@@ -509,47 +644,81 @@ impl<'a> PageReader<'a> {
     }
 
     /// The end of the chunk: checks the values counted against `num_values`.
-    fn finish(&mut self) -> Result<Option<CompressedPage<'a>>> {
+    fn finish(&mut self) -> Result<PageStep<CompressedPage>> {
         match self.expected_values {
             Some(n) if n != self.values_read => Err(invalid(
                 self.ordinal,
-                self.chunk_offset.saturating_add(self.pos as u64),
+                self.chunk_offset.saturating_add(self.pos),
                 format!(
                     "the chunk's data pages hold {} values, its metadata says {n}",
                     self.values_read
                 ),
             )),
-            _ => Ok(None),
+            _ => Ok(PageStep::End),
         }
     }
 
+    /// The file range to ask for when the bytes from chunk offset `start` to at least
+    /// `at_least` are not held: `fetch` bytes from `start` or up to `at_least` if more,
+    /// within the chunk.
+    fn need(&self, start: u64, at_least: u64) -> PageStep<CompressedPage> {
+        let end = start
+            .saturating_add(self.fetch)
+            .max(at_least)
+            .min(self.chunk_len);
+        PageStep::Need(self.chunk_offset + start..self.chunk_offset + end)
+    }
+
     /// Reads the page whose header starts at chunk byte `start`; the page must end by `end`,
-    /// exactly at `end` when `exact` (an offset index location) is given.
+    /// exactly at `end` when `exact` (an offset index location) is given. When its bytes are
+    /// not all held, the range to ask for.
     fn read_at(
         &mut self,
-        start: usize,
-        end: usize,
-        exact: Option<usize>,
-    ) -> Result<CompressedPage<'a>> {
+        start: u64,
+        end: u64,
+        exact: Option<u64>,
+    ) -> Result<PageStep<CompressedPage>> {
         let ordinal = self.ordinal;
-        self.ordinal += 1;
-        let header_offset = self.chunk_offset.saturating_add(start as u64);
-        let region = self.chunk.get(start..end).unwrap_or(&[]);
-        let (header, header_len) = PageHeader::decode_prefix(region)
-            .map_err(|e| in_page(e.rebase(header_offset).with_offset(header_offset), ordinal))?;
-        let compressed_size = header.compressed_page_size.max(0) as usize;
+        let header_offset = self.chunk_offset.saturating_add(start);
+        let held_end = self.held_start + self.held.len() as u64;
+        if start < self.held_start || start >= held_end {
+            return Ok(self.need(start, start.saturating_add(1).min(end)));
+        }
+        // Both within `held` (held_start <= start < held_end, region_end <= held_end).
+        let region_end = held_end.min(end);
+        let at = (start - self.held_start) as usize;
+        let region = &self.held[at..(region_end - self.held_start) as usize];
+        let (header, header_len) = match PageHeader::decode_prefix(region) {
+            Ok(h) => h,
+            Err(_) if region_end < end => {
+                // The header may go on past the bytes held: twice as many.
+                let more = start
+                    .saturating_add(2 * region.len() as u64)
+                    .max(start + 1024);
+                return Ok(self.need(start, more.min(end)));
+            }
+            Err(e) => {
+                self.ordinal += 1;
+                return Err(in_page(
+                    e.rebase(header_offset).with_offset(header_offset),
+                    ordinal,
+                ));
+            }
+        };
+        let compressed_size = header.compressed_page_size.max(0) as u64;
         let uncompressed_size = header.uncompressed_page_size.max(0) as usize;
-        let body_start = start + header_len;
+        let body_start = start + header_len as u64;
         let body_end = body_start.checked_add(compressed_size);
         let fits = match (body_end, exact) {
             (Some(e), Some(x)) => e == x,
             (Some(e), None) => e <= end,
             (None, _) => false,
         };
-        if !fits {
+        let Some(body_end) = body_end.filter(|_| fits) else {
+            self.ordinal += 1;
             let what = if exact.is_some() {
                 "the offset index location"
-            } else if end == self.chunk.len() {
+            } else if end == self.chunk_len {
                 "the column chunk"
             } else {
                 "the space before the first offset index page"
@@ -563,8 +732,9 @@ impl<'a> PageReader<'a> {
                     end - start
                 ),
             ));
-        }
+        };
         if uncompressed_size > self.options.limits.max_page_bytes {
+            self.ordinal += 1;
             return Err(in_page(
                 Error::at(
                     ErrorKind::PageTooLarge {
@@ -576,36 +746,32 @@ impl<'a> PageReader<'a> {
                 ordinal,
             ));
         }
-        // Inside the chunk: the body ends by `end` (checked above), the region's end.
-        let (Some(header_bytes), Some(body)) = (
-            self.chunk.get(start..body_start),
-            self.chunk.get(body_start..body_start + compressed_size),
-        ) else {
-            return Err(invalid(
-                ordinal,
-                header_offset,
-                "the page does not fit the column chunk".to_string(),
-            ));
-        };
-        Ok(CompressedPage {
+        if body_end > held_end {
+            return Ok(self.need(start, body_end));
+        }
+        self.ordinal += 1;
+        // Within `held`: body_end <= held_end.
+        let body_at = at + header_len;
+        let body_stop = (body_end - self.held_start) as usize;
+        Ok(PageStep::Page(CompressedPage {
             header,
-            header_bytes,
-            body,
+            header_bytes: self.held.slice(at..body_at),
+            body: self.held.slice(body_at..body_stop),
             codec: self.codec,
             meta: PageMeta {
                 ordinal,
                 header_offset,
                 body_offset: header_offset.saturating_add(header_len as u64),
                 header_len,
-                compressed_size,
+                compressed_size: compressed_size as usize,
                 uncompressed_size,
             },
-        })
+        }))
     }
 
     /// Checks a page against the page sequence and counts its values; `None` for skipped
     /// page types.
-    fn accept(&mut self, page: CompressedPage<'a>) -> Result<Option<CompressedPage<'a>>> {
+    fn accept(&mut self, page: CompressedPage) -> Result<Option<CompressedPage>> {
         let meta = page.meta;
         let h = &page.header;
         match h.page_type {
@@ -641,7 +807,7 @@ impl<'a> PageReader<'a> {
                 };
                 // `num_nulls` is not checked against `num_values`: the definition levels
                 // say which values are null, and some writers get the count wrong.
-                let (rep, def, _) = split_v2_body(page.body, d, &meta)?;
+                let (rep, def, _) = split_v2_body(&page.body, d, &meta)?;
                 // The lengths as checked (negative ones read as 0, as the body is split).
                 let levels = rep.len() + def.len();
                 if levels > meta.uncompressed_size {

@@ -19,8 +19,11 @@
 //! record spread over several pages is handed out whole.
 
 use std::collections::VecDeque;
+use std::ops::Range;
+use std::sync::Arc;
 
 use arrow_array::ArrayRef;
+use bytes::Bytes;
 
 use super::convert;
 use super::error::{
@@ -32,8 +35,9 @@ use super::spread::bits_range;
 use super::values::{Hint, Storage};
 use crate::compression::Decompressor;
 use crate::encoding::rle::RleDecoder;
+use crate::format::metadata::FileMetaData;
 use crate::format::metadata::{ColumnChunk, Encoding};
-use crate::page::{DataSections, Levels, Page, PageReader, PageReaderOptions};
+use crate::page::{DataSections, Levels, Page, PageReader, PageReaderOptions, PageStep};
 use crate::{Error, ErrorKind, Result};
 
 /// Options of a [`LeafReader`].
@@ -46,13 +50,31 @@ pub struct ColumnOptions {
     pub legacy_dictionary_padding: bool,
 }
 
-/// One chunk to read: its row group, its metadata and the most records it may give (the row
-/// group's `num_rows`; for a leaf without repetition also the chunk's `num_values`).
+/// One chunk to read: its row group (whose chunk of the leaf exists) and the most records
+/// it may give (the row group's `num_rows`; for a leaf without repetition also the chunk's
+/// `num_values`).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct ChunkTask<'a> {
+pub(crate) struct ChunkTask {
     pub row_group: usize,
-    pub chunk: &'a ColumnChunk,
     pub max_records: usize,
+}
+
+/// Where a leaf's chunk bytes come from: the file's metadata, its length, and how many bytes
+/// of a chunk to ask for at a time.
+#[derive(Debug, Clone)]
+pub(crate) struct ChunkSource {
+    pub meta: Arc<FileMetaData>,
+    pub file_len: u64,
+    pub fetch: u64,
+}
+
+/// What [`LeafReader::fill`] ended with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Fill {
+    /// The records asked for are buffered, or the chunks have ended.
+    Done,
+    /// The bytes of this file range are needed first ([`LeafReader::push`]).
+    Need(Range<u64>),
 }
 
 /// The records handed out by [`LeafReader::take`].
@@ -67,8 +89,8 @@ pub(crate) struct LeafBatch {
 }
 
 /// The chunk being read.
-struct Current<'a> {
-    pages: PageReader<'a>,
+struct Current {
+    pages: PageReader,
     row_group: usize,
     counts: Counts,
 }
@@ -82,13 +104,12 @@ struct Counts {
 }
 
 /// Reads one leaf column: see the [module documentation](self).
-pub(crate) struct LeafReader<'a> {
+pub(crate) struct LeafReader {
     spec: ColumnSpec,
     options: ColumnOptions,
-    file: &'a [u8],
-    footer_buf: &'a [u8],
-    tasks: VecDeque<ChunkTask<'a>>,
-    current: Option<Current<'a>>,
+    source: ChunkSource,
+    tasks: VecDeque<ChunkTask>,
+    current: Option<Current>,
     /// Kept from chunk to chunk.
     reuse: Option<(Decompressor, Vec<u8>)>,
     storage: Storage,
@@ -118,7 +139,7 @@ pub(crate) struct LeafReader<'a> {
     page_marks: Vec<(u64, u64)>,
 }
 
-impl std::fmt::Debug for LeafReader<'_> {
+impl std::fmt::Debug for LeafReader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LeafReader")
             .field("spec", &self.spec)
@@ -128,22 +149,19 @@ impl std::fmt::Debug for LeafReader<'_> {
     }
 }
 
-impl<'a> LeafReader<'a> {
-    /// A reader of `spec` over the chunks `tasks` of the file `file`, whose footer buffer
-    /// is `footer_buf`.
+impl LeafReader {
+    /// A reader of `spec` over the chunks `tasks` of the file `source` describes.
     pub(crate) fn new(
         spec: ColumnSpec,
         options: ColumnOptions,
-        file: &'a [u8],
-        footer_buf: &'a [u8],
-        tasks: Vec<ChunkTask<'a>>,
+        source: ChunkSource,
+        tasks: Vec<ChunkTask>,
     ) -> Result<Self> {
         let storage = Storage::for_spec(&spec)?;
         Ok(LeafReader {
             spec,
             options,
-            file,
-            footer_buf,
+            source,
             tasks: tasks.into(),
             current: None,
             reuse: None,
@@ -195,7 +213,10 @@ impl<'a> LeafReader<'a> {
     pub(crate) fn reserve_all(&mut self) {
         let mut total = Hint::default();
         for t in &self.tasks {
-            let h = chunk_hint(t.chunk, self.footer_buf, self.file.len());
+            let Ok(chunk) = chunk_of(&self.source.meta, t.row_group, self.spec.leaf) else {
+                continue;
+            };
+            let h = chunk_hint(chunk, self.source.meta.buf(), self.source.file_len);
             total.values = total.values.saturating_add(h.values);
             total.bytes = total.bytes.saturating_add(h.bytes);
             total.budget = total.budget.saturating_add(h.budget);
@@ -219,28 +240,40 @@ impl<'a> LeafReader<'a> {
         }
     }
 
-    /// Decodes pages until `records` complete records are buffered or the chunks end.
-    pub(crate) fn fill(&mut self, records: usize) -> Result<()> {
+    /// Decodes pages until `records` complete records are buffered or the chunks end, or
+    /// until the next page's bytes are needed: then [`LeafReader::push`] them and call it
+    /// again.
+    pub(crate) fn fill(&mut self, records: usize) -> Result<Fill> {
         let mut reserved = false;
         while self.complete() < records {
             if self.current.is_none() {
                 let Some(task) = self.tasks.pop_front() else {
-                    return Ok(());
+                    return Ok(Fill::Done);
                 };
                 self.start_chunk(task, records.saturating_sub(self.complete()), &mut reserved)?;
             }
-            self.next_page()?;
+            if let Some(range) = self.next_page()? {
+                return Ok(Fill::Need(range));
+            }
         }
-        Ok(())
+        Ok(Fill::Done)
     }
 
-    fn start_chunk(&mut self, task: ChunkTask<'a>, want: usize, reserved: &mut bool) -> Result<()> {
+    /// Gives the chunk being read the file bytes `bytes` from file offset `offset` on.
+    pub(crate) fn push(&mut self, offset: u64, bytes: Bytes) {
+        if let Some(cur) = &mut self.current {
+            cur.pages.push(offset, bytes);
+        }
+    }
+
+    fn start_chunk(&mut self, task: ChunkTask, want: usize, reserved: &mut bool) -> Result<()> {
         let ChunkTask {
             row_group,
-            chunk,
             max_records,
         } = task;
         let leaf = self.spec.leaf;
+        let meta = Arc::clone(&self.source.meta);
+        let chunk = chunk_of(&meta, row_group, leaf)?;
         check_chunk(chunk, &self.spec.path).map_err(|e| locate(e, row_group, leaf))?;
         let options = PageReaderOptions {
             verify_crc: self.options.verify_crc,
@@ -249,14 +282,15 @@ impl<'a> LeafReader<'a> {
             legacy_dictionary_padding: self.options.legacy_dictionary_padding,
             ..PageReaderOptions::default()
         };
-        let mut pages = PageReader::for_column_chunk(self.file, 0, chunk, options)
+        let (file_len, fetch) = (self.source.file_len, self.source.fetch);
+        let mut pages = PageReader::streaming(chunk, options, file_len, fetch)
             .map_err(|e| locate(e, row_group, leaf))?;
+        let mut hint = chunk_hint(chunk, meta.buf(), file_len);
         if let Some((d, b)) = self.reuse.take() {
             pages = pages.with_decompressor(d).with_buffer(b);
         }
         self.compact();
         if !*reserved {
-            let mut hint = chunk_hint(chunk, self.footer_buf, self.file.len());
             if want < max_records {
                 // Only what the batch's records need, in proportion to the chunk's records.
                 let part = |n: usize| (n as u128 * want as u128 / max_records as u128) as usize;
@@ -282,18 +316,27 @@ impl<'a> LeafReader<'a> {
         Ok(())
     }
 
-    /// Decodes the current chunk's next page; ends the chunk after its last.
-    fn next_page(&mut self) -> Result<()> {
+    /// Decodes the current chunk's next page; ends the chunk after its last. The range of
+    /// file bytes the page needs when they are not held.
+    fn next_page(&mut self) -> Result<Option<Range<u64>>> {
         let Some(mut cur) = self.current.take() else {
-            return Ok(());
+            return Ok(None);
         };
         let (rg, leaf) = (cur.row_group, self.spec.leaf);
         if cur.counts.records_left == 0 && !self.open {
-            return self.end_chunk(cur);
+            self.end_chunk(cur);
+            return Ok(None);
         }
-        let page = match cur.pages.next_page() {
-            Ok(Some(page)) => page,
-            Ok(None) => return self.end_chunk(cur),
+        let page = match cur.pages.poll_page() {
+            Ok(PageStep::Page(page)) => page,
+            Ok(PageStep::End) => {
+                self.end_chunk(cur);
+                return Ok(None);
+            }
+            Ok(PageStep::Need(range)) => {
+                self.current = Some(cur);
+                return Ok(Some(range));
+            }
             Err(e) => return Err(locate(e, rg, leaf)),
         };
         let meta = page_meta(&page);
@@ -326,7 +369,7 @@ impl<'a> LeafReader<'a> {
             return Err(locate(in_page(e, &meta), rg, leaf));
         }
         self.current = Some(cur);
-        Ok(())
+        Ok(None)
     }
 
     /// Before a data page whose header is at `header_offset`: drops what was taken and
@@ -341,11 +384,10 @@ impl<'a> LeafReader<'a> {
         self.slots_out + (self.slots - self.taken_slots) as u64
     }
 
-    fn end_chunk(&mut self, cur: Current<'a>) -> Result<()> {
+    fn end_chunk(&mut self, cur: Current) {
         self.open = false;
         self.finished.push((cur.row_group, cur.counts.records));
         self.reuse = Some(cur.pages.into_parts());
-        Ok(())
     }
 
     /// Drops what was taken from the buffers' front, before more is decoded behind it.
@@ -627,6 +669,25 @@ impl<'a> LeafReader<'a> {
 }
 
 /// Refuses chunks that cannot be read: encrypted, or in another file.
+/// The chunk of leaf `leaf` in row group `rg`.
+pub(crate) fn chunk_of(meta: &FileMetaData, rg: usize, leaf: usize) -> Result<&ColumnChunk> {
+    let group = meta.row_groups().get(rg).ok_or_else(|| {
+        Error::new(ErrorKind::OutOfBounds {
+            what: "row group",
+            index: rg as u64,
+            len: meta.row_groups().len() as u64,
+        })
+    })?;
+    group.columns().get(leaf).ok_or_else(|| {
+        Error::new(ErrorKind::OutOfBounds {
+            what: "column chunk",
+            index: leaf as u64,
+            len: group.columns().len() as u64,
+        })
+        .in_element("row group", super::error::index(rg))
+    })
+}
+
 fn check_chunk(chunk: &ColumnChunk, path: &str) -> Result<()> {
     if chunk.extras().is_some_and(|e| e.crypto_metadata.is_some()) {
         // Pages of an encrypted column cannot be read without its keys (as pyarrow and
@@ -656,10 +717,11 @@ const RESERVE_MIN_BYTES: usize = 1 << 16;
 /// [`RESERVE_PER_CHUNK_BYTE`] times the bytes the chunk really occupies in the file (its
 /// `total_compressed_size`, clamped to the `file_bytes` there are), at least
 /// [`RESERVE_MIN_BYTES`]. Buffers grow past it only as values are really decoded.
-fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8], file_bytes: usize) -> Hint {
-    let encoded = usize::try_from(chunk.total_compressed_size())
+fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8], file_bytes: u64) -> Hint {
+    let encoded = u64::try_from(chunk.total_compressed_size())
         .unwrap_or(0)
         .min(file_bytes);
+    let encoded = usize::try_from(encoded).unwrap_or(usize::MAX);
     let budget = encoded
         .saturating_mul(RESERVE_PER_CHUNK_BYTE)
         .max(RESERVE_MIN_BYTES);

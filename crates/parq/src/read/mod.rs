@@ -4,6 +4,10 @@
 //! - [`reader`]: [`ParquetReader`], the file-level API (columns by index or path, row
 //!   groups, batch size, string representation), yielding [`RecordBatches`].
 //! - [`options`]: the options of a read ([`ReadOptions`]).
+//! - [`decoder`]: [`ParquetDecoder`], the IO-free core: byte ranges needed in, bytes pushed,
+//!   batches out; [`source`]: [`RangeRead`], positional reads of files or bytes in memory;
+//!   [`async_reader`]: [`AsyncParquetReader`] over any [`AsyncRangeRead`]; `object_store`
+//!   (feature `object_store`): `ObjectStoreSource`, an object store as an [`AsyncRangeRead`].
 //! - `plan`: the chosen fields as a tree of nodes over leaf columns, with their levels.
 //! - `leaf`: one leaf column, page by page, into arrays of whole records and their levels.
 //! - `values` / `bytes` / `dict`: the decoded values of a leaf by physical type; `spread`:
@@ -20,23 +24,33 @@
 //! zones, Duration, LargeUtf8/LargeBinary, Utf8View/BinaryView, Decimal32/64, LargeList,
 //! FixedSizeList, Dictionary of strings or binary), and strings as Utf8View on request.
 //!
-//! Not yet: reading only the byte ranges needed (the whole file is in memory) and
-//! page-index based row selection.
+//! Only the byte ranges the chosen columns and row groups need are read ([`decoder`]: an
+//! IO-free decoder that asks for byte ranges; [`source`]: positional reads of files).
 
+pub mod async_reader;
 mod bytes;
 pub mod convert;
+pub mod decoder;
 mod dict;
 mod error;
 mod leaf;
 mod levels;
 mod nested;
+#[cfg(feature = "object_store")]
+pub mod object_store;
 pub mod options;
 mod plan;
 pub mod reader;
+pub mod source;
 mod spread;
 mod values;
 
+pub use async_reader::{AsyncParquetReader, AsyncRangeRead, AsyncRecordBatches};
+pub use decoder::{DecodeStep, ParquetDecoder, ParquetDecoderBuilder};
 pub use leaf::ColumnOptions;
+#[cfg(feature = "object_store")]
+pub use object_store::ObjectStoreSource;
 pub use options::{DictionaryColumns, InvalidUtf8, ReadOptions, StringType};
 pub use plan::{ColumnSelection, ColumnSpec};
 pub use reader::{ParquetReader, RecordBatches};
+pub use source::{FileSource, RangeRead};

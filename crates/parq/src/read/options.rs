@@ -1,5 +1,6 @@
 //! The options of a read: [`ReadOptions`] and the choices it holds (string representation,
-//! dictionary columns, invalid UTF-8, batch size, CRC checks, schema conversion).
+//! dictionary columns, invalid UTF-8, batch size, CRC checks, schema conversion, how many
+//! bytes are fetched at a time).
 
 use crate::schema::ArrowSchemaOptions;
 
@@ -58,6 +59,12 @@ pub struct ReadOptions {
     pub verify_crc: bool,
     /// Parquet -> Arrow schema options (INT96 unit, use of the embedded `ARROW:schema`).
     pub schema: ArrowSchemaOptions,
+    /// The most bytes of a column chunk asked for at a time (a page that is larger is asked
+    /// for whole): about what a read holds of each chosen column. Default 4 MiB.
+    pub fetch_bytes: u64,
+    /// Byte ranges needed at the same time that lie closer than this are fetched as one.
+    /// Default 1 MiB.
+    pub coalesce_bytes: u64,
 }
 
 impl Default for ReadOptions {
@@ -69,6 +76,8 @@ impl Default for ReadOptions {
             invalid_utf8: InvalidUtf8::Error,
             verify_crc: false,
             schema: ArrowSchemaOptions::default(),
+            fetch_bytes: 4 << 20,
+            coalesce_bytes: 1 << 20,
         }
     }
 }
