@@ -24,7 +24,7 @@ use std::path::Path;
 use arrow_array::RecordBatch;
 use arrow_schema::Schema;
 
-use crate::read_options::{open_reader, ReadArgs};
+use crate::read_options::{explain, open_reader, ReadArgs};
 use crate::text::{self, Column, Kind};
 use crate::CliError;
 
@@ -87,8 +87,9 @@ pub fn run(
         let mut printer = Printer::new(format, &schema);
         printer.header(&mut out)?;
         let mut left = limit.unwrap_or(usize::MAX);
+        let mut batches = reader.batches()?;
         if left > 0 {
-            for batch in reader.batches()? {
+            for batch in &mut batches {
                 let batch = batch?;
                 let n = left.min(batch.num_rows());
                 printer.rows(&batch, n, &mut out)?;
@@ -100,6 +101,9 @@ pub fn run(
         }
         printer.finish(&mut out)?;
         out.flush()?;
+        if read.explain {
+            explain(&reader, &batches.stats());
+        }
         Ok(())
     })();
     match res {

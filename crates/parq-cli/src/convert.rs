@@ -28,7 +28,7 @@ use arrow_ipc::writer::FileWriter;
 use arrow_schema::{DataType, SchemaRef};
 use parq::write::file::ParquetWriter;
 
-use crate::read_options::{open_reader, ReadArgs};
+use crate::read_options::{explain, open_reader, ReadArgs};
 use crate::write_options::WriteArgs;
 use crate::CliError;
 
@@ -73,8 +73,17 @@ pub fn run(
         let reader = open_reader(input, read)?;
         let read_err = |e| CliError::new(input, e);
         let schema = reader.schema().map_err(read_err)?;
-        let batches = reader.batches().map_err(read_err)?;
-        return write_parquet(output, schema, batches.map(|b| b.map_err(read_err)), write);
+        let mut batches = reader.batches().map_err(read_err)?;
+        write_parquet(
+            output,
+            schema,
+            (&mut batches).map(|b| b.map_err(read_err)),
+            write,
+        )?;
+        if read.explain {
+            explain(&reader, &batches.stats());
+        }
+        return Ok(());
     }
     let reader = open_reader(input, read)?;
     let read_err = |e| CliError::new(input, e);
@@ -88,13 +97,22 @@ pub fn run(
         .fields()
         .iter()
         .any(|f| matches!(f.data_type(), DataType::Dictionary(..)));
-    if has_dictionary {
-        let batch = reader.read_batch().map_err(read_err)?;
-        writer.write(&batch).map_err(write_err)?;
-    } else {
-        for batch in reader.batches().map_err(read_err)? {
-            writer.write(&batch.map_err(read_err)?).map_err(write_err)?;
-        }
+    // The IPC file format cannot replace a dictionary: with dictionary columns the rows go
+    // out as one batch.
+    let mut batches = match has_dictionary {
+        true => reader.single_batch(),
+        false => reader.batches(),
+    }
+    .map_err(read_err)?;
+    let mut wrote = false;
+    for batch in &mut batches {
+        writer.write(&batch.map_err(read_err)?).map_err(write_err)?;
+        wrote = true;
+    }
+    if !wrote && has_dictionary {
+        writer
+            .write(&RecordBatch::new_empty(schema.clone()))
+            .map_err(write_err)?;
     }
     writer.finish().map_err(write_err)?;
     let file = writer
@@ -106,7 +124,11 @@ pub fn run(
         .map_err(|e| out_err(format!("cannot write: {e}")))?;
     drop(file);
     tmp.persist()
-        .map_err(|e| out_err(format!("cannot rename the temporary file into place: {e}")))
+        .map_err(|e| out_err(format!("cannot rename the temporary file into place: {e}")))?;
+    if read.explain {
+        explain(&reader, &batches.stats());
+    }
+    Ok(())
 }
 
 /// Whether `path` is an Arrow IPC file (`ARROW1` magic), not a Parquet file.

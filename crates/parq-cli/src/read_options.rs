@@ -1,11 +1,13 @@
-//! The read options of `parq cat` and `parq convert` ([`ReadArgs`]: columns, row groups, CRC
-//! verification, strings that are not UTF-8) and [`open_reader`], which applies them and
-//! checks the request before any output.
+//! The read options of `parq cat` and `parq convert` ([`ReadArgs`]: columns, row groups, a
+//! filter, CRC verification, strings that are not UTF-8) and [`open_reader`], which applies
+//! them and checks the request before any output; [`explain`] prints what a read did.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
-use parq::read::{InvalidUtf8, ParquetReader};
+use parq::read::sql::parse_filter;
+use parq::read::{FileSource, InvalidUtf8, ParquetReader, ReadStats};
 
 use crate::CliError;
 
@@ -34,6 +36,15 @@ pub struct ReadArgs {
     /// What to do with strings that are not valid UTF-8.
     #[arg(long, value_enum, default_value_t = Utf8Choice::Error, value_name = "WHAT")]
     pub invalid_utf8: Utf8Choice,
+    /// Keep only the rows this SQL condition holds for: comparisons (= != <> < <= > >=) of
+    /// a column with a literal, IN (...), IS [NOT] NULL, AND, OR, NOT, parentheses; strings
+    /// in single quotes (dates and timestamps too), names bare or in double quotes.
+    #[arg(long = "where", value_name = "EXPR")]
+    pub filter: Option<String>,
+    /// After the output, print to stderr what the read did: row groups, pages and bytes
+    /// read and skipped.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 impl ReadArgs {
@@ -41,6 +52,10 @@ impl ReadArgs {
     pub fn parquet_only(&self) -> Option<&'static str> {
         if self.row_groups.is_some() {
             Some("--row-groups")
+        } else if self.filter.is_some() {
+            Some("--where")
+        } else if self.explain {
+            Some("--explain")
         } else if self.verify_crc {
             Some("--verify-crc")
         } else if self.invalid_utf8 != Utf8Choice::Error {
@@ -54,9 +69,10 @@ impl ReadArgs {
 /// A reader of `file` with `args` applied, checked (unknown columns, row groups out of
 /// range and unsupported columns are errors here, before any output).
 pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliError> {
-    let data =
-        std::fs::read(file).map_err(|e| CliError::message(file, format!("cannot read: {e}")))?;
-    let mut reader = ParquetReader::from_bytes(data.into())
+    let handle = std::fs::File::open(file)
+        .map_err(|e| CliError::message(file, format!("cannot read: {e}")))?;
+    let source = FileSource::new(handle).map_err(|e| CliError::new(file, e))?;
+    let mut reader = ParquetReader::from_source(Arc::new(source))
         .map_err(|e| CliError::new(file, e))?
         .with_verify_crc(args.verify_crc)
         .with_invalid_utf8(match args.invalid_utf8 {
@@ -69,6 +85,10 @@ pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliErr
     }
     if let Some(row_groups) = &args.row_groups {
         reader = reader.with_row_groups(row_groups.iter().copied());
+    }
+    if let Some(text) = &args.filter {
+        let predicate = parse_filter(text).map_err(|e| CliError::new(file, e))?;
+        reader = reader.with_filter(predicate);
     }
     let groups = reader.metadata().row_groups().len();
     let out_of_range = args
@@ -103,5 +123,35 @@ pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliErr
         }
         return Err(CliError::new(file, e));
     }
+    // The filter's columns and literals, checked before any data is read.
+    reader
+        .builder()
+        .build()
+        .map_err(|e| CliError::new(file, e))?;
     Ok(reader)
+}
+
+/// Prints what a read did (`--explain`) to stderr: one line each for row groups, pages and
+/// bytes read and skipped.
+pub fn explain(reader: &ParquetReader, stats: &ReadStats) {
+    let meta = reader.metadata();
+    let chunks: u64 = meta
+        .row_groups()
+        .iter()
+        .flat_map(|g| g.columns())
+        .map(|c| u64::try_from(c.total_compressed_size()).unwrap_or(0))
+        .sum();
+    eprintln!(
+        "row groups: {} read, {} skipped",
+        stats.row_groups_read, stats.row_groups_skipped
+    );
+    eprintln!(
+        "pages: {} read, {} skipped",
+        stats.pages_read, stats.pages_skipped
+    );
+    eprintln!(
+        "bytes: {} read, {} skipped (column chunks: {chunks} bytes)",
+        stats.bytes_read,
+        chunks.saturating_sub(stats.bytes_read)
+    );
 }

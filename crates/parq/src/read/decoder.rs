@@ -40,11 +40,13 @@ use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
 use super::error::{inconsistent, index};
+use super::filter::BoundFilter;
 use super::leaf::{chunk_of, ChunkSource, ChunkTask, ColumnOptions, Fill, LeafBatch, LeafReader};
 use super::nested::assemble;
 use super::options::ReadOptions;
-use super::plan::{plan, ColumnSelection, Plan};
-use crate::format::metadata::FileMetaData;
+use super::plan::{plan, ColumnSelection, Plan, Shape};
+use super::predicate::Predicate;
+use crate::format::metadata::{FileMetaData, PageType};
 use crate::page::needs_legacy_dictionary_padding;
 use crate::{Error, ErrorKind, Result};
 
@@ -103,9 +105,38 @@ macro_rules! read_settings {
             self$(.$inner)*.row_groups = Some(row_groups.into_iter().collect());
             self
         }
+
+        /// Keeps only the rows `predicate` holds for (SQL semantics: not where it is false
+        /// or null). Row groups whose statistics show no row can hold are not read; its
+        /// columns are decoded even when not chosen, and left out of the batches.
+        pub fn with_filter(mut self, predicate: $crate::read::predicate::Predicate) -> Self {
+            self$(.$inner)*.filter = Some(predicate);
+            self
+        }
     };
 }
 pub(crate) use read_settings;
+
+/// What a read has done: row groups read and skipped by the filter, rows decoded and kept,
+/// bytes read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadStats {
+    /// Row groups read (chosen and not skipped).
+    pub row_groups_read: usize,
+    /// Chosen row groups the filter skipped by their statistics.
+    pub row_groups_skipped: usize,
+    /// Rows decoded so far.
+    pub rows_decoded: u64,
+    /// Rows handed out so far (those the filter kept).
+    pub rows_kept: u64,
+    /// Data pages decoded so far.
+    pub pages_read: u64,
+    /// Data pages of the chosen columns in the skipped row groups (as their chunks'
+    /// `encoding_stats` count them; chunks without them count none).
+    pub pages_skipped: u64,
+    /// Bytes read (pushed) so far.
+    pub bytes_read: u64,
+}
 
 /// What [`ParquetDecoder::poll`] gives.
 #[derive(Debug)]
@@ -129,6 +160,7 @@ pub struct ParquetDecoderBuilder {
     pub(crate) options: ReadOptions,
     pub(crate) columns: Option<Vec<ColumnSelection>>,
     pub(crate) row_groups: Option<Vec<usize>>,
+    pub(crate) filter: Option<Predicate>,
 }
 
 impl ParquetDecoderBuilder {
@@ -141,6 +173,7 @@ impl ParquetDecoderBuilder {
             options: ReadOptions::default(),
             columns: None,
             row_groups: None,
+            filter: None,
         }
     }
 
@@ -168,7 +201,7 @@ impl ParquetDecoderBuilder {
 
     /// The Arrow schema of the batches (the chosen columns).
     pub fn schema(&self) -> Result<SchemaRef> {
-        Ok(self.plan()?.schema)
+        Ok(self.plan(&[])?.schema)
     }
 
     /// The chosen row groups, checked.
@@ -189,21 +222,79 @@ impl ParquetDecoderBuilder {
         }
     }
 
-    /// The read plan of the chosen columns.
-    fn plan(&self) -> Result<Plan> {
+    /// The read plan of the chosen columns, and of the top-level fields `extra` after them.
+    fn plan(&self, extra: &[&str]) -> Result<Plan> {
         let row_groups = self.chosen_row_groups()?;
-        plan(
-            &self.meta,
-            &self.options,
-            self.columns.as_deref(),
-            &row_groups,
-        )
+        let columns = match (&self.columns, extra) {
+            (None, _) => None,
+            (Some(c), []) => Some(c.clone()),
+            (Some(c), extra) => Some(
+                c.iter()
+                    .cloned()
+                    .chain(extra.iter().map(|e| ColumnSelection::Path(e.to_string())))
+                    .collect(),
+            ),
+        };
+        plan(&self.meta, &self.options, columns.as_deref(), &row_groups)
+    }
+
+    /// The plan of the chosen columns plus those the filter reads, the bound filter, and
+    /// the row groups it leaves to read.
+    fn filtered_plan(&self) -> Result<Filtered> {
+        let mut row_groups = self.chosen_row_groups()?;
+        let Some(predicate) = &self.filter else {
+            return Ok(Filtered {
+                plan: self.plan(&[])?,
+                filter: None,
+                row_groups,
+                pages_skipped: 0,
+            });
+        };
+        let chosen = self.plan(&[])?;
+        let missing: Vec<&str> = predicate
+            .columns()
+            .into_iter()
+            .filter(|c| chosen.schema.column_with_name(c).is_none())
+            .collect();
+        let plan = match missing.is_empty() {
+            true => chosen,
+            false => self.plan(&missing)?,
+        };
+        let outputs = plan.schema.fields().len() - missing.len();
+        let leaves: Vec<Option<usize>> = plan
+            .nodes
+            .iter()
+            .map(|n| match n.shape {
+                Shape::Leaf(j) => plan.leaves.get(j).map(|l| l.leaf),
+                _ => None,
+            })
+            .collect();
+        let bound = BoundFilter::bind(predicate, &plan.schema, &leaves)?;
+        let mut pages_skipped = 0u64;
+        row_groups.retain(|&rg| {
+            let keep = bound.may_match(&self.meta, rg);
+            if !keep {
+                pages_skipped += data_pages(&self.meta, rg, &plan);
+            }
+            keep
+        });
+        Ok(Filtered {
+            plan,
+            filter: Some((bound, outputs)),
+            row_groups,
+            pages_skipped,
+        })
     }
 
     /// The decoder of the chosen columns and row groups.
     pub fn build(&self) -> Result<ParquetDecoder> {
-        let plan = self.plan()?;
-        let row_groups = self.chosen_row_groups()?;
+        let Filtered {
+            plan,
+            filter,
+            row_groups,
+            pages_skipped,
+        } = self.filtered_plan()?;
+        let skipped = self.chosen_row_groups()?.len() - row_groups.len();
         let options = ColumnOptions {
             verify_crc: self.options.verify_crc,
             legacy_dictionary_padding: needs_legacy_dictionary_padding(
@@ -243,8 +334,24 @@ impl ParquetDecoderBuilder {
         for &rg in &row_groups {
             rows_left = rows_left.saturating_add(row_group_rows(&self.meta, rg)?);
         }
+        let output = match &filter {
+            Some((_, n)) => Arc::new(
+                plan.schema
+                    .project(&(0..*n).collect::<Vec<_>>())
+                    .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))?,
+            ),
+            None => plan.schema.clone(),
+        };
         Ok(ParquetDecoder {
             batch_size: self.options.batch_size.max(1),
+            output,
+            filter,
+            stats: ReadStats {
+                row_groups_read: row_groups.len(),
+                row_groups_skipped: skipped,
+                pages_skipped,
+                ..ReadStats::default()
+            },
             plan,
             leaves,
             rows_left,
@@ -255,6 +362,34 @@ impl ParquetDecoderBuilder {
             bytes_pushed: 0,
         })
     }
+}
+
+/// The data pages of `plan`'s leaves in row group `rg`, by their chunks' `encoding_stats`.
+fn data_pages(meta: &FileMetaData, rg: usize, plan: &Plan) -> u64 {
+    let mut n = 0u64;
+    for spec in &plan.leaves {
+        let Ok(chunk) = chunk_of(meta, rg, spec.leaf) else {
+            continue;
+        };
+        if let Some(Ok(stats)) = chunk.encoding_stats(meta.buf()) {
+            for s in stats {
+                if matches!(s.page_type, PageType::DataPage | PageType::DataPageV2) {
+                    n += u64::try_from(s.count).unwrap_or(0);
+                }
+            }
+        }
+    }
+    n
+}
+
+/// What a read decodes once its filter is bound: the plan (the chosen columns, then those
+/// only the filter reads), the filter and how many columns are handed out, the row groups
+/// left to read, and the data pages of the skipped ones.
+struct Filtered {
+    plan: Plan,
+    filter: Option<(BoundFilter, usize)>,
+    row_groups: Vec<usize>,
+    pages_skipped: u64,
 }
 
 fn row_group_rows(meta: &FileMetaData, rg: usize) -> Result<usize> {
@@ -279,6 +414,11 @@ fn make_batch(schema: SchemaRef, arrays: Vec<ArrayRef>, rows: usize) -> Result<R
 #[derive(Debug)]
 pub struct ParquetDecoder {
     batch_size: usize,
+    /// The schema of the batches handed out.
+    output: SchemaRef,
+    /// The filter, and how many of the decoded columns are handed out (the first ones).
+    filter: Option<(BoundFilter, usize)>,
+    stats: ReadStats,
     plan: Plan,
     leaves: Vec<LeafReader>,
     /// Rows still to hand out when no column is chosen.
@@ -295,12 +435,21 @@ pub struct ParquetDecoder {
 impl ParquetDecoder {
     /// The schema of the batches.
     pub fn schema(&self) -> SchemaRef {
-        self.plan.schema.clone()
+        self.output.clone()
     }
 
     /// The bytes pushed so far.
     pub fn bytes_pushed(&self) -> u64 {
         self.bytes_pushed
+    }
+
+    /// What the read has done so far.
+    pub fn stats(&self) -> ReadStats {
+        ReadStats {
+            bytes_read: self.bytes_pushed,
+            pages_read: self.leaves.iter().map(LeafReader::pages_read).sum(),
+            ..self.stats
+        }
     }
 
     /// Decodes everything into one batch: each leaf's chunks into one array, sized once
@@ -360,7 +509,31 @@ impl ParquetDecoder {
         out
     }
 
+    /// The next batch, filtered.
     fn step(&mut self) -> Result<DecodeStep> {
+        loop {
+            let batch = match self.decode()? {
+                DecodeStep::Batch(b) => b,
+                other => return Ok(other),
+            };
+            self.stats.rows_decoded += batch.num_rows() as u64;
+            let Some((filter, outputs)) = &self.filter else {
+                self.stats.rows_kept += batch.num_rows() as u64;
+                return Ok(DecodeStep::Batch(batch));
+            };
+            let mask = filter.evaluate(&batch)?;
+            let kept = arrow_select::filter::filter_record_batch(&batch, &mask)
+                .and_then(|b| b.project(&(0..*outputs).collect::<Vec<_>>()))
+                .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))?;
+            if kept.num_rows() > 0 {
+                self.stats.rows_kept += kept.num_rows() as u64;
+                return Ok(DecodeStep::Batch(kept));
+            }
+        }
+    }
+
+    /// The next batch of every decoded column.
+    fn decode(&mut self) -> Result<DecodeStep> {
         if !self.waiting.is_empty() {
             return Ok(DecodeStep::NeedData(self.needed()));
         }
@@ -370,7 +543,7 @@ impl ParquetDecoder {
             self.rows_left -= n;
             return match n {
                 0 => Ok(DecodeStep::Finished),
-                n => make_batch(self.schema(), Vec::new(), n).map(DecodeStep::Batch),
+                n => make_batch(self.plan.schema.clone(), Vec::new(), n).map(DecodeStep::Batch),
             };
         }
         for (i, leaf) in self.leaves.iter_mut().enumerate() {
@@ -409,7 +582,7 @@ impl ParquetDecoder {
             .iter()
             .map(|node| assemble(node, &batches, n))
             .collect::<Result<Vec<_>>>()?;
-        make_batch(self.schema(), arrays, n).map(DecodeStep::Batch)
+        make_batch(self.plan.schema.clone(), arrays, n).map(DecodeStep::Batch)
     }
 
     /// Checks that the leaves hold as many rows in each row group: a leaf that ended a

@@ -131,6 +131,8 @@ pub(crate) struct LeafReader {
     slots_out: u64,
     /// Every chunk finished: (row group, records it gave).
     finished: Vec<(usize, usize)>,
+    /// Data pages decoded.
+    pages: u64,
     /// Scratch: decoded levels of one page.
     scratch: Vec<u16>,
     /// (first absolute slot, row group) of recent chunks and (first absolute slot, page
@@ -177,6 +179,7 @@ impl LeafReader {
             records_out: 0,
             slots_out: 0,
             finished: Vec::new(),
+            pages: 0,
             scratch: Vec::new(),
             chunk_marks: Vec::new(),
             page_marks: Vec::new(),
@@ -206,6 +209,11 @@ impl LeafReader {
     /// Every chunk finished so far: (row group, records it gave).
     pub(crate) fn finished(&self) -> &[(usize, usize)] {
         &self.finished
+    }
+
+    /// Data pages decoded so far.
+    pub(crate) fn pages_read(&self) -> u64 {
+        self.pages
     }
 
     /// Reserves room for every chunk still to read, from the metadata (to decode them all
@@ -375,6 +383,7 @@ impl LeafReader {
     /// Before a data page whose header is at `header_offset`: drops what was taken and
     /// marks where the page's slots start.
     fn begin_data_page(&mut self, header_offset: u64) {
+        self.pages += 1;
         self.compact();
         self.page_marks.push((self.next_slot(), header_offset));
     }

@@ -3,7 +3,9 @@
 //!
 //! - [`reader`]: [`ParquetReader`], the file-level API (columns by index or path, row
 //!   groups, batch size, string representation), yielding [`RecordBatches`].
-//! - [`options`]: the options of a read ([`ReadOptions`]).
+//! - [`options`]: the options of a read ([`ReadOptions`]); [`predicate`]: [`Predicate`], a
+//!   filter on rows, and `filter`: a predicate bound to a read, evaluated on batches and on
+//!   row-group statistics; [`sql`]: SQL filter expressions to predicates.
 //! - [`decoder`]: [`ParquetDecoder`], the IO-free core: byte ranges needed in, bytes pushed,
 //!   batches out; [`source`]: [`RangeRead`], positional reads of files or bytes in memory;
 //!   [`async_reader`]: [`AsyncParquetReader`] over any [`AsyncRangeRead`]; `object_store`
@@ -33,6 +35,7 @@ pub mod convert;
 pub mod decoder;
 mod dict;
 mod error;
+mod filter;
 mod leaf;
 mod levels;
 mod nested;
@@ -40,17 +43,20 @@ mod nested;
 pub mod object_store;
 pub mod options;
 mod plan;
+pub mod predicate;
 pub mod reader;
 pub mod source;
 mod spread;
+pub mod sql;
 mod values;
 
 pub use async_reader::{AsyncParquetReader, AsyncRangeRead, AsyncRecordBatches};
-pub use decoder::{DecodeStep, ParquetDecoder, ParquetDecoderBuilder};
+pub use decoder::{DecodeStep, ParquetDecoder, ParquetDecoderBuilder, ReadStats};
 pub use leaf::ColumnOptions;
 #[cfg(feature = "object_store")]
 pub use object_store::ObjectStoreSource;
 pub use options::{DictionaryColumns, InvalidUtf8, ReadOptions, StringType};
 pub use plan::{ColumnSelection, ColumnSpec};
+pub use predicate::{col, CmpOp, Literal, Predicate};
 pub use reader::{ParquetReader, RecordBatches};
 pub use source::{FileSource, RangeRead};

@@ -35,7 +35,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
-use super::decoder::{read_settings, DecodeStep, ParquetDecoder, ParquetDecoderBuilder};
+use super::decoder::{read_settings, DecodeStep, ParquetDecoder, ParquetDecoderBuilder, ReadStats};
 use super::options::ReadOptions;
 use super::source::{read_footer, FileSource, RangeRead};
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
@@ -111,14 +111,19 @@ impl ParquetReader {
         self.batches()?.collect()
     }
 
-    /// Everything chosen, as one batch (each leaf's chunks decoded into one array, sized
-    /// once from the metadata).
-    pub fn read_batch(&self) -> Result<RecordBatch> {
-        let mut batches = RecordBatches {
+    /// The batches of everything chosen as one batch (each leaf's chunks decoded into one
+    /// array, sized once from the metadata); with a filter, the rows it keeps.
+    pub fn single_batch(&self) -> Result<RecordBatches> {
+        Ok(RecordBatches {
             decoder: self.builder.build()?.into_single_batch(),
             source: Arc::clone(&self.source),
             failed: false,
-        };
+        })
+    }
+
+    /// Everything chosen, as one batch ([`ParquetReader::single_batch`]).
+    pub fn read_batch(&self) -> Result<RecordBatch> {
+        let mut batches = self.single_batch()?;
         match batches.next() {
             Some(batch) => batch,
             None => Ok(RecordBatch::new_empty(batches.schema())),
@@ -143,6 +148,11 @@ impl RecordBatches {
     /// The bytes read from the source so far.
     pub fn bytes_read(&self) -> u64 {
         self.decoder.bytes_pushed()
+    }
+
+    /// What the read has done so far.
+    pub fn stats(&self) -> ReadStats {
+        self.decoder.stats()
     }
 
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {

@@ -1,0 +1,647 @@
+//! A [`Predicate`] bound to a read ([`BoundFilter`]): its literals converted to their
+//! columns' Arrow types (an error before any data is read when one cannot be), evaluated on
+//! decoded batches (exactly, SQL three-valued logic: a row is kept where the predicate is
+//! true), and against a row group's chunk statistics, to skip row groups no row of which it
+//! can keep.
+//!
+//! Floats compare as IEEE 754 does (and as pyarrow): NaN is neither smaller, larger nor equal
+//! to anything, and -0.0 equals 0.0. Statistics are used only where their order is the
+//! column's: the deprecated `min` / `max` only for signed integers, floats and booleans
+//! (writers ordered byte arrays and unsigned integers as signed there), `min_value` /
+//! `max_value` for every type but INT96, fixed-length decimals and float16; byte-array bounds
+//! compare as bytes (a truncated bound still bounds); float bounds that are NaN or zero, and
+//! NaN literals, prune nothing.
+
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float32Type, Float64Type};
+use arrow_array::{
+    make_array, Array, ArrayRef, BinaryArray, BooleanArray, Datum, RecordBatch, Scalar,
+};
+use arrow_buffer::{BooleanBuffer, Buffer};
+use arrow_cast::{cast_with_options, CastOptions};
+use arrow_data::ArrayData;
+use arrow_schema::{DataType, Schema};
+
+use super::predicate::{CmpOp, Literal, Predicate};
+use crate::format::metadata::{ColumnChunk, FileMetaData, PhysicalType};
+use crate::{Error, ErrorKind, Result};
+
+/// A bound column: its index in the decoded batch and its Parquet leaf.
+#[derive(Debug, Clone)]
+struct BoundColumn {
+    name: String,
+    index: usize,
+    leaf: usize,
+    data_type: DataType,
+}
+
+#[derive(Debug, Clone)]
+enum Node {
+    /// `column op value`; `value` is `None` for a NULL literal (null on every row).
+    Cmp {
+        col: usize,
+        op: CmpOp,
+        value: Option<ArrayRef>,
+    },
+    IsNull {
+        col: usize,
+        negated: bool,
+    },
+    And(Box<Node>, Box<Node>),
+    Or(Box<Node>, Box<Node>),
+    Not(Box<Node>),
+}
+
+/// A predicate bound to the columns of a read: see the [module documentation](self).
+#[derive(Debug, Clone)]
+pub(crate) struct BoundFilter {
+    columns: Vec<BoundColumn>,
+    node: Node,
+}
+
+fn filter_error(message: String) -> Error {
+    Error::new(ErrorKind::Inconsistent(format!("filter: {message}")))
+}
+
+impl BoundFilter {
+    /// Binds `predicate` to the fields of `schema` (the decoded batch's), whose leaf columns
+    /// are `leaves` (the Parquet leaf of each top-level field, `None` for nested fields).
+    pub(crate) fn bind(
+        predicate: &Predicate,
+        schema: &Schema,
+        leaves: &[Option<usize>],
+    ) -> Result<Self> {
+        let mut columns: Vec<BoundColumn> = Vec::new();
+        let node = bind_node(predicate, schema, leaves, &mut columns)?;
+        Ok(BoundFilter { columns, node })
+    }
+
+    /// The rows of `batch` the predicate keeps.
+    pub(crate) fn evaluate(&self, batch: &RecordBatch) -> Result<BooleanArray> {
+        let mask = self.eval(&self.node, batch)?;
+        // Null (unknown) keeps no row.
+        Ok(match mask.nulls() {
+            Some(n) => BooleanArray::new(mask.values() & n.inner(), None),
+            None => mask,
+        })
+    }
+
+    fn eval(&self, node: &Node, batch: &RecordBatch) -> Result<BooleanArray> {
+        let arrow = |e: arrow_schema::ArrowError| filter_error(e.to_string());
+        Ok(match node {
+            Node::Cmp { col, op, value } => {
+                let array = batch.column(self.columns[*col].index);
+                match value {
+                    None => BooleanArray::new_null(array.len()),
+                    Some(v) => compare(array.as_ref(), *op, v)?,
+                }
+            }
+            Node::IsNull { col, negated } => {
+                let array = batch.column(self.columns[*col].index);
+                let valid = match array.logical_nulls() {
+                    Some(n) => n.inner().clone(),
+                    None => BooleanBuffer::new_set(array.len()),
+                };
+                let bits = if *negated { valid } else { !&valid };
+                BooleanArray::new(bits, None)
+            }
+            Node::And(a, b) => {
+                arrow_arith::boolean::and_kleene(&self.eval(a, batch)?, &self.eval(b, batch)?)
+                    .map_err(arrow)?
+            }
+            Node::Or(a, b) => {
+                arrow_arith::boolean::or_kleene(&self.eval(a, batch)?, &self.eval(b, batch)?)
+                    .map_err(arrow)?
+            }
+            Node::Not(a) => arrow_arith::boolean::not(&self.eval(a, batch)?).map_err(arrow)?,
+        })
+    }
+
+    /// Whether row group `rg` of `meta` may hold a row the predicate keeps, by its chunk
+    /// statistics (true when they cannot tell).
+    pub(crate) fn may_match(&self, meta: &FileMetaData, rg: usize) -> bool {
+        let Some(group) = meta.row_groups().get(rg) else {
+            return true;
+        };
+        let stats = |col: usize| -> Option<ChunkStats> {
+            let c = &self.columns[col];
+            let chunk = group.columns().get(c.leaf)?;
+            ChunkStats::of(meta, chunk, c.leaf, &c.data_type, group.num_rows())
+        };
+        prune(&self.node, false, &stats) != Some(false)
+    }
+}
+
+/// Binds `p` (negations kept as they are).
+fn bind_node(
+    p: &Predicate,
+    schema: &Schema,
+    leaves: &[Option<usize>],
+    columns: &mut Vec<BoundColumn>,
+) -> Result<Node> {
+    let mut column = |name: &str| -> Result<usize> {
+        if let Some(i) = columns.iter().position(|c| c.name == name) {
+            return Ok(i);
+        }
+        let (index, field) = schema
+            .column_with_name(name)
+            .ok_or_else(|| filter_error(format!("no column `{name}` in the file")))?;
+        let leaf = leaves.get(index).copied().flatten().ok_or_else(|| {
+            filter_error(format!(
+                "column `{name}` is nested ({}); filters take primitive top-level columns",
+                field.data_type()
+            ))
+        })?;
+        columns.push(BoundColumn {
+            name: name.to_string(),
+            index,
+            leaf,
+            data_type: field.data_type().clone(),
+        });
+        Ok(columns.len() - 1)
+    };
+    Ok(match p {
+        Predicate::Compare {
+            column: c,
+            op,
+            value,
+        } => {
+            let col = column(c)?;
+            let value = literal_array(value, &columns[col])?;
+            Node::Cmp {
+                col,
+                op: *op,
+                value,
+            }
+        }
+        Predicate::In {
+            column: c,
+            values,
+            negated,
+        } => {
+            let col = column(c)?;
+            let mut node: Option<Node> = None;
+            for v in values {
+                let value = literal_array(v, &columns[col])?;
+                let eq = Node::Cmp {
+                    col,
+                    op: CmpOp::Eq,
+                    value,
+                };
+                node = Some(match node {
+                    None => eq,
+                    Some(n) => Node::Or(Box::new(n), Box::new(eq)),
+                });
+            }
+            // An empty list keeps no row (and `NOT IN ()` every row but nulls' status).
+            let node = node.unwrap_or(Node::Cmp {
+                col,
+                op: CmpOp::Eq,
+                value: None,
+            });
+            if *negated {
+                Node::Not(Box::new(node))
+            } else {
+                node
+            }
+        }
+        Predicate::IsNull { column: c, negated } => Node::IsNull {
+            col: column(c)?,
+            negated: *negated,
+        },
+        Predicate::And(a, b) => Node::And(
+            Box::new(bind_node(a, schema, leaves, columns)?),
+            Box::new(bind_node(b, schema, leaves, columns)?),
+        ),
+        Predicate::Or(a, b) => Node::Or(
+            Box::new(bind_node(a, schema, leaves, columns)?),
+            Box::new(bind_node(b, schema, leaves, columns)?),
+        ),
+        Predicate::Not(a) => Node::Not(Box::new(bind_node(a, schema, leaves, columns)?)),
+    })
+}
+
+/// The value type of `t` (a dictionary's values).
+fn value_type(t: &DataType) -> &DataType {
+    match t {
+        DataType::Dictionary(_, v) => v,
+        other => other,
+    }
+}
+
+/// `value` as a one-element array of `col`'s (value) type; `None` for NULL.
+fn literal_array(value: &Literal, col: &BoundColumn) -> Result<Option<ArrayRef>> {
+    let target = value_type(&col.data_type);
+    let source: ArrayRef = match value {
+        Literal::Null => return Ok(None),
+        Literal::Bool(b) => Arc::new(BooleanArray::from(vec![*b])),
+        Literal::Int(v) => Arc::new(arrow_array::Int64Array::from(vec![*v])),
+        Literal::UInt(v) => Arc::new(arrow_array::UInt64Array::from(vec![*v])),
+        Literal::Float(v) => Arc::new(arrow_array::Float64Array::from(vec![*v])),
+        Literal::Str(s) => Arc::new(arrow_array::StringArray::from(vec![s.as_str()])),
+        Literal::Bytes(b) => Arc::new(BinaryArray::from(vec![b.as_slice()])),
+    };
+    let fits = match (value, target) {
+        (Literal::Bool(_), DataType::Boolean) => true,
+        (Literal::Int(_) | Literal::UInt(_), t) => {
+            t.is_integer() || t.is_floating() || is_decimal(t)
+        }
+        (Literal::Float(_), t) => t.is_floating() || is_decimal(t) || t.is_integer(),
+        (Literal::Str(_), DataType::Boolean) => false,
+        (Literal::Str(_), t) => !t.is_numeric() || is_decimal(t),
+        (Literal::Bytes(_), t) => matches!(
+            t,
+            DataType::Binary
+                | DataType::LargeBinary
+                | DataType::BinaryView
+                | DataType::FixedSizeBinary(_)
+        ),
+        _ => false,
+    };
+    let refuse = |why: &str| {
+        filter_error(format!(
+            "the literal {value} cannot be compared with column `{}` of type {target}{why}",
+            col.name
+        ))
+    };
+    if !fits {
+        return Err(refuse(""));
+    }
+    if let (Literal::Float(f), t) = (value, target) {
+        if t.is_integer() && (f.fract() != 0.0 || !f.is_finite()) {
+            return Err(refuse(": it is not a whole number"));
+        }
+    }
+    let source = match (value, target) {
+        // Decimals from the number's text, exactly: more fractional digits than the scale
+        // would be rounded away.
+        (Literal::Float(_) | Literal::Int(_) | Literal::UInt(_) | Literal::Str(_), t)
+            if is_decimal(t) =>
+        {
+            let text = match value {
+                Literal::Float(f) => format!("{f}"),
+                Literal::Str(s) => s.trim().to_string(),
+                other => other.to_string(),
+            };
+            let digits = text
+                .split_once('.')
+                .map_or(0, |(_, frac)| frac.trim_end_matches('0').len());
+            let scale = match t {
+                DataType::Decimal32(_, s)
+                | DataType::Decimal64(_, s)
+                | DataType::Decimal128(_, s)
+                | DataType::Decimal256(_, s) => i64::from(*s),
+                _ => 0,
+            };
+            if digits as i64 > scale {
+                return Err(refuse(&format!(
+                    ": it has more digits after the point than the column's scale {scale}"
+                )));
+            }
+            Arc::new(arrow_array::StringArray::from(vec![text])) as ArrayRef
+        }
+        _ => source,
+    };
+    let options = CastOptions {
+        safe: false,
+        ..CastOptions::default()
+    };
+    // A timestamp with a time zone is a UTC instant: a literal without a zone is read as
+    // UTC (one with an offset is moved to UTC), then given the column's zone.
+    let array = match target {
+        DataType::Timestamp(unit, Some(_)) => {
+            let naive = DataType::Timestamp(*unit, None);
+            let utc = cast_with_options(&source, &naive, &options)
+                .map_err(|e| refuse(&format!(": {e}")))?;
+            let data = utc
+                .to_data()
+                .into_builder()
+                .data_type(target.clone())
+                .build()
+                .map_err(|e| refuse(&format!(": {e}")))?;
+            make_array(data)
+        }
+        _ => cast_with_options(&source, target, &options).map_err(|e| refuse(&format!(": {e}")))?,
+    };
+    if array.null_count() > 0 {
+        return Err(refuse(""));
+    }
+    Ok(Some(array))
+}
+
+fn is_decimal(t: &DataType) -> bool {
+    matches!(
+        t,
+        DataType::Decimal32(..)
+            | DataType::Decimal64(..)
+            | DataType::Decimal128(..)
+            | DataType::Decimal256(..)
+    )
+}
+
+/// `array op value` (a one-element array of the array's value type), null where the array
+/// is null.
+fn compare(array: &dyn Array, op: CmpOp, value: &ArrayRef) -> Result<BooleanArray> {
+    let arrow = |e: arrow_schema::ArrowError| filter_error(e.to_string());
+    match value_type(array.data_type()) {
+        DataType::Float32 | DataType::Float64 => {
+            // IEEE comparisons (NaN compares false, -0.0 == 0.0), on the dictionary's values
+            // gathered when it is one.
+            let plain;
+            let array = match array.data_type() {
+                DataType::Dictionary(..) => {
+                    plain =
+                        arrow_cast::cast(array, value_type(array.data_type())).map_err(arrow)?;
+                    plain.as_ref()
+                }
+                _ => array,
+            };
+            Ok(float_compare(array, op, value))
+        }
+        _ => {
+            let scalar = Scalar::new(Arc::clone(value));
+            let lhs: &dyn Datum = &array;
+            use arrow_ord::cmp;
+            match op {
+                CmpOp::Eq => cmp::eq(lhs, &scalar),
+                CmpOp::NotEq => cmp::neq(lhs, &scalar),
+                CmpOp::Lt => cmp::lt(lhs, &scalar),
+                CmpOp::LtEq => cmp::lt_eq(lhs, &scalar),
+                CmpOp::Gt => cmp::gt(lhs, &scalar),
+                CmpOp::GtEq => cmp::gt_eq(lhs, &scalar),
+            }
+            .map_err(arrow)
+        }
+    }
+}
+
+fn float_compare(array: &dyn Array, op: CmpOp, value: &ArrayRef) -> BooleanArray {
+    fn run<T: Copy + PartialOrd>(values: &[T], v: T, op: CmpOp) -> BooleanBuffer {
+        match op {
+            CmpOp::Eq => BooleanBuffer::collect_bool(values.len(), |i| values[i] == v),
+            CmpOp::NotEq => BooleanBuffer::collect_bool(values.len(), |i| values[i] != v),
+            CmpOp::Lt => BooleanBuffer::collect_bool(values.len(), |i| values[i] < v),
+            CmpOp::LtEq => BooleanBuffer::collect_bool(values.len(), |i| values[i] <= v),
+            CmpOp::Gt => BooleanBuffer::collect_bool(values.len(), |i| values[i] > v),
+            CmpOp::GtEq => BooleanBuffer::collect_bool(values.len(), |i| values[i] >= v),
+        }
+    }
+    let bits = match array.data_type() {
+        DataType::Float32 => {
+            let v = value.as_primitive::<Float32Type>().value(0);
+            run(array.as_primitive::<Float32Type>().values(), v, op)
+        }
+        DataType::Float64 => {
+            let v = value.as_primitive::<Float64Type>().value(0);
+            run(array.as_primitive::<Float64Type>().values(), v, op)
+        }
+        _ => BooleanBuffer::new_unset(array.len()),
+    };
+    BooleanArray::new(bits, array.logical_nulls())
+}
+
+/// What a chunk's statistics say: its rows, nulls, and bounds (one-element arrays, of the
+/// column's value type, or Binary for byte arrays).
+struct ChunkStats {
+    rows: i64,
+    nulls: Option<i64>,
+    bounds: Option<(ArrayRef, ArrayRef)>,
+}
+
+impl ChunkStats {
+    fn of(
+        meta: &FileMetaData,
+        chunk: &ColumnChunk,
+        leaf: usize,
+        data_type: &DataType,
+        rows: i64,
+    ) -> Option<ChunkStats> {
+        let s = chunk.statistics()?;
+        let buf = meta.buf();
+        let physical = meta.schema().leaf_element(leaf)?.physical_type?;
+        let target = value_type(data_type);
+        let signed_order = matches!(
+            (physical, target),
+            (PhysicalType::Int32 | PhysicalType::Int64, t)
+                if t.is_signed_integer() || matches!(t, DataType::Date32 | DataType::Date64
+                    | DataType::Time32(_) | DataType::Time64(_) | DataType::Timestamp(..)
+                    | DataType::Duration(_)) || is_decimal(t)
+        ) || matches!(
+            physical,
+            PhysicalType::Float | PhysicalType::Double | PhysicalType::Boolean
+        );
+        let (min, max) = match (s.min_value, s.max_value) {
+            (Some(a), Some(b)) => (Some(a), Some(b)),
+            _ if signed_order => (s.min, s.max),
+            _ => (None, None),
+        };
+        let bounds = match (min, max) {
+            (Some(a), Some(b)) => {
+                let lo = stat_array(physical, a.slice(buf), target)?;
+                let hi = stat_array(physical, b.slice(buf), target)?;
+                usable_bounds(&lo, &hi).then_some((lo, hi))
+            }
+            _ => None,
+        };
+        Some(ChunkStats {
+            rows,
+            nulls: s.null_count,
+            bounds,
+        })
+    }
+}
+
+/// Float bounds that are NaN or zero say nothing reliable.
+fn usable_bounds(lo: &ArrayRef, hi: &ArrayRef) -> bool {
+    let bad = |a: &ArrayRef| match a.data_type() {
+        DataType::Float32 => {
+            let v = a.as_primitive::<Float32Type>().value(0);
+            v.is_nan() || v == 0.0
+        }
+        DataType::Float64 => {
+            let v = a.as_primitive::<Float64Type>().value(0);
+            v.is_nan() || v == 0.0
+        }
+        _ => false,
+    };
+    !bad(lo) && !bad(hi)
+}
+
+/// A statistics value (PLAIN bytes of `physical`) as a one-element array of `target` (Binary
+/// for byte arrays); `None` where the value's order is not `target`'s or it is malformed.
+fn stat_array(physical: PhysicalType, bytes: &[u8], target: &DataType) -> Option<ArrayRef> {
+    let raw = |width: usize, t: DataType| -> Option<ArrayRef> {
+        let b: [u8; 8] = {
+            let mut out = [0u8; 8];
+            out.get_mut(..width)?.copy_from_slice(bytes.get(..width)?);
+            out
+        };
+        let data = ArrayData::builder(t)
+            .len(1)
+            .add_buffer(Buffer::from_slice_ref(&b[..width]))
+            .build()
+            .ok()?;
+        Some(make_array(data))
+    };
+    match physical {
+        PhysicalType::Boolean => {
+            let b = *bytes.first()?;
+            (target == &DataType::Boolean)
+                .then(|| Arc::new(BooleanArray::from(vec![b != 0])) as ArrayRef)
+        }
+        PhysicalType::Int32 => match target {
+            DataType::Int32 | DataType::UInt32 | DataType::Date32 | DataType::Time32(_) => {
+                raw(4, target.clone())
+            }
+            DataType::Int8 | DataType::Int16 => {
+                let a = raw(4, DataType::Int32)?;
+                arrow_cast::cast(&a, target).ok()
+            }
+            DataType::UInt8 | DataType::UInt16 => {
+                let a = raw(4, DataType::UInt32)?;
+                arrow_cast::cast(&a, target).ok()
+            }
+            DataType::Decimal32(..) => raw(4, target.clone()),
+            DataType::Decimal64(..) => {
+                let v = i32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+                decimal(i128::from(v), target)
+            }
+            DataType::Decimal128(..) => {
+                let v = i32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+                decimal(i128::from(v), target)
+            }
+            _ => None,
+        },
+        PhysicalType::Int64 => match target {
+            DataType::Int64
+            | DataType::UInt64
+            | DataType::Date64
+            | DataType::Time64(_)
+            | DataType::Timestamp(..)
+            | DataType::Duration(_)
+            | DataType::Decimal64(..) => raw(8, target.clone()),
+            DataType::Decimal128(..) => {
+                let v = i64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
+                decimal(i128::from(v), target)
+            }
+            _ => None,
+        },
+        PhysicalType::Float if target == &DataType::Float32 => raw(4, DataType::Float32),
+        PhysicalType::Double if target == &DataType::Float64 => raw(8, DataType::Float64),
+        PhysicalType::ByteArray => match target {
+            DataType::Utf8
+            | DataType::LargeUtf8
+            | DataType::Utf8View
+            | DataType::Binary
+            | DataType::LargeBinary
+            | DataType::BinaryView => Some(Arc::new(BinaryArray::from(vec![bytes])) as ArrayRef),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The unscaled `v` as a one-element decimal array of `target`.
+fn decimal(v: i128, target: &DataType) -> Option<ArrayRef> {
+    match target {
+        DataType::Decimal128(p, s) => arrow_array::Decimal128Array::from(vec![v])
+            .with_precision_and_scale(*p, *s)
+            .ok()
+            .map(|d| Arc::new(d) as ArrayRef),
+        DataType::Decimal64(p, s) => {
+            arrow_array::Decimal64Array::from(vec![i64::try_from(v).ok()?])
+                .with_precision_and_scale(*p, *s)
+                .ok()
+                .map(|d| Arc::new(d) as ArrayRef)
+        }
+        _ => None,
+    }
+}
+
+/// `value` for comparing with byte-array bounds: as Binary.
+fn as_bound_type(value: &ArrayRef, bound: &ArrayRef) -> Option<ArrayRef> {
+    if value.data_type() == bound.data_type() {
+        return Some(Arc::clone(value));
+    }
+    if bound.data_type() == &DataType::Binary {
+        return arrow_cast::cast(value, &DataType::Binary).ok();
+    }
+    None
+}
+
+/// `a op b` on one-element arrays; `None` when they do not compare.
+fn holds(a: &ArrayRef, op: CmpOp, b: &ArrayRef) -> Option<bool> {
+    use arrow_ord::cmp;
+    let (a, b): (&dyn Datum, &dyn Datum) = (a, b);
+    let r = match op {
+        CmpOp::Eq => cmp::eq(a, b),
+        CmpOp::NotEq => cmp::neq(a, b),
+        CmpOp::Lt => cmp::lt(a, b),
+        CmpOp::LtEq => cmp::lt_eq(a, b),
+        CmpOp::Gt => cmp::gt(a, b),
+        CmpOp::GtEq => cmp::gt_eq(a, b),
+    }
+    .ok()?;
+    (r.null_count() == 0).then(|| r.value(0))
+}
+
+/// Whether `node` (negated when `negate`) can be true on a row of the chunk whose statistics
+/// `stats` gives per column: `Some(false)` when no row can satisfy it, else `None` (unknown)
+/// or `Some(true)`.
+fn prune(node: &Node, negate: bool, stats: &dyn Fn(usize) -> Option<ChunkStats>) -> Option<bool> {
+    match node {
+        Node::Not(a) => prune(a, !negate, stats),
+        Node::And(a, b) | Node::Or(a, b) => {
+            // NOT (a AND b) = NOT a OR NOT b, NOT (a OR b) = NOT a AND NOT b.
+            let both = matches!(node, Node::And(..)) != negate;
+            let (x, y) = (prune(a, negate, stats), prune(b, negate, stats));
+            if both {
+                (x == Some(false) || y == Some(false)).then_some(false)
+            } else {
+                (x == Some(false) && y == Some(false)).then_some(false)
+            }
+        }
+        Node::IsNull { col, negated } => {
+            let s = stats(*col)?;
+            let nulls = s.nulls?;
+            let wants_null = *negated == negate;
+            if wants_null {
+                (nulls == 0).then_some(false)
+            } else {
+                (nulls >= s.rows).then_some(false)
+            }
+        }
+        Node::Cmp { col, op, value } => {
+            // A NULL literal keeps no row, negated or not.
+            let Some(value) = value else {
+                return Some(false);
+            };
+            let s = stats(*col)?;
+            // Every value null: no comparison is true.
+            if s.nulls.is_some_and(|n| n >= s.rows) {
+                return Some(false);
+            }
+            let (lo, hi) = s.bounds?;
+            if !usable_bounds(value, value) && value.data_type().is_floating() {
+                return None;
+            }
+            let v = as_bound_type(value, &lo)?;
+            let op = if negate { op.negate() } else { *op };
+            let none = match op {
+                // v < lo or v > hi.
+                CmpOp::Eq => holds(&v, CmpOp::Lt, &lo)? || holds(&v, CmpOp::Gt, &hi)?,
+                // Every value equals v.
+                CmpOp::NotEq => {
+                    holds(&lo, CmpOp::Eq, &v)? && holds(&hi, CmpOp::Eq, &v)? && s.nulls == Some(0)
+                }
+                CmpOp::Lt => holds(&lo, CmpOp::GtEq, &v)?,
+                CmpOp::LtEq => holds(&lo, CmpOp::Gt, &v)?,
+                CmpOp::Gt => holds(&hi, CmpOp::LtEq, &v)?,
+                CmpOp::GtEq => holds(&hi, CmpOp::Lt, &v)?,
+            };
+            none.then_some(false)
+        }
+    }
+}
