@@ -97,9 +97,15 @@ pub fn run(
         .fields()
         .iter()
         .any(|f| matches!(f.data_type(), DataType::Dictionary(..)));
-    // The IPC file format cannot replace a dictionary: with dictionary columns the rows go
-    // out as one batch.
-    let mut batches = match has_dictionary {
+    // The IPC file format cannot replace a dictionary, and a dictionary column's batches
+    // share one dictionary only within a row group: with dictionary columns and several row
+    // groups the rows go out as one batch.
+    let groups = read
+        .row_groups
+        .as_ref()
+        .map_or(reader.metadata().row_groups().len(), Vec::len);
+    let single = has_dictionary && groups > 1;
+    let mut batches = match single {
         true => reader.single_batch(),
         false => reader.batches(),
     }

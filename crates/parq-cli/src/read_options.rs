@@ -150,8 +150,8 @@ pub fn explain(reader: &ParquetReader, stats: &ReadStats) {
         stats.pages_read, stats.pages_skipped
     );
     eprintln!(
-        "bytes: {} read, {} skipped (column chunks: {chunks} bytes)",
+        "bytes: {} read, {} skipped (of the {chunks} bytes of column chunks)",
         stats.bytes_read,
-        chunks.saturating_sub(stats.bytes_read)
+        chunks.saturating_sub(stats.chunk_bytes)
     );
 }

@@ -701,3 +701,57 @@ print(checked)
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn where_filters_rows_and_explain_says_what_was_read() {
+    // sort_columns.parquet: a = [null, 2, 1 | null, 2, 1], b = [a, b, c | a, b, c], two row
+    // groups whose statistics of `a` are 1..2.
+    let f = data("sort_columns.parquet");
+    let (code, out, err) = parq(&[
+        "cat",
+        "--format",
+        "csv",
+        "--where",
+        "a = 2 OR b = 'c'",
+        "--explain",
+        &f,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(String::from_utf8(out).unwrap(), "a,b\n2,b\n1,c\n2,b\n1,c\n");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[0], "row groups: 2 read, 0 skipped", "{err}");
+    assert!(
+        lines[1].starts_with("pages: ") && lines[2].starts_with("bytes: "),
+        "{err}"
+    );
+    // No row group can hold a >= 3: both skipped by their statistics, nothing read.
+    let (code, out, err) = parq(&[
+        "cat",
+        "--format",
+        "csv",
+        "--where",
+        "NOT (a < 3)",
+        "--explain",
+        &f,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(String::from_utf8(out).unwrap(), "a,b\n");
+    assert!(err.starts_with("row groups: 0 read, 2 skipped\n"), "{err}");
+    assert!(err.contains("bytes: 0 read, "), "{err}");
+    // IS NULL, a filter column left out of the output, and convert.
+    let dir = tmp("where");
+    let out_file = dir.join("nulls.parquet");
+    let o = out_file.to_str().unwrap();
+    let (code, _, err) = parq(&["convert", "--columns", "b", "--where", "a IS NULL", &f, o]);
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = parq(&["cat", "--format", "csv", o]);
+    assert_eq!(String::from_utf8(out).unwrap(), "b\na\na\n");
+    // Errors name the problem before any output.
+    fails(&["cat", "--where", "nope = 1", &f], &f, "no column `nope`");
+    fails(
+        &["cat", "--where", "a = 'x'", &f],
+        &f,
+        "cannot be compared with column `a`",
+    );
+    fails(&["cat", "--where", "a = ", &f], &f, "expected a literal");
+}

@@ -25,11 +25,9 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
-use super::decoder::{read_settings, DecodeStep, ParquetDecoder, ParquetDecoderBuilder};
-use super::options::ReadOptions;
+use super::decoder::{reader_settings, DecodeStep, ParquetDecoder, ParquetDecoderBuilder};
 use super::source::FOOTER_PREFETCH;
 use crate::format::footer::{DecodeOptions, FooterDecoder};
-use crate::format::metadata::FileMetaData;
 use crate::{Error, ErrorKind, Result};
 
 /// A file read by byte ranges, asynchronously.
@@ -102,22 +100,7 @@ impl<S: AsyncRangeRead> AsyncParquetReader<S> {
         })
     }
 
-    read_settings!(builder);
-
-    /// The decoded footer.
-    pub fn metadata(&self) -> &FileMetaData {
-        self.builder.metadata()
-    }
-
-    /// The options in force.
-    pub fn options(&self) -> &ReadOptions {
-        self.builder.options()
-    }
-
-    /// The Arrow schema of the batches (the chosen columns).
-    pub fn schema(&self) -> Result<SchemaRef> {
-        self.builder.schema()
-    }
+    reader_settings!();
 
     /// The batches of the chosen row groups and columns.
     pub fn batches(&self) -> Result<AsyncRecordBatches<S>> {

@@ -117,6 +117,30 @@ macro_rules! read_settings {
 }
 pub(crate) use read_settings;
 
+/// What a reader holding a [`ParquetDecoderBuilder`] (the field `builder`) tells of the
+/// read: its footer, options and batch schema, besides [`read_settings`].
+macro_rules! reader_settings {
+    () => {
+        $crate::read::decoder::read_settings!(builder);
+
+        /// The decoded footer.
+        pub fn metadata(&self) -> &$crate::format::metadata::FileMetaData {
+            self.builder.metadata()
+        }
+
+        /// The options in force.
+        pub fn options(&self) -> &$crate::read::ReadOptions {
+            self.builder.options()
+        }
+
+        /// The Arrow schema of the batches (the chosen columns).
+        pub fn schema(&self) -> $crate::Result<arrow_schema::SchemaRef> {
+            self.builder.schema()
+        }
+    };
+}
+pub(crate) use reader_settings;
+
 /// What a read has done: row groups read and skipped by the filter, rows decoded and kept,
 /// bytes read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -134,8 +158,11 @@ pub struct ReadStats {
     /// Data pages of the chosen columns in the skipped row groups (as their chunks'
     /// `encoding_stats` count them; chunks without them count none).
     pub pages_skipped: u64,
-    /// Bytes read (pushed) so far.
+    /// Bytes read (pushed) so far: what the decoder asked for, coalesced gaps included.
     pub bytes_read: u64,
+    /// The bytes of the column chunks the read decodes (the chosen columns, and those the
+    /// filter reads, in the row groups read): the rest of the file's chunks are skipped.
+    pub chunk_bytes: u64,
 }
 
 /// What [`ParquetDecoder::poll`] gives.
@@ -307,10 +334,12 @@ impl ParquetDecoderBuilder {
             fetch: self.options.fetch_bytes.max(1),
         };
         let mut leaves = Vec::with_capacity(plan.leaves.len());
+        let mut chunk_bytes = 0u64;
         for spec in &plan.leaves {
             let mut tasks = Vec::with_capacity(row_groups.len());
             for &rg in &row_groups {
                 let chunk = chunk_of(&self.meta, rg, spec.leaf)?;
+                chunk_bytes += u64::try_from(chunk.total_compressed_size()).unwrap_or(0);
                 let mut max_records = row_group_rows(&self.meta, rg)?;
                 if spec.max_rep_level == 0 {
                     // One value per row: no more rows than the chunk's `num_values` either
@@ -350,6 +379,7 @@ impl ParquetDecoderBuilder {
                 row_groups_read: row_groups.len(),
                 row_groups_skipped: skipped,
                 pages_skipped,
+                chunk_bytes,
                 ..ReadStats::default()
             },
             plan,

@@ -62,8 +62,8 @@ pub struct ReadOptions {
     /// The most bytes of a column chunk asked for at a time (a page that is larger is asked
     /// for whole): about what a read holds of each chosen column. Default 4 MiB.
     pub fetch_bytes: u64,
-    /// Byte ranges needed at the same time that lie closer than this are fetched as one.
-    /// Default 1 MiB.
+    /// Byte ranges needed at the same time that lie closer than this are fetched as one
+    /// (the gap is read too). Default 64 KiB. Object stores coalesce their own way on top.
     pub coalesce_bytes: u64,
 }
 
@@ -77,7 +77,7 @@ impl Default for ReadOptions {
             verify_crc: false,
             schema: ArrowSchemaOptions::default(),
             fetch_bytes: 4 << 20,
-            coalesce_bytes: 1 << 20,
+            coalesce_bytes: 64 << 10,
         }
     }
 }

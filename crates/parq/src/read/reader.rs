@@ -35,11 +35,11 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
-use super::decoder::{read_settings, DecodeStep, ParquetDecoder, ParquetDecoderBuilder, ReadStats};
-use super::options::ReadOptions;
+use super::decoder::{
+    reader_settings, DecodeStep, ParquetDecoder, ParquetDecoderBuilder, ReadStats,
+};
 use super::source::{read_footer, FileSource, RangeRead};
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
-use crate::format::metadata::FileMetaData;
 use crate::{Error, ErrorKind, Result};
 
 /// Reads a Parquet file into Arrow record batches: see the [module documentation](self).
@@ -75,22 +75,7 @@ impl ParquetReader {
         })
     }
 
-    read_settings!(builder);
-
-    /// The decoded footer.
-    pub fn metadata(&self) -> &FileMetaData {
-        self.builder.metadata()
-    }
-
-    /// The options in force.
-    pub fn options(&self) -> &ReadOptions {
-        self.builder.options()
-    }
-
-    /// The Arrow schema of the batches (the chosen columns).
-    pub fn schema(&self) -> Result<SchemaRef> {
-        self.builder.schema()
-    }
+    reader_settings!();
 
     /// The choice of columns, row groups and options, to make a [`ParquetDecoder`] of.
     pub fn builder(&self) -> &ParquetDecoderBuilder {
