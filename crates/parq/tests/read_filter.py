@@ -6,6 +6,8 @@
   read_filter.py samples FILE...
       prints JSON {file: {column: [[sql_literal, value], ...]}}: literals drawn from each
       primitive top-level column (its values, bounds and beyond)
+  read_filter.py take FILE RANGES.json OUT.arrow
+      writes the rows of RANGES.json ([[start, end], ...]) of FILE, by pyarrow's take
   read_filter.py filter CASES.json OUTDIR
       CASES.json: [[file, tree], ...]; writes OUTDIR/<i>.arrow, pq.read_table(file,
       filters=<tree as a pyarrow expression>), IN built as an OR of equalities (SQL null
@@ -55,7 +57,14 @@ def gen(out):
             "all_null": pa.array([None] * n, pa.int64()),
         }
     )
-    pq.write_table(table, out, row_group_size=1500, data_page_size=2048, write_statistics=True)
+    pq.write_table(
+        table,
+        out,
+        row_group_size=1500,
+        data_page_size=2048,
+        write_statistics=True,
+        write_page_index=True,
+    )
 
 
 def sql_string(s):
@@ -221,6 +230,18 @@ def run_filters(cases_path, outdir):
     print(json.dumps(disagree))
 
 
+def take(path, ranges_path, out):
+    """The rows of the ranges in ranges_path (JSON [[start, end], ...]) of the file."""
+    with open(ranges_path) as f:
+        ranges = json.load(f)
+    table = pq.read_table(path)
+    indices = [i for s, e in ranges for i in range(s, e)]
+    table = table.take(pa.array(indices, pa.int64())).combine_chunks()
+    with pa.ipc.new_file(out, table.schema) as w:
+        for b in table.to_batches()[:1]:
+            w.write_batch(b)
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "gen":
@@ -229,3 +250,5 @@ if __name__ == "__main__":
         samples(sys.argv[2:])
     elif cmd == "filter":
         run_filters(sys.argv[2], sys.argv[3])
+    elif cmd == "take":
+        take(sys.argv[2], sys.argv[3], sys.argv[4])

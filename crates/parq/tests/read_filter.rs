@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
 use parq::read::sql::parse_filter;
-use parq::read::{col, ParquetReader};
+use parq::read::{col, ParquetReader, RowSelection};
 use serde_json::{json, Value};
 
 fn script() -> PathBuf {
@@ -160,6 +160,7 @@ fn random_predicates_match_pyarrow_filters() {
         );
     }
     let mut skipped = 0;
+    let mut pages_skipped = 0;
     let mut kept_some = 0;
     let mut failures = Vec::new();
     for (i, (file, sql, _)) in cases.iter().enumerate() {
@@ -175,6 +176,9 @@ fn random_predicates_match_pyarrow_filters() {
             .unwrap_or_else(|e| panic!("{}: {sql}: {e}", file.display()));
         let stats = batches.stats();
         skipped += stats.row_groups_skipped;
+        if stats.row_groups_skipped == 0 {
+            pages_skipped += stats.pages_skipped;
+        }
         let got = match got.is_empty() {
             true => RecordBatch::new_empty(reader.schema().unwrap()),
             false => concat(&got),
@@ -193,6 +197,8 @@ fn random_predicates_match_pyarrow_filters() {
         failures.join("\n")
     );
     assert!(skipped > 50, "{skipped} row groups skipped");
+    // Pages skipped by the column index where no row group was.
+    assert!(pages_skipped > 100, "{pages_skipped} pages skipped");
     assert!(
         kept_some > cases.len() / 4,
         "{kept_some} of {} kept rows",
@@ -230,4 +236,71 @@ fn bad_filters_are_errors_before_reading() {
     assert!(rows(col("tsn").eq("2020-01-31 08:01:00")) == 1);
     assert!(rows(col("ts").eq("2020-01-31 08:00:00.25")) == 0);
     assert!(rows(col("ts").eq("2020-01-31 08:00:07.25")) == 1);
+}
+
+#[test]
+fn row_selections_match_pyarrow_take() {
+    let dir = tmp_dir("read_selection");
+    let generated = dir.join("generated.parquet");
+    run(&["gen", generated.to_str().unwrap()]);
+    let data = testdata().join("parquet-testing/data");
+    let mut rng = Rng(99);
+    let mut skipped_pages = 0;
+    for file in [
+        generated,
+        data.join("alltypes_tiny_pages.parquet"),
+        data.join("alltypes_plain.parquet"),
+    ] {
+        let reader = ParquetReader::open(&file).unwrap();
+        let rows = reader.metadata().num_rows() as u64;
+        for case in 0..12 {
+            // A few ranges, sometimes none, sometimes past the end.
+            let mut ranges = Vec::new();
+            for _ in 0..rng.below(5) {
+                let s = rng.below(rows + 10);
+                let len = match case % 3 {
+                    0 => 1 + rng.below(3),
+                    1 => rng.below(200),
+                    _ => rng.below(rows / 2 + 1),
+                };
+                ranges.push(s..s + len);
+            }
+            let selection = RowSelection::from_ranges(ranges);
+            let clipped: Vec<Value> = selection
+                .ranges()
+                .iter()
+                .filter(|r| r.start < rows)
+                .map(|r| json!([r.start, r.end.min(rows)]))
+                .collect();
+            let ranges_path = dir.join("ranges.json");
+            std::fs::write(&ranges_path, serde_json::to_string(&clipped).unwrap()).unwrap();
+            let out = dir.join("take.arrow");
+            run(&[
+                "take",
+                file.to_str().unwrap(),
+                ranges_path.to_str().unwrap(),
+                out.to_str().unwrap(),
+            ]);
+            let expected = read_ipc(&out);
+            let r = ParquetReader::open(&file)
+                .unwrap()
+                .with_batch_size(97)
+                .with_row_selection(selection.clone());
+            let mut batches = r.batches().unwrap();
+            let got: Vec<RecordBatch> = (&mut batches).collect::<parq::Result<_>>().unwrap();
+            skipped_pages += batches.stats().pages_skipped;
+            let got = match got.is_empty() {
+                true => RecordBatch::new_empty(r.schema().unwrap()),
+                false => concat(&got),
+            };
+            let diff = differences(&got, &expected);
+            assert!(
+                diff.is_empty(),
+                "{}: {:?}: {diff:?}",
+                file.display(),
+                selection.ranges()
+            );
+        }
+    }
+    assert!(skipped_pages > 50, "{skipped_pages} pages skipped");
 }

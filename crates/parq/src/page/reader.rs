@@ -407,6 +407,43 @@ impl PageReader {
         self.values_read
     }
 
+    /// The rows of the next data page, from the offset index (`row_group_rows`: the rows
+    /// of the chunk's row group, which end the last page), when the pages before the first
+    /// location (the dictionary page) have been read; `None` otherwise.
+    pub fn next_page_rows(&self, row_group_rows: u64) -> Option<u64> {
+        if self.done || self.pos < self.walk_end {
+            return None;
+        }
+        let locations = self.locations.as_ref()?;
+        let first = u64::try_from(locations.get(self.next_location)?.first_row_index).ok()?;
+        let end = match locations.get(self.next_location + 1) {
+            Some(next) => u64::try_from(next.first_row_index).ok()?,
+            None => row_group_rows,
+        };
+        end.checked_sub(first)
+    }
+
+    /// Skips the next data page without reading it (see [`PageReader::next_page_rows`]).
+    /// The chunk's `num_values` is no longer checked.
+    pub fn skip_page(&mut self) {
+        if self.pos >= self.walk_end
+            && self
+                .locations
+                .as_ref()
+                .is_some_and(|l| self.next_location < l.len())
+        {
+            self.next_location += 1;
+            self.ordinal += 1;
+            self.expected_values = None;
+        }
+    }
+
+    /// Sets how many bytes are asked for at a time when the next page is not held (at least
+    /// the page).
+    pub fn set_fetch(&mut self, fetch: u64) {
+        self.fetch = fetch.max(1);
+    }
+
     /// The capacity of the reused decompression buffer.
     pub fn buffer_capacity(&self) -> usize {
         self.buffer.capacity()

@@ -25,7 +25,8 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
-use super::decoder::{reader_settings, DecodeStep, ParquetDecoder, ParquetDecoderBuilder};
+use super::builder::{reader_settings, ParquetDecoderBuilder};
+use super::decoder::{DecodeStep, ParquetDecoder};
 use super::source::FOOTER_PREFETCH;
 use crate::format::footer::{DecodeOptions, FooterDecoder};
 use crate::{Error, ErrorKind, Result};

@@ -43,103 +43,11 @@ use super::error::{inconsistent, index};
 use super::filter::BoundFilter;
 use super::leaf::{chunk_of, ChunkSource, ChunkTask, ColumnOptions, Fill, LeafBatch, LeafReader};
 use super::nested::assemble;
-use super::options::ReadOptions;
-use super::plan::{plan, ColumnSelection, Plan, Shape};
-use super::predicate::Predicate;
+use super::plan::Plan;
+use super::selection::{RowSelection, Runs};
+use crate::format::footer::{decode_page_index, PageIndex};
 use crate::format::metadata::{FileMetaData, PageType};
-use crate::page::needs_legacy_dictionary_padding;
 use crate::{Error, ErrorKind, Result};
-
-/// The methods that choose what a read decodes (options, columns, row groups), for
-/// [`ParquetDecoderBuilder`] and the readers that hold one (`$inner`: the path to it).
-macro_rules! read_settings {
-    ($($inner:ident).*) => {
-        /// Sets all options.
-        pub fn with_options(mut self, options: $crate::read::ReadOptions) -> Self {
-            self$(.$inner)*.options = options;
-            self
-        }
-
-        /// Sets the batch size in rows (at least 1).
-        pub fn with_batch_size(mut self, rows: usize) -> Self {
-            self$(.$inner)*.options.batch_size = rows.max(1);
-            self
-        }
-
-        /// Sets how string columns are read.
-        pub fn with_strings(mut self, strings: $crate::read::StringType) -> Self {
-            self$(.$inner)*.options.strings = strings;
-            self
-        }
-
-        /// Sets which string / binary columns are read as Arrow dictionaries.
-        pub fn with_dictionary(mut self, dictionary: $crate::read::DictionaryColumns) -> Self {
-            self$(.$inner)*.options.dictionary = dictionary;
-            self
-        }
-
-        /// Sets whether page CRCs are verified.
-        pub fn with_verify_crc(mut self, verify: bool) -> Self {
-            self$(.$inner)*.options.verify_crc = verify;
-            self
-        }
-
-        /// Sets what to do with strings that are not valid UTF-8.
-        pub fn with_invalid_utf8(mut self, invalid_utf8: $crate::read::InvalidUtf8) -> Self {
-            self$(.$inner)*.options.invalid_utf8 = invalid_utf8;
-            self
-        }
-
-        /// Reads only these columns, in this order (default: all): top-level fields by index
-        /// or name, or dotted paths inside them.
-        pub fn with_columns<C: Into<$crate::read::ColumnSelection>>(
-            mut self,
-            columns: impl IntoIterator<Item = C>,
-        ) -> Self {
-            self$(.$inner)*.columns = Some(columns.into_iter().map(Into::into).collect());
-            self
-        }
-
-        /// Reads only these row groups, in this order (default: all).
-        pub fn with_row_groups(mut self, row_groups: impl IntoIterator<Item = usize>) -> Self {
-            self$(.$inner)*.row_groups = Some(row_groups.into_iter().collect());
-            self
-        }
-
-        /// Keeps only the rows `predicate` holds for (SQL semantics: not where it is false
-        /// or null). Row groups whose statistics show no row can hold are not read; its
-        /// columns are decoded even when not chosen, and left out of the batches.
-        pub fn with_filter(mut self, predicate: $crate::read::predicate::Predicate) -> Self {
-            self$(.$inner)*.filter = Some(predicate);
-            self
-        }
-    };
-}
-pub(crate) use read_settings;
-
-/// What a reader holding a [`ParquetDecoderBuilder`] (the field `builder`) tells of the
-/// read: its footer, options and batch schema, besides [`read_settings`].
-macro_rules! reader_settings {
-    () => {
-        $crate::read::decoder::read_settings!(builder);
-
-        /// The decoded footer.
-        pub fn metadata(&self) -> &$crate::format::metadata::FileMetaData {
-            self.builder.metadata()
-        }
-
-        /// The options in force.
-        pub fn options(&self) -> &$crate::read::ReadOptions {
-            self.builder.options()
-        }
-
-        /// The Arrow schema of the batches (the chosen columns).
-        pub fn schema(&self) -> $crate::Result<arrow_schema::SchemaRef> {
-            self.builder.schema()
-        }
-    };
-}
-pub(crate) use reader_settings;
 
 /// What a read has done: row groups read and skipped by the filter, rows decoded and kept,
 /// bytes read.
@@ -178,224 +86,8 @@ pub enum DecodeStep {
     Finished,
 }
 
-/// The choice of what a read decodes: a file's metadata, columns, row groups and options.
-/// [`ParquetDecoderBuilder::build`] makes the [`ParquetDecoder`].
-#[derive(Debug, Clone)]
-pub struct ParquetDecoderBuilder {
-    meta: Arc<FileMetaData>,
-    file_len: u64,
-    pub(crate) options: ReadOptions,
-    pub(crate) columns: Option<Vec<ColumnSelection>>,
-    pub(crate) row_groups: Option<Vec<usize>>,
-    pub(crate) filter: Option<Predicate>,
-}
-
-impl ParquetDecoderBuilder {
-    /// A read of the file of `file_len` bytes whose footer is `meta`: every column and row
-    /// group, default options.
-    pub fn new(meta: Arc<FileMetaData>, file_len: u64) -> Self {
-        ParquetDecoderBuilder {
-            meta,
-            file_len,
-            options: ReadOptions::default(),
-            columns: None,
-            row_groups: None,
-            filter: None,
-        }
-    }
-
-    read_settings!();
-
-    /// The decoded footer.
-    pub fn metadata(&self) -> &FileMetaData {
-        &self.meta
-    }
-
-    /// The decoded footer, shared.
-    pub fn metadata_arc(&self) -> &Arc<FileMetaData> {
-        &self.meta
-    }
-
-    /// The file's length in bytes.
-    pub fn file_len(&self) -> u64 {
-        self.file_len
-    }
-
-    /// The options in force.
-    pub fn options(&self) -> &ReadOptions {
-        &self.options
-    }
-
-    /// The Arrow schema of the batches (the chosen columns).
-    pub fn schema(&self) -> Result<SchemaRef> {
-        Ok(self.plan(&[])?.schema)
-    }
-
-    /// The chosen row groups, checked.
-    fn chosen_row_groups(&self) -> Result<Vec<usize>> {
-        let n = self.meta.row_groups().len();
-        match &self.row_groups {
-            None => Ok((0..n).collect()),
-            Some(list) => {
-                if let Some(&rg) = list.iter().find(|&&rg| rg >= n) {
-                    return Err(Error::new(ErrorKind::OutOfBounds {
-                        what: "row group",
-                        index: rg as u64,
-                        len: n as u64,
-                    }));
-                }
-                Ok(list.clone())
-            }
-        }
-    }
-
-    /// The read plan of the chosen columns, and of the top-level fields `extra` after them.
-    fn plan(&self, extra: &[&str]) -> Result<Plan> {
-        let row_groups = self.chosen_row_groups()?;
-        let columns = match (&self.columns, extra) {
-            (None, _) => None,
-            (Some(c), []) => Some(c.clone()),
-            (Some(c), extra) => Some(
-                c.iter()
-                    .cloned()
-                    .chain(extra.iter().map(|e| ColumnSelection::Path(e.to_string())))
-                    .collect(),
-            ),
-        };
-        plan(&self.meta, &self.options, columns.as_deref(), &row_groups)
-    }
-
-    /// The plan of the chosen columns plus those the filter reads, the bound filter, and
-    /// the row groups it leaves to read.
-    fn filtered_plan(&self) -> Result<Filtered> {
-        let mut row_groups = self.chosen_row_groups()?;
-        let Some(predicate) = &self.filter else {
-            return Ok(Filtered {
-                plan: self.plan(&[])?,
-                filter: None,
-                row_groups,
-                pages_skipped: 0,
-            });
-        };
-        let chosen = self.plan(&[])?;
-        let missing: Vec<&str> = predicate
-            .columns()
-            .into_iter()
-            .filter(|c| chosen.schema.column_with_name(c).is_none())
-            .collect();
-        let plan = match missing.is_empty() {
-            true => chosen,
-            false => self.plan(&missing)?,
-        };
-        let outputs = plan.schema.fields().len() - missing.len();
-        let leaves: Vec<Option<usize>> = plan
-            .nodes
-            .iter()
-            .map(|n| match n.shape {
-                Shape::Leaf(j) => plan.leaves.get(j).map(|l| l.leaf),
-                _ => None,
-            })
-            .collect();
-        let bound = BoundFilter::bind(predicate, &plan.schema, &leaves)?;
-        let mut pages_skipped = 0u64;
-        row_groups.retain(|&rg| {
-            let keep = bound.may_match(&self.meta, rg);
-            if !keep {
-                pages_skipped += data_pages(&self.meta, rg, &plan);
-            }
-            keep
-        });
-        Ok(Filtered {
-            plan,
-            filter: Some((bound, outputs)),
-            row_groups,
-            pages_skipped,
-        })
-    }
-
-    /// The decoder of the chosen columns and row groups.
-    pub fn build(&self) -> Result<ParquetDecoder> {
-        let Filtered {
-            plan,
-            filter,
-            row_groups,
-            pages_skipped,
-        } = self.filtered_plan()?;
-        let skipped = self.chosen_row_groups()?.len() - row_groups.len();
-        let options = ColumnOptions {
-            verify_crc: self.options.verify_crc,
-            legacy_dictionary_padding: needs_legacy_dictionary_padding(
-                self.meta.created_by().as_deref(),
-            ),
-        };
-        let source = ChunkSource {
-            meta: Arc::clone(&self.meta),
-            file_len: self.file_len,
-            fetch: self.options.fetch_bytes.max(1),
-        };
-        let mut leaves = Vec::with_capacity(plan.leaves.len());
-        let mut chunk_bytes = 0u64;
-        for spec in &plan.leaves {
-            let mut tasks = Vec::with_capacity(row_groups.len());
-            for &rg in &row_groups {
-                let chunk = chunk_of(&self.meta, rg, spec.leaf)?;
-                chunk_bytes += u64::try_from(chunk.total_compressed_size()).unwrap_or(0);
-                let mut max_records = row_group_rows(&self.meta, rg)?;
-                if spec.max_rep_level == 0 {
-                    // One value per row: no more rows than the chunk's `num_values` either
-                    // (as pyarrow reads a chunk whose count is short).
-                    max_records = max_records.min(usize::try_from(chunk.num_values()).unwrap_or(0));
-                }
-                tasks.push(ChunkTask {
-                    row_group: rg,
-                    max_records,
-                });
-            }
-            leaves.push(LeafReader::new(
-                spec.clone(),
-                options,
-                source.clone(),
-                tasks,
-            )?);
-        }
-        // Without columns, batches count the rows the metadata gives.
-        let mut rows_left = 0usize;
-        for &rg in &row_groups {
-            rows_left = rows_left.saturating_add(row_group_rows(&self.meta, rg)?);
-        }
-        let output = match &filter {
-            Some((_, n)) => Arc::new(
-                plan.schema
-                    .project(&(0..*n).collect::<Vec<_>>())
-                    .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))?,
-            ),
-            None => plan.schema.clone(),
-        };
-        Ok(ParquetDecoder {
-            batch_size: self.options.batch_size.max(1),
-            output,
-            filter,
-            stats: ReadStats {
-                row_groups_read: row_groups.len(),
-                row_groups_skipped: skipped,
-                pages_skipped,
-                chunk_bytes,
-                ..ReadStats::default()
-            },
-            plan,
-            leaves,
-            rows_left,
-            checked: 0,
-            failed: false,
-            waiting: Vec::new(),
-            coalesce: self.options.coalesce_bytes,
-            bytes_pushed: 0,
-        })
-    }
-}
-
 /// The data pages of `plan`'s leaves in row group `rg`, by their chunks' `encoding_stats`.
-fn data_pages(meta: &FileMetaData, rg: usize, plan: &Plan) -> u64 {
+pub(crate) fn data_pages(meta: &FileMetaData, rg: usize, plan: &Plan) -> u64 {
     let mut n = 0u64;
     for spec in &plan.leaves {
         let Ok(chunk) = chunk_of(meta, rg, spec.leaf) else {
@@ -412,17 +104,7 @@ fn data_pages(meta: &FileMetaData, rg: usize, plan: &Plan) -> u64 {
     n
 }
 
-/// What a read decodes once its filter is bound: the plan (the chosen columns, then those
-/// only the filter reads), the filter and how many columns are handed out, the row groups
-/// left to read, and the data pages of the skipped ones.
-struct Filtered {
-    plan: Plan,
-    filter: Option<(BoundFilter, usize)>,
-    row_groups: Vec<usize>,
-    pages_skipped: u64,
-}
-
-fn row_group_rows(meta: &FileMetaData, rg: usize) -> Result<usize> {
+pub(crate) fn row_group_rows(meta: &FileMetaData, rg: usize) -> Result<usize> {
     let n = meta.row_groups()[rg].num_rows();
     usize::try_from(n).map_err(|_| {
         Error::new(ErrorKind::InvalidValue {
@@ -439,6 +121,32 @@ fn make_batch(schema: SchemaRef, arrays: Vec<ArrayRef>, rows: usize) -> Result<R
         .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))
 }
 
+/// What a read decodes, before the page index (when one is read) says which pages to skip.
+#[derive(Debug)]
+pub(crate) struct Setup {
+    pub meta: Arc<FileMetaData>,
+    pub columns: ColumnOptions,
+    pub source: ChunkSource,
+    pub batch_size: usize,
+    pub coalesce: u64,
+    /// Whether the user chose rows.
+    pub selected: bool,
+    /// The chosen columns, then those only the filter reads.
+    pub plan: Plan,
+    /// The schema of the batches handed out.
+    pub output: SchemaRef,
+    /// The filter, and how many of the plan's columns are handed out (the first ones).
+    pub filter: Option<(BoundFilter, usize)>,
+    /// The row groups to read, with the rows of each the user chose.
+    pub row_groups: Vec<(usize, Option<RowSelection>)>,
+    /// The leaf columns decoded, sorted.
+    pub leaves: Vec<usize>,
+    /// The page index range of those row groups and leaves, when it is to be read.
+    pub index: Option<Range<u64>>,
+    /// Row groups and pages skipped so far.
+    pub stats: ReadStats,
+}
+
 /// Decodes the chosen columns and row groups of a file from the bytes pushed to it: see the
 /// [module documentation](self).
 #[derive(Debug)]
@@ -451,8 +159,16 @@ pub struct ParquetDecoder {
     stats: ReadStats,
     plan: Plan,
     leaves: Vec<LeafReader>,
+    /// Before the leaves exist: the setup waiting for its page index.
+    pending: Option<Box<Setup>>,
+    /// Decode each leaf's chunks into one array.
+    single: bool,
+    /// Rows to decode and to skip, when not every row is read.
+    runs: Option<Runs>,
+    /// During a skip run: the rows each leaf has still to skip.
+    skip_left: Option<Vec<u64>>,
     /// Rows still to hand out when no column is chosen.
-    rows_left: usize,
+    rows_left: u64,
     /// Chunks whose row counts all leaves agree on.
     checked: usize,
     failed: bool,
@@ -460,9 +176,125 @@ pub struct ParquetDecoder {
     waiting: Vec<(usize, Range<u64>)>,
     coalesce: u64,
     bytes_pushed: u64,
+    /// An error found by `push`, for the next `poll`.
+    error: Option<Error>,
 }
 
 impl ParquetDecoder {
+    /// The decoder of `setup`: ready, or first asking for the page index.
+    pub(crate) fn new(setup: Setup) -> Result<Self> {
+        let mut d = ParquetDecoder {
+            batch_size: setup.batch_size,
+            output: setup.output.clone(),
+            filter: None,
+            stats: setup.stats,
+            plan: setup.plan.clone(),
+            leaves: Vec::new(),
+            pending: None,
+            single: false,
+            runs: None,
+            skip_left: None,
+            rows_left: 0,
+            checked: 0,
+            failed: false,
+            waiting: Vec::new(),
+            coalesce: setup.coalesce,
+            bytes_pushed: 0,
+            error: None,
+        };
+        match setup.index.is_some() {
+            true => d.pending = Some(Box::new(setup)),
+            false => d.finish_setup(setup, None)?,
+        }
+        Ok(d)
+    }
+
+    /// Builds the leaves of `setup`, skipping the pages the page index `index` (of the
+    /// setup's row groups and leaves) shows hold no row to read.
+    fn finish_setup(&mut self, setup: Setup, index: Option<PageIndex>) -> Result<()> {
+        let Setup {
+            meta,
+            columns,
+            source,
+            selected,
+            plan,
+            filter,
+            row_groups,
+            leaves: leaf_list,
+            ..
+        } = setup;
+        let pos = |leaf: usize| leaf_list.binary_search(&leaf).ok();
+        let mut runs = Runs::default();
+        let mut any_selection = selected;
+        // Per row group read: (row group, its rows, offset index per leaf when pages skip).
+        let mut groups: Vec<(usize, u64, bool)> = Vec::with_capacity(row_groups.len());
+        let mut kept_index: Vec<usize> = Vec::with_capacity(row_groups.len());
+        for (i, (rg, selection)) in row_groups.into_iter().enumerate() {
+            let rows = row_group_rows(&meta, rg)? as u64;
+            let mut sel = selection;
+            if let (Some((f, _)), Some(idx)) = (&filter, &index) {
+                let view = |leaf: usize| {
+                    let j = pos(leaf)?;
+                    Some((idx.column_index(i, j)?, idx.offset_index(i, j)?))
+                };
+                if let Some(pages) = f.page_selection(&view, rows) {
+                    any_selection = true;
+                    sel = Some(match sel {
+                        Some(s) => s.intersect(&pages),
+                        None => pages,
+                    });
+                }
+            }
+            if sel.as_ref().is_some_and(|s| s.row_count() == 0) {
+                self.stats.row_groups_skipped += 1;
+                self.stats.pages_skipped += data_pages(&meta, rg, &plan);
+                continue;
+            }
+            let all = RowSelection::all(rows);
+            let sel = sel.unwrap_or_else(|| all.clone());
+            runs.push_row_group(&sel, rows);
+            groups.push((rg, rows, sel != all));
+            kept_index.push(i);
+        }
+        self.stats.row_groups_read = groups.len();
+        let mut leaves = Vec::with_capacity(plan.leaves.len());
+        for spec in &plan.leaves {
+            let mut tasks = Vec::with_capacity(groups.len());
+            for (&(rg, rows, skips), &i) in groups.iter().zip(&kept_index) {
+                let chunk = chunk_of(&meta, rg, spec.leaf)?;
+                self.stats.chunk_bytes += u64::try_from(chunk.total_compressed_size()).unwrap_or(0);
+                let mut max_records = usize::try_from(rows).unwrap_or(usize::MAX);
+                if spec.max_rep_level == 0 {
+                    // One value per row: no more rows than the chunk's `num_values` either
+                    // (as pyarrow reads a chunk whose count is short).
+                    max_records = max_records.min(usize::try_from(chunk.num_values()).unwrap_or(0));
+                }
+                let locations = match (&index, skips) {
+                    (Some(idx), true) => pos(spec.leaf)
+                        .and_then(|j| idx.offset_index(i, j))
+                        .map(|o| Arc::from(o.page_locations())),
+                    _ => None,
+                };
+                tasks.push(ChunkTask {
+                    row_group: rg,
+                    max_records,
+                    rows,
+                    locations,
+                });
+            }
+            let mut leaf = LeafReader::new(spec.clone(), columns, source.clone(), tasks)?;
+            if self.single {
+                leaf.reserve_all();
+            }
+            leaves.push(leaf);
+        }
+        self.rows_left = groups.iter().map(|g| g.1).sum();
+        self.runs = any_selection.then_some(runs);
+        self.leaves = leaves;
+        self.filter = filter;
+        Ok(())
+    }
+
     /// The schema of the batches.
     pub fn schema(&self) -> SchemaRef {
         self.output.clone()
@@ -475,9 +307,11 @@ impl ParquetDecoder {
 
     /// What the read has done so far.
     pub fn stats(&self) -> ReadStats {
+        let skipped: u64 = self.leaves.iter().map(LeafReader::pages_skipped).sum();
         ReadStats {
             bytes_read: self.bytes_pushed,
             pages_read: self.leaves.iter().map(LeafReader::pages_read).sum(),
+            pages_skipped: self.stats.pages_skipped + skipped,
             ..self.stats
         }
     }
@@ -488,6 +322,7 @@ impl ParquetDecoder {
         for leaf in &mut self.leaves {
             leaf.reserve_all();
         }
+        self.single = true;
         self.batch_size = usize::MAX;
         self
     }
@@ -495,8 +330,17 @@ impl ParquetDecoder {
     /// The next batch, the file ranges needed first, or the end. After an error the decoder
     /// is finished.
     pub fn poll(&mut self) -> Result<DecodeStep> {
+        if let Some(e) = self.error.take() {
+            self.failed = true;
+            return Err(e);
+        }
         if self.failed {
             return Ok(DecodeStep::Finished);
+        }
+        if let Some(p) = &self.pending {
+            if let Some(range) = &p.index {
+                return Ok(DecodeStep::NeedData(vec![range.clone()]));
+            }
         }
         let step = self.step();
         if step.is_err() {
@@ -511,6 +355,26 @@ impl ParquetDecoder {
     pub fn push(&mut self, offset: u64, bytes: Bytes) {
         let end = offset.saturating_add(bytes.len() as u64);
         self.bytes_pushed = self.bytes_pushed.saturating_add(bytes.len() as u64);
+        let covers = |r: &Range<u64>| r.start >= offset && r.end <= end;
+        if let Some(range) = self.pending.as_ref().and_then(|p| p.index.clone()) {
+            if covers(&range) {
+                if let Some(setup) = self.pending.take() {
+                    let setup = *setup;
+                    let (rgs, leaves): (Vec<usize>, &[usize]) = (
+                        setup.row_groups.iter().map(|g| g.0).collect(),
+                        &setup.leaves,
+                    );
+                    // A page index that does not decode skips no page (as pyarrow reads).
+                    let index =
+                        decode_page_index(&bytes, offset, &setup.meta, Some(&rgs), Some(leaves))
+                            .ok();
+                    if let Err(e) = self.finish_setup(setup, index) {
+                        self.error = Some(e);
+                    }
+                }
+            }
+            return;
+        }
         let leaves = &mut self.leaves;
         self.waiting.retain(|(leaf, range)| {
             if range.start < offset || range.end > end {
@@ -564,13 +428,73 @@ impl ParquetDecoder {
 
     /// The next batch of every decoded column.
     fn decode(&mut self) -> Result<DecodeStep> {
-        if !self.waiting.is_empty() {
-            return Ok(DecodeStep::NeedData(self.needed()));
+        loop {
+            if !self.waiting.is_empty() {
+                return Ok(DecodeStep::NeedData(self.needed()));
+            }
+            let want = match self.runs.as_ref().map(Runs::front) {
+                None => self.batch_size,
+                Some(None) => return Ok(DecodeStep::Finished),
+                Some(Some((false, n))) => {
+                    if self.skip(n)? {
+                        continue;
+                    }
+                    return Ok(DecodeStep::NeedData(self.needed()));
+                }
+                Some(Some((true, n))) => usize::try_from(n)
+                    .unwrap_or(usize::MAX)
+                    .min(self.batch_size),
+            };
+            let step = self.decode_rows(want)?;
+            if let (Some(runs), DecodeStep::Batch(b)) = (&mut self.runs, &step) {
+                runs.advance(b.num_rows() as u64);
+            }
+            return Ok(step);
         }
-        let want = self.batch_size;
+    }
+
+    /// Skips the `n` rows of the current skip run in every leaf; false when a leaf waits
+    /// for bytes first.
+    fn skip(&mut self, n: u64) -> Result<bool> {
         if self.leaves.is_empty() {
-            let n = want.min(self.rows_left);
-            self.rows_left -= n;
+            self.rows_left = self.rows_left.saturating_sub(n);
+        }
+        let left = self
+            .skip_left
+            .get_or_insert_with(|| vec![n; self.leaves.len()]);
+        for (i, leaf) in self.leaves.iter_mut().enumerate() {
+            let Some(l) = left.get_mut(i).filter(|l| **l > 0) else {
+                continue;
+            };
+            let (done, fill) = leaf.skip(*l)?;
+            *l -= done;
+            match fill {
+                Fill::Need(range) => self.waiting.push((i, range)),
+                Fill::Done if *l > 0 => {
+                    return Err(inconsistent(format!(
+                        "column `{}` ends {} rows before the others",
+                        leaf.spec().path,
+                        *l
+                    )))
+                }
+                Fill::Done => {}
+            }
+        }
+        if !self.waiting.is_empty() {
+            return Ok(false);
+        }
+        self.skip_left = None;
+        if let Some(runs) = &mut self.runs {
+            runs.advance(n);
+        }
+        Ok(true)
+    }
+
+    /// The next batch of at most `want` rows.
+    fn decode_rows(&mut self, want: usize) -> Result<DecodeStep> {
+        if self.leaves.is_empty() {
+            let n = want.min(usize::try_from(self.rows_left).unwrap_or(usize::MAX));
+            self.rows_left -= n as u64;
             return match n {
                 0 => Ok(DecodeStep::Finished),
                 n => make_batch(self.plan.schema.clone(), Vec::new(), n).map(DecodeStep::Batch),
@@ -597,6 +521,12 @@ impl ParquetDecoder {
                 return Err(inconsistent(format!(
                     "column `{}` holds more rows than the other columns",
                     l.spec().path
+                )));
+            }
+            if self.runs.as_ref().and_then(Runs::front).is_some() {
+                return Err(inconsistent(format!(
+                    "the columns end before the {} rows selected",
+                    self.runs.as_ref().map_or(0, Runs::selected)
                 )));
             }
             return Ok(DecodeStep::Finished);

@@ -10,7 +10,8 @@
 //! (writers ordered byte arrays and unsigned integers as signed there), `min_value` /
 //! `max_value` for every type but INT96, fixed-length decimals and float16; byte-array bounds
 //! compare as bytes (a truncated bound still bounds); float bounds that are NaN or zero, and
-//! NaN literals, prune nothing.
+//! NaN literals, prune nothing. With the column index, the same holds page by page: the rows
+//! of the pages no row of which the predicate can keep are left out of the read.
 
 use std::sync::Arc;
 
@@ -25,6 +26,8 @@ use arrow_data::ArrayData;
 use arrow_schema::{DataType, Schema};
 
 use super::predicate::{CmpOp, Literal, Predicate};
+use super::selection::RowSelection;
+use crate::format::footer::{ColumnIndexView, OffsetIndexView};
 use crate::format::metadata::{ColumnChunk, FileMetaData, PhysicalType};
 use crate::{Error, ErrorKind, Result};
 
@@ -131,6 +134,86 @@ impl BoundFilter {
             ChunkStats::of(meta, chunk, c.leaf, &c.data_type, group.num_rows())
         };
         prune(&self.node, false, &stats) != Some(false)
+    }
+}
+
+/// The column and offset index of a leaf's chunk, by leaf.
+pub(crate) type PageIndexOf<'a> =
+    dyn Fn(usize) -> Option<(ColumnIndexView<'a>, OffsetIndexView<'a>)> + 'a;
+
+impl BoundFilter {
+    /// The rows of a row group of `rows` rows the predicate may keep, by the column index of
+    /// its columns (`index`); `None` when no column index tells.
+    pub(crate) fn page_selection(
+        &self,
+        index: &PageIndexOf<'_>,
+        rows: u64,
+    ) -> Option<RowSelection> {
+        self.page_rows(&self.node, false, index, rows)
+    }
+
+    fn page_rows(
+        &self,
+        node: &Node,
+        negate: bool,
+        index: &PageIndexOf<'_>,
+        rows: u64,
+    ) -> Option<RowSelection> {
+        match node {
+            Node::Not(a) => self.page_rows(a, !negate, index, rows),
+            Node::And(a, b) | Node::Or(a, b) => {
+                let both = matches!(node, Node::And(..)) != negate;
+                let x = self.page_rows(a, negate, index, rows);
+                let y = self.page_rows(b, negate, index, rows);
+                match (both, x, y) {
+                    (true, Some(x), Some(y)) => Some(x.intersect(&y)),
+                    (true, x, y) => x.or(y),
+                    (false, Some(x), Some(y)) => Some(x.union(&y)),
+                    (false, _, _) => None,
+                }
+            }
+            Node::Cmp { col, .. } | Node::IsNull { col, .. } => {
+                let c = &self.columns[*col];
+                let (ci, oi) = index(c.leaf)?;
+                let locations = oi.page_locations();
+                if locations.len() != ci.len() || ci.is_empty() {
+                    return None;
+                }
+                let target = value_type(&c.data_type);
+                let mut keep = Vec::new();
+                for (p, loc) in locations.iter().enumerate() {
+                    let start = u64::try_from(loc.first_row_index).ok()?;
+                    let end = match locations.get(p + 1) {
+                        Some(next) => u64::try_from(next.first_row_index).ok()?,
+                        None => rows,
+                    };
+                    let page_rows = i64::try_from(end.checked_sub(start)?).ok()?;
+                    let null_page = ci.null_pages().get(p) == Some(&true);
+                    let nulls = ci
+                        .null_counts()
+                        .and_then(|n| n.get(p).copied())
+                        .or(null_page.then_some(page_rows));
+                    let bounds = match null_page {
+                        true => None,
+                        false => {
+                            let physical = ci.physical_type();
+                            let lo = stat_array(physical, ci.min_bytes(p), target);
+                            let hi = stat_array(physical, ci.max_bytes(p), target);
+                            lo.zip(hi).filter(|(l, h)| usable_bounds(l, h))
+                        }
+                    };
+                    let stats = ChunkStats {
+                        rows: page_rows,
+                        nulls,
+                        bounds,
+                    };
+                    if prune(node, negate, &|_| Some(stats.clone())) != Some(false) {
+                        keep.push(start..end);
+                    }
+                }
+                Some(RowSelection::from_ranges(keep))
+            }
+        }
     }
 }
 
@@ -402,8 +485,9 @@ fn float_compare(array: &dyn Array, op: CmpOp, value: &ArrayRef) -> BooleanArray
     BooleanArray::new(bits, array.logical_nulls())
 }
 
-/// What a chunk's statistics say: its rows, nulls, and bounds (one-element arrays, of the
-/// column's value type, or Binary for byte arrays).
+/// What a chunk's (or a page's) statistics say: its rows, nulls, and bounds (one-element
+/// arrays, of the column's value type, or Binary for byte arrays).
+#[derive(Clone)]
 struct ChunkStats {
     rows: i64,
     nulls: Option<i64>,

@@ -35,8 +35,8 @@ use super::spread::bits_range;
 use super::values::{Hint, Storage};
 use crate::compression::Decompressor;
 use crate::encoding::rle::RleDecoder;
-use crate::format::metadata::FileMetaData;
 use crate::format::metadata::{ColumnChunk, Encoding};
+use crate::format::metadata::{FileMetaData, PageLocation};
 use crate::page::{DataSections, Levels, Page, PageReader, PageReaderOptions, PageStep};
 use crate::{Error, ErrorKind, Result};
 
@@ -53,10 +53,14 @@ pub struct ColumnOptions {
 /// One chunk to read: its row group (whose chunk of the leaf exists) and the most records
 /// it may give (the row group's `num_rows`; for a leaf without repetition also the chunk's
 /// `num_values`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct ChunkTask {
     pub row_group: usize,
     pub max_records: usize,
+    /// The row group's rows.
+    pub rows: u64,
+    /// The chunk's offset index, when pages may be skipped by rows.
+    pub locations: Option<Arc<[PageLocation]>>,
 }
 
 /// Where a leaf's chunk bytes come from: the file's metadata, its length, and how many bytes
@@ -92,6 +96,8 @@ pub(crate) struct LeafBatch {
 struct Current {
     pages: PageReader,
     row_group: usize,
+    /// The row group's rows.
+    rows: u64,
     counts: Counts,
 }
 
@@ -131,8 +137,9 @@ pub(crate) struct LeafReader {
     slots_out: u64,
     /// Every chunk finished: (row group, records it gave).
     finished: Vec<(usize, usize)>,
-    /// Data pages decoded.
+    /// Data pages decoded, and skipped.
     pages: u64,
+    pages_skipped: u64,
     /// Scratch: decoded levels of one page.
     scratch: Vec<u16>,
     /// (first absolute slot, row group) of recent chunks and (first absolute slot, page
@@ -180,6 +187,7 @@ impl LeafReader {
             slots_out: 0,
             finished: Vec::new(),
             pages: 0,
+            pages_skipped: 0,
             scratch: Vec::new(),
             chunk_marks: Vec::new(),
             page_marks: Vec::new(),
@@ -214,6 +222,53 @@ impl LeafReader {
     /// Data pages decoded so far.
     pub(crate) fn pages_read(&self) -> u64 {
         self.pages
+    }
+
+    /// Data pages skipped so far (never read).
+    pub(crate) fn pages_skipped(&self) -> u64 {
+        self.pages_skipped
+    }
+
+    /// Skips up to `records` records: whole pages the offset index shows lie within them are
+    /// never read, the records of other pages are decoded and dropped. Returns the records
+    /// skipped, and whether the next page's bytes are needed to skip more.
+    pub(crate) fn skip(&mut self, records: u64) -> Result<(u64, Fill)> {
+        let mut left = records;
+        while left > 0 {
+            let complete = self.complete() as u64;
+            if complete > 0 {
+                let n = complete.min(left);
+                // n <= complete, a usize.
+                self.take(n as usize)?;
+                left -= n;
+                continue;
+            }
+            if self.current.is_none() {
+                let Some(task) = self.tasks.pop_front() else {
+                    break;
+                };
+                self.start_chunk(task, 0, &mut true)?;
+            }
+            if self.records == 0 {
+                if let Some(cur) = &mut self.current {
+                    let rows = cur.pages.next_page_rows(cur.rows);
+                    if let Some(rows) = rows.filter(|&r| r > 0 && r <= left) {
+                        cur.pages.skip_page();
+                        let r = usize::try_from(rows).unwrap_or(usize::MAX);
+                        cur.counts.records_left = cur.counts.records_left.saturating_sub(r);
+                        cur.counts.records = cur.counts.records.saturating_add(r);
+                        self.records_out += rows;
+                        self.pages_skipped += 1;
+                        left -= rows;
+                        continue;
+                    }
+                }
+            }
+            if let Some(range) = self.next_page()? {
+                return Ok((records - left, Fill::Need(range)));
+            }
+        }
+        Ok((records - left, Fill::Done))
     }
 
     /// Reserves room for every chunk still to read, from the metadata (to decode them all
@@ -278,6 +333,8 @@ impl LeafReader {
         let ChunkTask {
             row_group,
             max_records,
+            rows,
+            locations,
         } = task;
         let leaf = self.spec.leaf;
         let meta = Arc::clone(&self.source.meta);
@@ -293,6 +350,13 @@ impl LeafReader {
         let (file_len, fetch) = (self.source.file_len, self.source.fetch);
         let mut pages = PageReader::streaming(chunk, options, file_len, fetch)
             .map_err(|e| locate(e, row_group, leaf))?;
+        if let Some(locations) = &locations {
+            // Pages are skipped: ask for one page at a time, not the pages after it.
+            pages = pages
+                .with_offset_index(locations)
+                .map_err(|e| locate(e, row_group, leaf))?;
+            pages.set_fetch(1);
+        }
         let mut hint = chunk_hint(chunk, meta.buf(), file_len);
         if let Some((d, b)) = self.reuse.take() {
             pages = pages.with_decompressor(d).with_buffer(b);
@@ -316,6 +380,7 @@ impl LeafReader {
         self.current = Some(Current {
             pages,
             row_group,
+            rows,
             counts: Counts {
                 records_left: max_records,
                 records: 0,

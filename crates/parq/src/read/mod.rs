@@ -30,6 +30,7 @@
 //! IO-free decoder that asks for byte ranges; [`source`]: positional reads of files).
 
 pub mod async_reader;
+mod builder;
 mod bytes;
 pub mod convert;
 pub mod decoder;
@@ -45,13 +46,15 @@ pub mod options;
 mod plan;
 pub mod predicate;
 pub mod reader;
+mod selection;
 pub mod source;
 mod spread;
 pub mod sql;
 mod values;
 
 pub use async_reader::{AsyncParquetReader, AsyncRangeRead, AsyncRecordBatches};
-pub use decoder::{DecodeStep, ParquetDecoder, ParquetDecoderBuilder, ReadStats};
+pub use builder::ParquetDecoderBuilder;
+pub use decoder::{DecodeStep, ParquetDecoder, ReadStats};
 pub use leaf::ColumnOptions;
 #[cfg(feature = "object_store")]
 pub use object_store::ObjectStoreSource;
@@ -59,4 +62,5 @@ pub use options::{DictionaryColumns, InvalidUtf8, ReadOptions, StringType};
 pub use plan::{ColumnSelection, ColumnSpec};
 pub use predicate::{col, CmpOp, Literal, Predicate};
 pub use reader::{ParquetReader, RecordBatches};
+pub use selection::RowSelection;
 pub use source::{FileSource, RangeRead};

@@ -35,9 +35,8 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
-use super::decoder::{
-    reader_settings, DecodeStep, ParquetDecoder, ParquetDecoderBuilder, ReadStats,
-};
+use super::builder::{reader_settings, ParquetDecoderBuilder};
+use super::decoder::{DecodeStep, ParquetDecoder, ReadStats};
 use super::source::{read_footer, FileSource, RangeRead};
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
 use crate::{Error, ErrorKind, Result};

@@ -1,0 +1,307 @@
+//! [`ParquetDecoderBuilder`]: what a read decodes (a file's metadata, columns, row groups,
+//! options, a filter, a row selection) and the [`ParquetDecoder`] it makes: the plan of the
+//! chosen columns plus those the filter reads, the filter bound to them, the row groups the
+//! filter's statistics leave, and the page index to read when pages may be skipped.
+
+use std::sync::Arc;
+
+use arrow_schema::SchemaRef;
+
+use super::decoder::{data_pages, row_group_rows, ParquetDecoder, ReadStats, Setup};
+use super::filter::BoundFilter;
+use super::leaf::{ChunkSource, ColumnOptions};
+use super::options::ReadOptions;
+use super::plan::{plan, ColumnSelection, Plan, Shape};
+use super::predicate::Predicate;
+use super::selection::RowSelection;
+use crate::format::footer::page_index_range;
+use crate::format::metadata::FileMetaData;
+use crate::page::needs_legacy_dictionary_padding;
+use crate::{Error, ErrorKind, Result};
+
+/// The methods that choose what a read decodes (options, columns, row groups), for
+/// [`ParquetDecoderBuilder`] and the readers that hold one (`$inner`: the path to it).
+macro_rules! read_settings {
+    ($($inner:ident).*) => {
+        /// Sets all options.
+        pub fn with_options(mut self, options: $crate::read::ReadOptions) -> Self {
+            self$(.$inner)*.options = options;
+            self
+        }
+
+        /// Sets the batch size in rows (at least 1).
+        pub fn with_batch_size(mut self, rows: usize) -> Self {
+            self$(.$inner)*.options.batch_size = rows.max(1);
+            self
+        }
+
+        /// Sets how string columns are read.
+        pub fn with_strings(mut self, strings: $crate::read::StringType) -> Self {
+            self$(.$inner)*.options.strings = strings;
+            self
+        }
+
+        /// Sets which string / binary columns are read as Arrow dictionaries.
+        pub fn with_dictionary(mut self, dictionary: $crate::read::DictionaryColumns) -> Self {
+            self$(.$inner)*.options.dictionary = dictionary;
+            self
+        }
+
+        /// Sets whether page CRCs are verified.
+        pub fn with_verify_crc(mut self, verify: bool) -> Self {
+            self$(.$inner)*.options.verify_crc = verify;
+            self
+        }
+
+        /// Sets what to do with strings that are not valid UTF-8.
+        pub fn with_invalid_utf8(mut self, invalid_utf8: $crate::read::InvalidUtf8) -> Self {
+            self$(.$inner)*.options.invalid_utf8 = invalid_utf8;
+            self
+        }
+
+        /// Reads only these columns, in this order (default: all): top-level fields by index
+        /// or name, or dotted paths inside them.
+        pub fn with_columns<C: Into<$crate::read::ColumnSelection>>(
+            mut self,
+            columns: impl IntoIterator<Item = C>,
+        ) -> Self {
+            self$(.$inner)*.columns = Some(columns.into_iter().map(Into::into).collect());
+            self
+        }
+
+        /// Reads only these row groups, in this order (default: all).
+        pub fn with_row_groups(mut self, row_groups: impl IntoIterator<Item = usize>) -> Self {
+            self$(.$inner)*.row_groups = Some(row_groups.into_iter().collect());
+            self
+        }
+
+        /// Keeps only the rows `predicate` holds for (SQL semantics: not where it is false
+        /// or null). Row groups whose statistics show no row can hold are not read; its
+        /// columns are decoded even when not chosen, and left out of the batches.
+        pub fn with_filter(mut self, predicate: $crate::read::predicate::Predicate) -> Self {
+            self$(.$inner)*.filter = Some(predicate);
+            self
+        }
+
+        /// Reads only these rows (counted over the chosen row groups, in the order they are
+        /// read); pages the offset index shows hold none of them are not read.
+        pub fn with_row_selection(mut self, rows: $crate::read::RowSelection) -> Self {
+            self$(.$inner)*.selection = Some(rows);
+            self
+        }
+    };
+}
+pub(crate) use read_settings;
+
+/// What a reader holding a [`ParquetDecoderBuilder`] (the field `builder`) tells of the
+/// read: its footer, options and batch schema, besides [`read_settings`].
+macro_rules! reader_settings {
+    () => {
+        $crate::read::builder::read_settings!(builder);
+
+        /// The decoded footer.
+        pub fn metadata(&self) -> &$crate::format::metadata::FileMetaData {
+            self.builder.metadata()
+        }
+
+        /// The options in force.
+        pub fn options(&self) -> &$crate::read::ReadOptions {
+            self.builder.options()
+        }
+
+        /// The Arrow schema of the batches (the chosen columns).
+        pub fn schema(&self) -> $crate::Result<arrow_schema::SchemaRef> {
+            self.builder.schema()
+        }
+    };
+}
+pub(crate) use reader_settings;
+
+/// The choice of what a read decodes: a file's metadata, columns, row groups and options.
+/// [`ParquetDecoderBuilder::build`] makes the [`ParquetDecoder`].
+#[derive(Debug, Clone)]
+pub struct ParquetDecoderBuilder {
+    meta: Arc<FileMetaData>,
+    file_len: u64,
+    pub(crate) options: ReadOptions,
+    pub(crate) columns: Option<Vec<ColumnSelection>>,
+    pub(crate) row_groups: Option<Vec<usize>>,
+    pub(crate) filter: Option<Predicate>,
+    pub(crate) selection: Option<RowSelection>,
+}
+
+impl ParquetDecoderBuilder {
+    /// A read of the file of `file_len` bytes whose footer is `meta`: every column and row
+    /// group, default options.
+    pub fn new(meta: Arc<FileMetaData>, file_len: u64) -> Self {
+        ParquetDecoderBuilder {
+            meta,
+            file_len,
+            options: ReadOptions::default(),
+            columns: None,
+            row_groups: None,
+            filter: None,
+            selection: None,
+        }
+    }
+
+    read_settings!();
+
+    /// The decoded footer.
+    pub fn metadata(&self) -> &FileMetaData {
+        &self.meta
+    }
+
+    /// The decoded footer, shared.
+    pub fn metadata_arc(&self) -> &Arc<FileMetaData> {
+        &self.meta
+    }
+
+    /// The file's length in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.file_len
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &ReadOptions {
+        &self.options
+    }
+
+    /// The Arrow schema of the batches (the chosen columns).
+    pub fn schema(&self) -> Result<SchemaRef> {
+        Ok(self.plan(&[])?.schema)
+    }
+
+    /// The chosen row groups, checked.
+    fn chosen_row_groups(&self) -> Result<Vec<usize>> {
+        let n = self.meta.row_groups().len();
+        match &self.row_groups {
+            None => Ok((0..n).collect()),
+            Some(list) => {
+                if let Some(&rg) = list.iter().find(|&&rg| rg >= n) {
+                    return Err(Error::new(ErrorKind::OutOfBounds {
+                        what: "row group",
+                        index: rg as u64,
+                        len: n as u64,
+                    }));
+                }
+                Ok(list.clone())
+            }
+        }
+    }
+
+    /// The read plan of the chosen columns, and of the top-level fields `extra` after them.
+    fn plan(&self, extra: &[&str]) -> Result<Plan> {
+        let row_groups = self.chosen_row_groups()?;
+        let columns = match (&self.columns, extra) {
+            (None, _) => None,
+            (Some(c), []) => Some(c.clone()),
+            (Some(c), extra) => Some(
+                c.iter()
+                    .cloned()
+                    .chain(extra.iter().map(|e| ColumnSelection::Path(e.to_string())))
+                    .collect(),
+            ),
+        };
+        plan(&self.meta, &self.options, columns.as_deref(), &row_groups)
+    }
+
+    /// What the read decodes: see [`Setup`].
+    pub(crate) fn setup(&self) -> Result<Setup> {
+        let chosen_groups = self.chosen_row_groups()?;
+        let chosen = self.plan(&[])?;
+        let (plan, filter) = match &self.filter {
+            None => (chosen, None),
+            Some(predicate) => {
+                let missing: Vec<&str> = predicate
+                    .columns()
+                    .into_iter()
+                    .filter(|c| chosen.schema.column_with_name(c).is_none())
+                    .collect();
+                let plan = match missing.is_empty() {
+                    true => chosen,
+                    false => self.plan(&missing)?,
+                };
+                let outputs = plan.schema.fields().len() - missing.len();
+                let leaves: Vec<Option<usize>> = plan
+                    .nodes
+                    .iter()
+                    .map(|n| match n.shape {
+                        Shape::Leaf(j) => plan.leaves.get(j).map(|l| l.leaf),
+                        _ => None,
+                    })
+                    .collect();
+                let bound = BoundFilter::bind(predicate, &plan.schema, &leaves)?;
+                (plan, Some((bound, outputs)))
+            }
+        };
+        // The user's selection, per row group, in its rows.
+        let mut row_groups = Vec::with_capacity(chosen_groups.len());
+        let mut start = 0u64;
+        let mut stats = ReadStats::default();
+        for &rg in &chosen_groups {
+            let rows = row_group_rows(&self.meta, rg)? as u64;
+            let selection = self
+                .selection
+                .as_ref()
+                .map(|s| s.window(start, start + rows));
+            start += rows;
+            let pruned = filter
+                .as_ref()
+                .is_some_and(|(f, _)| !f.may_match(&self.meta, rg));
+            if pruned || selection.as_ref().is_some_and(|s| s.row_count() == 0) {
+                stats.row_groups_skipped += 1;
+                stats.pages_skipped += data_pages(&self.meta, rg, &plan);
+                continue;
+            }
+            row_groups.push((rg, selection));
+        }
+        let mut leaves: Vec<usize> = plan.leaves.iter().map(|l| l.leaf).collect();
+        leaves.sort_unstable();
+        leaves.dedup();
+        let kept: Vec<usize> = row_groups.iter().map(|(rg, _)| *rg).collect();
+        // The page index, when pages may be skipped: by the filter's column index, or rows
+        // the selection leaves out.
+        let index = match (filter.is_some() || self.selection.is_some()) && !kept.is_empty() {
+            true => page_index_range(&self.meta, Some(&kept), Some(&leaves)),
+            false => None,
+        };
+        let output = match &filter {
+            Some((_, n)) => Arc::new(
+                plan.schema
+                    .project(&(0..*n).collect::<Vec<_>>())
+                    .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))?,
+            ),
+            None => plan.schema.clone(),
+        };
+        Ok(Setup {
+            meta: Arc::clone(&self.meta),
+            columns: ColumnOptions {
+                verify_crc: self.options.verify_crc,
+                legacy_dictionary_padding: needs_legacy_dictionary_padding(
+                    self.meta.created_by().as_deref(),
+                ),
+            },
+            source: ChunkSource {
+                meta: Arc::clone(&self.meta),
+                file_len: self.file_len,
+                fetch: self.options.fetch_bytes.max(1),
+            },
+            batch_size: self.options.batch_size.max(1),
+            coalesce: self.options.coalesce_bytes,
+            selected: self.selection.is_some(),
+            plan,
+            output,
+            filter,
+            row_groups,
+            leaves,
+            index,
+            stats,
+        })
+    }
+
+    /// The decoder of the chosen columns and row groups.
+    pub fn build(&self) -> Result<ParquetDecoder> {
+        ParquetDecoder::new(self.setup()?)
+    }
+}
