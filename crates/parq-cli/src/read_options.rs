@@ -142,8 +142,11 @@ pub fn explain(reader: &ParquetReader, stats: &ReadStats) {
         .map(|c| u64::try_from(c.total_compressed_size()).unwrap_or(0))
         .sum();
     eprintln!(
-        "row groups: {} read, {} skipped",
-        stats.row_groups_read, stats.row_groups_skipped
+        "row groups: {} read, {} skipped ({} by Bloom filters, {} read)",
+        stats.row_groups_read,
+        stats.row_groups_skipped,
+        stats.row_groups_skipped_by_bloom,
+        stats.bloom_filters_read
     );
     eprintln!(
         "pages: {} read, {} skipped",

@@ -2,7 +2,7 @@
 
   read_filter.py gen OUT.parquet
       writes the generated table (every primitive type the filters take, nulls, NaN, -0.0,
-      several row groups with statistics, small pages)
+      several row groups with statistics, small pages, Bloom filters)
   read_filter.py samples FILE...
       prints JSON {file: {column: [[sql_literal, value], ...]}}: literals drawn from each
       primitive top-level column (its values, bounds and beyond)
@@ -64,6 +64,7 @@ def gen(out):
         data_page_size=2048,
         write_statistics=True,
         write_page_index=True,
+        bloom_filter_options={c: {"ndv": 1500, "fpp": 0.01} for c in ["i32", "u32", "f64", "sn", "d", "dec", "dict"]},
     )
 
 

@@ -4,7 +4,7 @@
 //! statistics) and over corpus files. parq reads each with the predicate as SQL text
 //! ([`parse_filter`]); pyarrow reads it with `read_table(filters=...)`, the expression built
 //! to SQL null semantics (`read_filter.py`). The rows must be equal, and some row groups must
-//! have been skipped by their statistics. Literals that cannot be converted to their
+//! have been skipped by their statistics, some by their Bloom filters. Literals that cannot be converted to their
 //! column's type, and unknown columns, are errors before any data is read.
 
 mod common;
@@ -160,6 +160,7 @@ fn random_predicates_match_pyarrow_filters() {
         );
     }
     let mut skipped = 0;
+    let mut bloom_skipped = 0;
     let mut pages_skipped = 0;
     let mut kept_some = 0;
     let mut failures = Vec::new();
@@ -176,6 +177,7 @@ fn random_predicates_match_pyarrow_filters() {
             .unwrap_or_else(|e| panic!("{}: {sql}: {e}", file.display()));
         let stats = batches.stats();
         skipped += stats.row_groups_skipped;
+        bloom_skipped += stats.row_groups_skipped_by_bloom;
         if stats.row_groups_skipped == 0 {
             pages_skipped += stats.pages_skipped;
         }
@@ -197,6 +199,11 @@ fn random_predicates_match_pyarrow_filters() {
         failures.join("\n")
     );
     assert!(skipped > 50, "{skipped} row groups skipped");
+    // Row groups the statistics kept and the Bloom filters of `=` / `IN` skipped.
+    assert!(
+        bloom_skipped > 20,
+        "{bloom_skipped} row groups skipped by Bloom filters"
+    );
     // Pages skipped by the column index where no row group was.
     assert!(pages_skipped > 100, "{pages_skipped} pages skipped");
     assert!(

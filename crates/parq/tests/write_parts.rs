@@ -10,6 +10,7 @@ use std::path::Path;
 
 use arrow_array::{cast::AsArray, types::*, Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
+use parq::bloom::{self, hash_bytes, xxh64, Sbbf};
 use parq::format::footer::DecodeOptions;
 use parq::format::metadata::{
     Arena, BoundaryOrder, ByteRange, ColumnIndex, Compression, Encoding, FileMetaData, OffsetIndex,
@@ -17,7 +18,6 @@ use parq::format::metadata::{
 };
 use parq::format::thrift::Reader;
 use parq::read::ParquetReader;
-use parq::write::bloom::{self, hash_bytes, xxh64, Sbbf};
 use parq::write::properties::{
     check_encoding, parse_encoding, parse_encoding_arg, BloomFilterProperties, Codec,
     DataPageVersion, StatisticsLevel, WriterProperties, DEFAULT_CREATED_BY,

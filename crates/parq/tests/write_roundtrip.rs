@@ -941,7 +941,7 @@ fn bloom_filters_page_indexes_and_footer_reencode() {
         assert_eq!(used, l);
         for i in off..off + g.num_rows() as usize {
             if values.is_valid(i) {
-                assert!(filter.check_hash(parq::write::bloom::hash_i64(values.value(i))));
+                assert!(filter.check_hash(parq::bloom::hash_i64(values.value(i))));
             }
         }
         assert!(c.column_index_offset().is_some() && c.offset_index_offset().is_some());

@@ -1,20 +1,20 @@
 //! [`ParquetDecoderBuilder`]: what a read decodes (a file's metadata, columns, row groups,
 //! options, a filter, a row selection) and the [`ParquetDecoder`] it makes: the plan of the
 //! chosen columns plus those the filter reads, the filter bound to them, the row groups the
-//! filter's statistics leave, and the page index to read when pages may be skipped.
+//! filter's statistics leave, the Bloom filters to read for its `=` and `IN`, and whether
+//! the page index is read (when pages may be skipped).
 
 use std::sync::Arc;
 
 use arrow_schema::SchemaRef;
 
-use super::decoder::{data_pages, row_group_rows, ParquetDecoder, ReadStats, Setup};
+use super::decoder::{data_pages, row_group_rows, BloomWant, ParquetDecoder, ReadStats, Setup};
 use super::filter::BoundFilter;
 use super::leaf::{ChunkSource, ColumnOptions};
 use super::options::ReadOptions;
 use super::plan::{plan, ColumnSelection, Plan, Shape};
 use super::predicate::Predicate;
 use super::selection::RowSelection;
-use crate::format::footer::page_index_range;
 use crate::format::metadata::FileMetaData;
 use crate::page::needs_legacy_dictionary_padding;
 use crate::{Error, ErrorKind, Result};
@@ -259,13 +259,25 @@ impl ParquetDecoderBuilder {
         let mut leaves: Vec<usize> = plan.leaves.iter().map(|l| l.leaf).collect();
         leaves.sort_unstable();
         leaves.dedup();
-        let kept: Vec<usize> = row_groups.iter().map(|(rg, _)| *rg).collect();
+        // The Bloom filters of the row groups left, for the filter's `=` and `IN`.
+        let mut blooms = Vec::new();
+        if let (Some((f, _)), true) = (&filter, self.options.bloom_filters) {
+            for (group, (rg, _)) in row_groups.iter().enumerate() {
+                for (col, range) in f.bloom_ranges(&self.meta, *rg) {
+                    if range.end <= self.file_len {
+                        blooms.push(BloomWant {
+                            group,
+                            col,
+                            range,
+                            loaded: None,
+                        });
+                    }
+                }
+            }
+        }
         // The page index, when pages may be skipped: by the filter's column index, or rows
         // the selection leaves out.
-        let index = match (filter.is_some() || self.selection.is_some()) && !kept.is_empty() {
-            true => page_index_range(&self.meta, Some(&kept), Some(&leaves)),
-            false => None,
-        };
+        let read_index = filter.is_some() || self.selection.is_some();
         let output = match &filter {
             Some((_, n)) => Arc::new(
                 plan.schema
@@ -295,7 +307,9 @@ impl ParquetDecoderBuilder {
             filter,
             row_groups,
             leaves,
-            index,
+            blooms,
+            read_index,
+            index: None,
             stats,
         })
     }

@@ -45,7 +45,8 @@ use super::leaf::{chunk_of, ChunkSource, ChunkTask, ColumnOptions, Fill, LeafBat
 use super::nested::assemble;
 use super::plan::Plan;
 use super::selection::{RowSelection, Runs};
-use crate::format::footer::{decode_page_index, PageIndex};
+use crate::bloom::Sbbf;
+use crate::format::footer::{decode_page_index, page_index_range, PageIndex};
 use crate::format::metadata::{FileMetaData, PageType};
 use crate::{Error, ErrorKind, Result};
 
@@ -55,8 +56,13 @@ use crate::{Error, ErrorKind, Result};
 pub struct ReadStats {
     /// Row groups read (chosen and not skipped).
     pub row_groups_read: usize,
-    /// Chosen row groups the filter skipped by their statistics.
+    /// Chosen row groups the filter skipped (by their statistics, Bloom filters or page
+    /// index).
     pub row_groups_skipped: usize,
+    /// Of those, the row groups the Bloom filters skipped.
+    pub row_groups_skipped_by_bloom: usize,
+    /// Bloom filters read.
+    pub bloom_filters_read: usize,
     /// Rows decoded so far.
     pub rows_decoded: u64,
     /// Rows handed out so far (those the filter kept).
@@ -141,10 +147,61 @@ pub(crate) struct Setup {
     pub row_groups: Vec<(usize, Option<RowSelection>)>,
     /// The leaf columns decoded, sorted.
     pub leaves: Vec<usize>,
-    /// The page index range of those row groups and leaves, when it is to be read.
+    /// The Bloom filters to read before the row groups to read are known.
+    pub blooms: Vec<BloomWant>,
+    /// Whether the page index of the row groups left after the Bloom filters is read.
+    pub read_index: bool,
+    /// The page index range of those row groups and leaves, once known.
     pub index: Option<Range<u64>>,
     /// Row groups and pages skipped so far.
     pub stats: ReadStats,
+}
+
+/// A Bloom filter a read wants: of `row_groups[group]`, for the bound filter column `col`.
+#[derive(Debug)]
+pub(crate) struct BloomWant {
+    pub group: usize,
+    pub col: usize,
+    pub range: Range<u64>,
+    /// Once its bytes came: the filter, `None` when they do not hold one (it then rules
+    /// nothing out).
+    pub loaded: Option<Option<Sbbf>>,
+}
+
+impl Setup {
+    /// Skips the row groups whose Bloom filters (all loaded) rule out every row the filter
+    /// keeps, then sets the page index range of those left when it is read.
+    fn apply_blooms(&mut self) {
+        let blooms = std::mem::take(&mut self.blooms);
+        if let Some((f, _)) = &self.filter {
+            let mut group = 0;
+            let meta = &self.meta;
+            let plan = &self.plan;
+            let stats = &mut self.stats;
+            self.row_groups.retain(|(rg, _)| {
+                let i = group;
+                group += 1;
+                let filters = |col: usize| {
+                    blooms
+                        .iter()
+                        .find(|b| b.group == i && b.col == col)
+                        .and_then(|b| b.loaded.as_ref()?.as_ref())
+                };
+                if f.bloom_may_match(meta, &filters) {
+                    return true;
+                }
+                stats.row_groups_skipped += 1;
+                stats.row_groups_skipped_by_bloom += 1;
+                stats.pages_skipped += data_pages(meta, *rg, plan);
+                false
+            });
+        }
+        self.stats.bloom_filters_read += blooms.len();
+        if self.read_index && !self.row_groups.is_empty() {
+            let kept: Vec<usize> = self.row_groups.iter().map(|(rg, _)| *rg).collect();
+            self.index = page_index_range(&self.meta, Some(&kept), Some(&self.leaves));
+        }
+    }
 }
 
 /// Decodes the chosen columns and row groups of a file from the bytes pushed to it: see the
@@ -202,11 +259,23 @@ impl ParquetDecoder {
             bytes_pushed: 0,
             error: None,
         };
-        match setup.index.is_some() {
-            true => d.pending = Some(Box::new(setup)),
-            false => d.finish_setup(setup, None)?,
-        }
+        d.after_blooms(setup)?;
         Ok(d)
+    }
+
+    /// Goes on with `setup` once its Bloom filters are loaded: asks for the page index, or
+    /// builds the leaves.
+    fn after_blooms(&mut self, mut setup: Setup) -> Result<()> {
+        if setup.blooms.iter().any(|b| b.loaded.is_none()) {
+            self.pending = Some(Box::new(setup));
+            return Ok(());
+        }
+        setup.apply_blooms();
+        match setup.index.is_some() {
+            true => self.pending = Some(Box::new(setup)),
+            false => self.finish_setup(setup, None)?,
+        }
+        Ok(())
     }
 
     /// Builds the leaves of `setup`, skipping the pages the page index `index` (of the
@@ -221,8 +290,10 @@ impl ParquetDecoder {
             filter,
             row_groups,
             leaves: leaf_list,
+            stats,
             ..
         } = setup;
+        self.stats = stats;
         let pos = |leaf: usize| leaf_list.binary_search(&leaf).ok();
         let mut runs = Runs::default();
         let mut any_selection = selected;
@@ -338,6 +409,11 @@ impl ParquetDecoder {
             return Ok(DecodeStep::Finished);
         }
         if let Some(p) = &self.pending {
+            let blooms = p.blooms.iter().filter(|b| b.loaded.is_none());
+            let ranges: Vec<Range<u64>> = blooms.map(|b| b.range.clone()).collect();
+            if !ranges.is_empty() {
+                return Ok(DecodeStep::NeedData(coalesce(ranges, self.coalesce)));
+            }
             if let Some(range) = &p.index {
                 return Ok(DecodeStep::NeedData(vec![range.clone()]));
             }
@@ -356,6 +432,24 @@ impl ParquetDecoder {
         let end = offset.saturating_add(bytes.len() as u64);
         self.bytes_pushed = self.bytes_pushed.saturating_add(bytes.len() as u64);
         let covers = |r: &Range<u64>| r.start >= offset && r.end <= end;
+        if let Some(mut setup) = self.pending.take_if(|p| !p.blooms.is_empty()) {
+            for b in setup.blooms.iter_mut().filter(|b| b.loaded.is_none()) {
+                if covers(&b.range) {
+                    // A filter that does not decode rules nothing out.
+                    let at = usize::try_from(b.range.start - offset).unwrap_or(usize::MAX);
+                    b.loaded = Some(
+                        bytes
+                            .get(at..)
+                            .and_then(|buf| Sbbf::read(buf).ok())
+                            .map(|(f, _)| f),
+                    );
+                }
+            }
+            if let Err(e) = self.after_blooms(*setup) {
+                self.error = Some(e);
+            }
+            return;
+        }
         if let Some(range) = self.pending.as_ref().and_then(|p| p.index.clone()) {
             if covers(&range) {
                 if let Some(setup) = self.pending.take() {
@@ -389,18 +483,10 @@ impl ParquetDecoder {
 
     /// The waiting leaves' ranges, sorted and merged when closer than the coalesce gap.
     fn needed(&self) -> Vec<Range<u64>> {
-        let mut ranges: Vec<Range<u64>> = self.waiting.iter().map(|(_, r)| r.clone()).collect();
-        ranges.sort_by_key(|r| (r.start, r.end));
-        let mut out: Vec<Range<u64>> = Vec::with_capacity(ranges.len());
-        for r in ranges {
-            match out.last_mut() {
-                Some(last) if r.start <= last.end.saturating_add(self.coalesce) => {
-                    last.end = last.end.max(r.end);
-                }
-                _ => out.push(r),
-            }
-        }
-        out
+        coalesce(
+            self.waiting.iter().map(|(_, r)| r.clone()).collect(),
+            self.coalesce,
+        )
     }
 
     /// The next batch, filtered.
@@ -586,6 +672,21 @@ impl ParquetDecoder {
             .unwrap_or(0);
         Ok(())
     }
+}
+
+/// `ranges` sorted, those closer than `gap` merged.
+fn coalesce(mut ranges: Vec<Range<u64>>, gap: u64) -> Vec<Range<u64>> {
+    ranges.sort_by_key(|r| (r.start, r.end));
+    let mut out: Vec<Range<u64>> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match out.last_mut() {
+            Some(last) if r.start <= last.end.saturating_add(gap) => {
+                last.end = last.end.max(r.end);
+            }
+            _ => out.push(r),
+        }
+    }
+    out
 }
 
 #[cold]

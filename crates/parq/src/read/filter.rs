@@ -12,7 +12,14 @@
 //! compare as bytes (a truncated bound still bounds); float bounds that are NaN or zero, and
 //! NaN literals, prune nothing. With the column index, the same holds page by page: the rows
 //! of the pages no row of which the predicate can keep are left out of the read.
+//!
+//! Bloom filters rule a row group out for `=` and `IN` (not under a negation) when none of
+//! the literals' hashes is in the column's filter: the literal hashed as the PLAIN encoding
+//! of the column's physical type (integers, dates and INT32 / INT64 decimals by value,
+//! floats except zeros and NaN, byte arrays by their bytes); times and timestamps, whose
+//! stored unit may differ from the Arrow type's, and other types use none.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
@@ -27,6 +34,7 @@ use arrow_schema::{DataType, Schema};
 
 use super::predicate::{CmpOp, Literal, Predicate};
 use super::selection::RowSelection;
+use crate::bloom::Sbbf;
 use crate::format::footer::{ColumnIndexView, OffsetIndexView};
 use crate::format::metadata::{ColumnChunk, FileMetaData, PhysicalType};
 use crate::{Error, ErrorKind, Result};
@@ -214,6 +222,161 @@ impl BoundFilter {
                 Some(RowSelection::from_ranges(keep))
             }
         }
+    }
+}
+
+impl BoundFilter {
+    /// The Bloom filters of row group `rg` the predicate can use (for `=` and `IN`): the
+    /// bound column and the filter's file range (when the chunk gives its length).
+    pub(crate) fn bloom_ranges(&self, meta: &FileMetaData, rg: usize) -> Vec<(usize, Range<u64>)> {
+        let mut cols = Vec::new();
+        equality_columns(&self.node, false, &mut cols);
+        let Some(group) = meta.row_groups().get(rg) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for col in cols {
+            let Some(chunk) = group.columns().get(self.columns[col].leaf) else {
+                continue;
+            };
+            let (Some(offset), Some(len)) =
+                (chunk.bloom_filter_offset(), chunk.bloom_filter_length())
+            else {
+                continue;
+            };
+            if let (Ok(o), Ok(l)) = (u64::try_from(offset), u64::try_from(len)) {
+                if l > 0 && !out.iter().any(|(c, _)| *c == col) {
+                    out.push((col, o..o.saturating_add(l)));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a row group may hold a row the predicate keeps, by the Bloom filters
+    /// `filters` gives of its columns (by bound column).
+    pub(crate) fn bloom_may_match<'a>(
+        &self,
+        meta: &FileMetaData,
+        filters: &dyn Fn(usize) -> Option<&'a Sbbf>,
+    ) -> bool {
+        bloom_prune(&self.node, false, &|col: usize, value: &ArrayRef| {
+            let c = &self.columns[col];
+            let physical = meta.schema().leaf_element(c.leaf)?.physical_type?;
+            let hash = literal_hash(value, physical)?;
+            Some(filters(col)?.check_hash(hash))
+        }) != Some(false)
+    }
+}
+
+/// The bound columns `node` compares for equality (where it is not negated).
+fn equality_columns(node: &Node, negate: bool, out: &mut Vec<usize>) {
+    match node {
+        Node::Not(a) => equality_columns(a, !negate, out),
+        Node::And(a, b) | Node::Or(a, b) => {
+            equality_columns(a, negate, out);
+            equality_columns(b, negate, out);
+        }
+        Node::Cmp {
+            col,
+            op,
+            value: Some(_),
+        } if (*op == CmpOp::Eq) != negate
+            && matches!(op, CmpOp::Eq | CmpOp::NotEq)
+            && !out.contains(col) =>
+        {
+            out.push(*col);
+        }
+        _ => {}
+    }
+}
+
+/// Like [`prune`], by Bloom filters: `contains(col, value)` says whether the column's filter
+/// may hold the value (`None`: no filter). `Some(false)` when no row can satisfy `node`.
+fn bloom_prune(
+    node: &Node,
+    negate: bool,
+    contains: &dyn Fn(usize, &ArrayRef) -> Option<bool>,
+) -> Option<bool> {
+    match node {
+        Node::Not(a) => bloom_prune(a, !negate, contains),
+        Node::And(a, b) | Node::Or(a, b) => {
+            let both = matches!(node, Node::And(..)) != negate;
+            let (x, y) = (
+                bloom_prune(a, negate, contains),
+                bloom_prune(b, negate, contains),
+            );
+            if both {
+                (x == Some(false) || y == Some(false)).then_some(false)
+            } else {
+                (x == Some(false) && y == Some(false)).then_some(false)
+            }
+        }
+        Node::Cmp { col, op, value } => {
+            let eq = (*op == CmpOp::Eq && !negate) || (*op == CmpOp::NotEq && negate);
+            match (eq, value) {
+                (true, Some(v)) => contains(*col, v).filter(|c| !c),
+                _ => None,
+            }
+        }
+        Node::IsNull { .. } => None,
+    }
+}
+
+/// The Bloom filter hash of a one-element literal of a column of `physical` type (its PLAIN
+/// encoding); `None` where the filter cannot say (zero and NaN floats, types without one).
+fn literal_hash(value: &ArrayRef, physical: PhysicalType) -> Option<u64> {
+    use crate::bloom::{hash_bytes, hash_f32, hash_f64, hash_i32, hash_i64};
+    let int = |t: DataType| arrow_cast::cast(value, &t).ok();
+    match (physical, value.data_type()) {
+        (PhysicalType::Int32, DataType::UInt8 | DataType::UInt16 | DataType::UInt32) => {
+            let a = int(DataType::UInt32)?;
+            Some(hash_i32(
+                a.as_primitive::<arrow_array::types::UInt32Type>().value(0) as i32,
+            ))
+        }
+        // Dates are days in both; times and timestamps may be stored in another unit than
+        // the Arrow type's (pyarrow stores seconds as milliseconds), so they use no filter.
+        (PhysicalType::Int32, t) if t.is_integer() || *t == DataType::Date32 => {
+            let a = int(DataType::Int32)?;
+            Some(hash_i32(
+                a.as_primitive::<arrow_array::types::Int32Type>().value(0),
+            ))
+        }
+        (PhysicalType::Int64, DataType::UInt64) => {
+            let v = value
+                .as_primitive::<arrow_array::types::UInt64Type>()
+                .value(0);
+            Some(hash_i64(v as i64))
+        }
+        (PhysicalType::Int64, t) if t.is_integer() => {
+            let a = int(DataType::Int64)?;
+            Some(hash_i64(
+                a.as_primitive::<arrow_array::types::Int64Type>().value(0),
+            ))
+        }
+        (PhysicalType::Int32 | PhysicalType::Int64, DataType::Decimal128(..)) => {
+            let v = value
+                .as_primitive::<arrow_array::types::Decimal128Type>()
+                .value(0);
+            match physical {
+                PhysicalType::Int32 => Some(hash_i32(i32::try_from(v).ok()?)),
+                _ => Some(hash_i64(i64::try_from(v).ok()?)),
+            }
+        }
+        (PhysicalType::Float, DataType::Float32) => {
+            let v = value.as_primitive::<Float32Type>().value(0);
+            (v != 0.0 && !v.is_nan()).then(|| hash_f32(v))
+        }
+        (PhysicalType::Double, DataType::Float64) => {
+            let v = value.as_primitive::<Float64Type>().value(0);
+            (v != 0.0 && !v.is_nan()).then(|| hash_f64(v))
+        }
+        (PhysicalType::ByteArray, _) => {
+            let b = arrow_cast::cast(value, &DataType::Binary).ok()?;
+            Some(hash_bytes(b.as_binary::<i32>().value(0)))
+        }
+        _ => None,
     }
 }
 

@@ -1,6 +1,6 @@
 //! The options of a read: [`ReadOptions`] and the choices it holds (string representation,
 //! dictionary columns, invalid UTF-8, batch size, CRC checks, schema conversion, how many
-//! bytes are fetched at a time).
+//! bytes are fetched at a time, Bloom filters).
 
 use crate::schema::ArrowSchemaOptions;
 
@@ -65,6 +65,10 @@ pub struct ReadOptions {
     /// Byte ranges needed at the same time that lie closer than this are fetched as one
     /// (the gap is read too). Default 64 KiB. Object stores coalesce their own way on top.
     pub coalesce_bytes: u64,
+    /// Read the Bloom filters of a filter's `=` and `IN` columns (of the row groups their
+    /// statistics leave) and skip the row groups whose filters rule every value out.
+    /// Default true.
+    pub bloom_filters: bool,
 }
 
 impl Default for ReadOptions {
@@ -78,6 +82,7 @@ impl Default for ReadOptions {
             schema: ArrowSchemaOptions::default(),
             fetch_bytes: 4 << 20,
             coalesce_bytes: 64 << 10,
+            bloom_filters: true,
         }
     }
 }

@@ -30,7 +30,7 @@
 //! The modules: [`properties`], [`statistics`] (min/max with the spec's orders, NaN and
 //! signed-zero rules, truncation with exactness flags), [`size_stats`] (unencoded bytes and
 //! level histograms), [`page_index`]
-//! (column and offset index builders, file-level collection and serialization), [`bloom`]
+//! (column and offset index builders, file-level collection and serialization), [`crate::bloom`]
 //! (XXH64 and split block Bloom filters), [`arrow_schema`] (Arrow -> Parquet schema as
 //! pyarrow 26 writes it, and the `ARROW:schema` key-value), [`column`](mod@column) (stages 2 and 3: the
 //! column writer, per leaf; Arrow values as physical values in `values`, the value encoders
@@ -39,7 +39,6 @@
 //! five Arrow kinds, maps and structs are written at any depth.
 
 pub mod arrow_schema;
-pub mod bloom;
 pub mod column;
 mod encoder;
 pub mod file;
@@ -51,7 +50,7 @@ pub mod size_stats;
 pub mod statistics;
 mod values;
 
-pub use bloom::Sbbf;
+pub use crate::bloom::Sbbf;
 pub use file::ParquetWriter;
 pub use page_index::{
     BuiltColumnIndex, ColumnIndexBuilder, OffsetIndexBuilder, PageIndexLocation, PageIndexWriter,

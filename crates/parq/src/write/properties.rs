@@ -440,7 +440,7 @@ impl BloomFilterProperties {
     /// `min(ndv, rows)` distinct values (a chunk cannot hold more), as pyarrow 26 does, so
     /// the same values give the same filter. See `Sbbf::optimal_num_bytes`.
     pub fn num_bytes(&self, rows: u64) -> usize {
-        super::bloom::Sbbf::optimal_num_bytes(self.ndv.min(rows), self.fpp)
+        crate::bloom::Sbbf::optimal_num_bytes(self.ndv.min(rows), self.fpp)
     }
 
     fn validate(&self, column: &str) -> Result<()> {

@@ -54,7 +54,6 @@ use arrow_array::{Array, ArrayRef};
 use arrow_schema::{DataType, Field};
 
 use super::arrow_schema::LeafType;
-use super::bloom::{hash_f32, hash_f64, hash_i32, hash_i64, Sbbf};
 use super::encoder::{encode_fixed, DeltaOrNot, Dict, ValueEnc};
 use super::levels::{shred, Shredded};
 use super::page_index::{BuiltColumnIndex, ColumnIndexBuilder, OffsetIndexBuilder};
@@ -62,6 +61,7 @@ use super::properties::{ColumnSettings, DataPageVersion, StatisticsLevel, Writer
 use super::size_stats::SizeStatsAccumulator;
 use super::statistics::{StatsAccumulator, StatsOrder};
 use super::values::{column_error, to_batch, Batch, Scratch};
+use crate::bloom::{hash_f32, hash_f64, hash_i32, hash_i64, Sbbf};
 use crate::compression::compress::Compressor;
 use crate::encoding::encode::byte_stream_split::ByteStreamSplitEncoder;
 use crate::encoding::encode::delta::{DeltaBinaryPackedEncoder, PYARROW_INT64_BLOCK_SIZE};
