@@ -47,6 +47,12 @@ macro_rules! read_settings {
             self
         }
 
+        /// Sets how many threads decode the columns side by side (at least 1).
+        pub fn with_threads(mut self, threads: usize) -> Self {
+            self$(.$inner)*.options.threads = threads.max(1);
+            self
+        }
+
         /// Sets whether page CRCs are verified.
         pub fn with_verify_crc(mut self, verify: bool) -> Self {
             self$(.$inner)*.options.verify_crc = verify;

@@ -1,6 +1,6 @@
 //! The options of a read: [`ReadOptions`] and the choices it holds (string representation,
 //! dictionary columns, invalid UTF-8, batch size, CRC checks, schema conversion, how many
-//! bytes are fetched at a time, Bloom filters).
+//! bytes are fetched at a time, Bloom filters, threads).
 
 use crate::schema::ArrowSchemaOptions;
 
@@ -69,6 +69,9 @@ pub struct ReadOptions {
     /// statistics leave) and skip the row groups whose filters rule every value out.
     /// Default true.
     pub bloom_filters: bool,
+    /// Threads that decode the columns of a batch side by side (at least 1; the batches are
+    /// the same as with one). Default 1.
+    pub threads: usize,
 }
 
 impl Default for ReadOptions {
@@ -83,6 +86,7 @@ impl Default for ReadOptions {
             fetch_bytes: 4 << 20,
             coalesce_bytes: 64 << 10,
             bloom_filters: true,
+            threads: 1,
         }
     }
 }
