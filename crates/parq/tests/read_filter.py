@@ -1,8 +1,9 @@
 """pyarrow's side of read_filter.rs.
 
-  read_filter.py gen OUT.parquet
+  read_filter.py gen OUT.parquet [plain]
       writes the generated table (every primitive type the filters take, nulls, NaN, -0.0,
-      several row groups with statistics, small pages, Bloom filters)
+      several row groups with statistics, small pages, Bloom filters); plain: without
+      dictionaries, pages of 512 bytes (several pages per chunk)
   read_filter.py samples FILE...
       prints JSON {file: {column: [[sql_literal, value], ...]}}: literals drawn from each
       primitive top-level column (its values, bounds and beyond)
@@ -26,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 
-def gen(out):
+def gen(out, plain=False):
     rng = random.Random(7)
     n = 12000
 
@@ -61,7 +62,9 @@ def gen(out):
         table,
         out,
         row_group_size=1500,
-        data_page_size=2048,
+        data_page_size=512 if plain else 2048,
+        use_dictionary=not plain,
+        write_batch_size=64 if plain else None,
         write_statistics=True,
         write_page_index=True,
         bloom_filter_options={c: {"ndv": 1500, "fpp": 0.01} for c in ["i32", "u32", "f64", "sn", "d", "dec", "dict"]},
@@ -246,7 +249,7 @@ def take(path, ranges_path, out):
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "gen":
-        gen(sys.argv[2])
+        gen(sys.argv[2], sys.argv[3:] == ["plain"])
     elif cmd == "samples":
         samples(sys.argv[2:])
     elif cmd == "filter":

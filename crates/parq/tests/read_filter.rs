@@ -4,15 +4,18 @@
 //! statistics) and over corpus files. parq reads each with the predicate as SQL text
 //! ([`parse_filter`]); pyarrow reads it with `read_table(filters=...)`, the expression built
 //! to SQL null semantics (`read_filter.py`). The rows must be equal, and some row groups must
-//! have been skipped by their statistics, some by their Bloom filters. Literals that cannot be converted to their
-//! column's type, and unknown columns, are errors before any data is read.
+//! have been skipped by their statistics, some by their Bloom filters. Literals that cannot
+//! be converted to their column's type, and unknown columns, are errors before any data is
+//! read. The columns a filter does not read skip the pages of the rows it drops.
 
 mod common;
 use common::{differences, read_ipc, testdata, tmp_dir, Rng};
 
 use std::path::{Path, PathBuf};
 
-use arrow_array::RecordBatch;
+use arrow_array::cast::AsArray;
+use arrow_array::types::UInt32Type;
+use arrow_array::{Array, RecordBatch, UInt32Array};
 use parq::read::sql::parse_filter;
 use parq::read::{col, ParquetReader, RowSelection};
 use serde_json::{json, Value};
@@ -310,4 +313,46 @@ fn row_selections_match_pyarrow_take() {
         }
     }
     assert!(skipped_pages > 50, "{skipped_pages} pages skipped");
+}
+
+/// With a filter on one column, the other columns decode only the rows it keeps: their pages
+/// that hold none are never read (skipped by the offset index), on one thread or three.
+#[test]
+fn late_columns_skip_the_pages_of_rows_the_filter_drops() {
+    let dir = tmp_dir("read_late");
+    let generated = dir.join("generated.parquet");
+    run(&["gen", generated.to_str().unwrap(), "plain"]);
+    let all = ParquetReader::open(&generated).unwrap();
+    let mut batches = all.batches().unwrap();
+    let whole = concat(&(&mut batches).collect::<parq::Result<Vec<_>>>().unwrap());
+    let pages_all = batches.stats().pages_read;
+    let groups = all.metadata().row_groups().len() as u64;
+    let u32s = whole.column_by_name("u32").unwrap();
+    for row in [0usize, 1777, 6000, 11999] {
+        let Some(v) = u32s.as_primitive::<UInt32Type>().values().get(row).copied() else {
+            continue;
+        };
+        if u32s.is_null(row) {
+            continue;
+        }
+        let mask = arrow_ord::cmp::eq(u32s, &UInt32Array::new_scalar(v)).unwrap();
+        let expected = arrow_select::filter::filter_record_batch(&whole, &mask).unwrap();
+        for threads in [1, 3] {
+            let reader = ParquetReader::open(&generated)
+                .unwrap()
+                .with_batch_size(100)
+                .with_threads(threads)
+                .with_filter(col("u32").eq(v as i64));
+            let mut batches = reader.batches().unwrap();
+            let got = concat(&(&mut batches).collect::<parq::Result<Vec<_>>>().unwrap());
+            assert_eq!(got, expected, "u32 = {v}, {threads} threads");
+            let stats = batches.stats();
+            // One row group's pages of u32, and about one page of each other column.
+            assert!(
+                stats.pages_read * groups * 2 < pages_all,
+                "u32 = {v}: {} of {pages_all} pages read",
+                stats.pages_read
+            );
+        }
+    }
 }

@@ -99,6 +99,9 @@ fn every_corpus_file_reads_the_same_by_ranges_as_from_memory() {
         // Positional reads of the file, the default fetch.
         let file = read(|| ParquetReader::open(&path));
         assert_eq!(file, whole, "{name}: file source");
+        // Columns decoded on three threads: the same batches, the same first error.
+        let threads = read(|| Ok(ParquetReader::open(&path)?.with_threads(3)));
+        assert_eq!(threads, whole, "{name}: 3 threads");
         // Tiny fetches: headers split over reads, one page per read at most.
         for (fetch, coalesce) in [(7, 0), (300, 64)] {
             let tiny = read(|| {

@@ -164,6 +164,9 @@ pub struct PageReader {
     /// The most bytes asked for at a time when the next page is not held (at least the
     /// page).
     fetch: u64,
+    /// With an offset index: no bytes past this chunk offset are asked for (but the page
+    /// being read).
+    fetch_end: Option<u64>,
     codec: Compression,
     options: PageReaderOptions,
     decompressor: Decompressor,
@@ -203,6 +206,7 @@ impl PageReader {
             chunk_len,
             chunk_offset,
             fetch: u64::MAX,
+            fetch_end: None,
             codec,
             decompressor: Decompressor::new(options.limits),
             options,
@@ -436,6 +440,38 @@ impl PageReader {
             self.ordinal += 1;
             self.expected_values = None;
         }
+    }
+
+    /// With an offset index, bounds the bytes asked for next to the pages that hold the next
+    /// `rows` rows (from the next page to read on), or to the pages before the first
+    /// location (the dictionary page) while they are read; so that pages a reader will skip
+    /// are not fetched. Without one, does nothing.
+    pub fn limit_fetch_rows(&mut self, rows: u64) {
+        self.fetch_end = None;
+        let Some(locations) = &self.locations else {
+            return;
+        };
+        if self.pos < self.walk_end {
+            self.fetch_end = Some(self.walk_end);
+            return;
+        }
+        let Some(first) = locations.get(self.next_location) else {
+            return;
+        };
+        let target = first
+            .first_row_index
+            .saturating_add(i64::try_from(rows).unwrap_or(i64::MAX));
+        let mut last = first;
+        for loc in locations.iter().skip(self.next_location + 1) {
+            if loc.first_row_index >= target {
+                break;
+            }
+            last = loc;
+        }
+        // with_offset_index checked that every location lies inside the chunk.
+        let start = u64::try_from(last.offset).unwrap_or(0);
+        let end = start.saturating_add(u64::try_from(last.compressed_page_size).unwrap_or(0));
+        self.fetch_end = Some(end.saturating_sub(self.chunk_offset));
     }
 
     /// Sets how many bytes are asked for at a time when the next page is not held (at least
@@ -697,12 +733,15 @@ impl PageReader {
 
     /// The file range to ask for when the bytes from chunk offset `start` to at least
     /// `at_least` are not held: `fetch` bytes from `start` or up to `at_least` if more,
-    /// within the chunk.
+    /// within the chunk and the limit of [`PageReader::limit_fetch_rows`].
     fn need(&self, start: u64, at_least: u64) -> PageStep<CompressedPage> {
-        let end = start
+        let mut end = start
             .saturating_add(self.fetch)
             .max(at_least)
             .min(self.chunk_len);
+        if let Some(limit) = self.fetch_end {
+            end = end.min(limit.max(at_least));
+        }
         PageStep::Need(self.chunk_offset + start..self.chunk_offset + end)
     }
 

@@ -307,6 +307,7 @@ impl ParquetDecoderBuilder {
             },
             batch_size: self.options.batch_size.max(1),
             coalesce: self.options.coalesce_bytes,
+            threads: self.options.threads.max(1),
             selected: self.selection.is_some(),
             plan,
             output,

@@ -35,16 +35,18 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions};
+use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
 use super::error::{inconsistent, index};
 use super::filter::BoundFilter;
+use super::late::{keep, steps, LateLeaf, Step};
 use super::leaf::{chunk_of, ChunkSource, ChunkTask, ColumnOptions, Fill, LeafBatch, LeafReader};
 use super::nested::assemble;
-use super::plan::Plan;
+use super::plan::{Node, Plan, Shape};
 use super::selection::{RowSelection, Runs};
+use super::threads::par_each;
 use crate::bloom::Sbbf;
 use crate::format::footer::{decode_page_index, page_index_range, PageIndex};
 use crate::format::metadata::{FileMetaData, PageType};
@@ -135,6 +137,7 @@ pub(crate) struct Setup {
     pub source: ChunkSource,
     pub batch_size: usize,
     pub coalesce: u64,
+    pub threads: usize,
     /// Whether the user chose rows.
     pub selected: bool,
     /// The chosen columns, then those only the filter reads.
@@ -235,6 +238,35 @@ pub struct ParquetDecoder {
     bytes_pushed: u64,
     /// An error found by `push`, for the next `poll`.
     error: Option<Error>,
+    /// Threads decoding leaves side by side.
+    threads: usize,
+    /// With a filter and columns it does not read: per leaf, `None` for the filter's leaves
+    /// (decoded first), the late state of the others ([`super::late`]). Empty otherwise.
+    late: Vec<Option<LateLeaf>>,
+    /// A batch whose filter leaves are decoded, its late leaves still to come.
+    filtered: Option<Filtered>,
+}
+
+/// A batch of `rows` rows whose filter leaves are decoded: the rows kept, the leaves'
+/// batches (placeholders for the late leaves), the fields the filter read, and what the
+/// late leaves take.
+#[derive(Debug)]
+struct Filtered {
+    rows: usize,
+    mask: BooleanArray,
+    batches: Vec<LeafBatch>,
+    columns: Vec<ArrayRef>,
+    steps: Vec<Step>,
+    taken: Option<BooleanArray>,
+}
+
+/// A stand-in for the batch of a leaf not decoded (yet).
+fn placeholder() -> LeafBatch {
+    LeafBatch {
+        array: arrow_array::new_empty_array(&arrow_schema::DataType::Null),
+        def: Vec::new(),
+        rep: Vec::new(),
+    }
 }
 
 impl ParquetDecoder {
@@ -258,6 +290,9 @@ impl ParquetDecoder {
             coalesce: setup.coalesce,
             bytes_pushed: 0,
             error: None,
+            threads: setup.threads.max(1),
+            late: Vec::new(),
+            filtered: None,
         };
         d.after_blooms(setup)?;
         Ok(d)
@@ -328,8 +363,25 @@ impl ParquetDecoder {
             kept_index.push(i);
         }
         self.stats.row_groups_read = groups.len();
+        // The leaves of the filter's fields are decoded first, the others late.
+        let mut first = vec![false; plan.leaves.len()];
+        if let Some((f, _)) = &filter {
+            for field in f.fields() {
+                if let Some(node) = plan.nodes.get(field) {
+                    mark_leaves(node, &mut first);
+                }
+            }
+            if first.contains(&false) {
+                self.late = first
+                    .iter()
+                    .map(|&f| (!f).then(LateLeaf::default))
+                    .collect();
+            }
+        }
         let mut leaves = Vec::with_capacity(plan.leaves.len());
-        for spec in &plan.leaves {
+        for (j, spec) in plan.leaves.iter().enumerate() {
+            // A late leaf skips whole pages of rows the filter drops, by the offset index.
+            let late = self.late.get(j).is_some_and(Option::is_some);
             let mut tasks = Vec::with_capacity(groups.len());
             for (&(rg, rows, skips), &i) in groups.iter().zip(&kept_index) {
                 let chunk = chunk_of(&meta, rg, spec.leaf)?;
@@ -340,7 +392,7 @@ impl ParquetDecoder {
                     // (as pyarrow reads a chunk whose count is short).
                     max_records = max_records.min(usize::try_from(chunk.num_values()).unwrap_or(0));
                 }
-                let locations = match (&index, skips) {
+                let locations = match (&index, skips || late) {
                     (Some(idx), true) => pos(spec.leaf)
                         .and_then(|j| idx.offset_index(i, j))
                         .map(|o| Arc::from(o.page_locations())),
@@ -489,30 +541,21 @@ impl ParquetDecoder {
         )
     }
 
-    /// The next batch, filtered.
+    /// The next batch, filtered (not empty).
     fn step(&mut self) -> Result<DecodeStep> {
         loop {
             let batch = match self.decode()? {
                 DecodeStep::Batch(b) => b,
                 other => return Ok(other),
             };
-            self.stats.rows_decoded += batch.num_rows() as u64;
-            let Some((filter, outputs)) = &self.filter else {
+            if batch.num_rows() > 0 {
                 self.stats.rows_kept += batch.num_rows() as u64;
                 return Ok(DecodeStep::Batch(batch));
-            };
-            let mask = filter.evaluate(&batch)?;
-            let kept = arrow_select::filter::filter_record_batch(&batch, &mask)
-                .and_then(|b| b.project(&(0..*outputs).collect::<Vec<_>>()))
-                .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))?;
-            if kept.num_rows() > 0 {
-                self.stats.rows_kept += kept.num_rows() as u64;
-                return Ok(DecodeStep::Batch(kept));
             }
         }
     }
 
-    /// The next batch of every decoded column.
+    /// The next batch of rows read, filtered (perhaps empty).
     fn decode(&mut self) -> Result<DecodeStep> {
         loop {
             if !self.waiting.is_empty() {
@@ -531,16 +574,20 @@ impl ParquetDecoder {
                     .unwrap_or(usize::MAX)
                     .min(self.batch_size),
             };
-            let step = self.decode_rows(want)?;
-            if let (Some(runs), DecodeStep::Batch(b)) = (&mut self.runs, &step) {
-                runs.advance(b.num_rows() as u64);
+            let (step, rows) = match self.late.is_empty() {
+                true => self.decode_rows(want)?,
+                false => self.decode_late(want)?,
+            };
+            self.stats.rows_decoded += rows as u64;
+            if let Some(runs) = &mut self.runs {
+                runs.advance(rows as u64);
             }
             return Ok(step);
         }
     }
 
-    /// Skips the `n` rows of the current skip run in every leaf; false when a leaf waits
-    /// for bytes first.
+    /// Skips the `n` rows of the current skip run in every leaf (a late leaf adds them to
+    /// the rows it skips before its next take); false when a leaf waits for bytes first.
     fn skip(&mut self, n: u64) -> Result<bool> {
         if self.leaves.is_empty() {
             self.rows_left = self.rows_left.saturating_sub(n);
@@ -552,6 +599,11 @@ impl ParquetDecoder {
             let Some(l) = left.get_mut(i).filter(|l| **l > 0) else {
                 continue;
             };
+            if let Some(Some(late)) = self.late.get_mut(i) {
+                late.skip_rows += *l;
+                *l = 0;
+                continue;
+            }
             let (done, fill) = leaf.skip(*l)?;
             *l -= done;
             match fill {
@@ -576,59 +628,211 @@ impl ParquetDecoder {
         Ok(true)
     }
 
-    /// The next batch of at most `want` rows.
-    fn decode_rows(&mut self, want: usize) -> Result<DecodeStep> {
+    /// Fills the leaves `pick` chooses with `want` records, side by side; false when some
+    /// wait for bytes (then in `waiting`).
+    fn fill(&mut self, want: usize, pick: impl Fn(usize) -> bool + Sync) -> Result<bool> {
+        let need = par_each(&mut self.leaves, self.threads, |i, leaf| {
+            if !pick(i) {
+                return Ok(None);
+            }
+            Ok(match leaf.fill(want)? {
+                Fill::Need(range) => Some(range),
+                Fill::Done => None,
+            })
+        })?;
+        self.waiting.extend(need);
+        Ok(self.waiting.is_empty())
+    }
+
+    /// The complete records all leaves `pick` chooses hold, at most `want`; `None` at the
+    /// end of the read (after checking that no leaf holds more).
+    fn ready(&mut self, want: usize, pick: impl Fn(usize) -> bool) -> Result<Option<usize>> {
+        self.check_rows()?;
+        let ready = (0..self.leaves.len())
+            .filter(|&i| pick(i))
+            .map(|i| self.leaves[i].complete())
+            .min()
+            .unwrap_or(0);
+        let n = ready.min(want);
+        if n > 0 {
+            return Ok(Some(n));
+        }
+        // Late leaves may hold rows the filter dropped, to be skipped.
+        let picked = self.leaves.iter().enumerate().filter(|(i, _)| pick(*i));
+        if let Some((_, l)) = picked.into_iter().find(|(_, l)| l.complete() > 0) {
+            return Err(inconsistent(format!(
+                "column `{}` holds more rows than the other columns",
+                l.spec().path
+            )));
+        }
+        if self.runs.as_ref().and_then(Runs::front).is_some() {
+            return Err(inconsistent(format!(
+                "the columns end before the {} rows selected",
+                self.runs.as_ref().map_or(0, Runs::selected)
+            )));
+        }
+        Ok(None)
+    }
+
+    /// Takes `n` records of the leaves `pick` chooses, side by side (placeholders for the
+    /// others).
+    fn take(&mut self, n: usize, pick: impl Fn(usize) -> bool + Sync) -> Result<Vec<LeafBatch>> {
+        let taken = par_each(&mut self.leaves, self.threads, |i, leaf| {
+            pick(i).then(|| leaf.take(n)).transpose()
+        })?;
+        let mut batches: Vec<LeafBatch> = (0..self.leaves.len()).map(|_| placeholder()).collect();
+        for (i, b) in taken {
+            batches[i] = b;
+        }
+        Ok(batches)
+    }
+
+    /// The next batch of at most `want` rows read (filtered) and the rows read.
+    fn decode_rows(&mut self, want: usize) -> Result<(DecodeStep, usize)> {
         if self.leaves.is_empty() {
             let n = want.min(usize::try_from(self.rows_left).unwrap_or(usize::MAX));
             self.rows_left -= n as u64;
             return match n {
-                0 => Ok(DecodeStep::Finished),
-                n => make_batch(self.plan.schema.clone(), Vec::new(), n).map(DecodeStep::Batch),
+                0 => Ok((DecodeStep::Finished, 0)),
+                n => Ok((
+                    DecodeStep::Batch(self.kept(make_batch(
+                        self.plan.schema.clone(),
+                        Vec::new(),
+                        n,
+                    )?)?),
+                    n,
+                )),
             };
         }
-        for (i, leaf) in self.leaves.iter_mut().enumerate() {
-            if let Fill::Need(range) = leaf.fill(want)? {
-                self.waiting.push((i, range));
-            }
+        if !self.fill(want, |_| true)? {
+            return Ok((DecodeStep::NeedData(self.needed()), 0));
         }
-        if !self.waiting.is_empty() {
-            return Ok(DecodeStep::NeedData(self.needed()));
-        }
-        self.check_rows()?;
-        let ready = self
-            .leaves
-            .iter()
-            .map(LeafReader::complete)
-            .min()
-            .unwrap_or(0);
-        let n = ready.min(want);
-        if n == 0 {
-            if let Some(l) = self.leaves.iter().find(|l| l.complete() > 0) {
-                return Err(inconsistent(format!(
-                    "column `{}` holds more rows than the other columns",
-                    l.spec().path
-                )));
-            }
-            if self.runs.as_ref().and_then(Runs::front).is_some() {
-                return Err(inconsistent(format!(
-                    "the columns end before the {} rows selected",
-                    self.runs.as_ref().map_or(0, Runs::selected)
-                )));
-            }
-            return Ok(DecodeStep::Finished);
-        }
-        let batches = self
-            .leaves
-            .iter_mut()
-            .map(|l| l.take(n))
-            .collect::<Result<Vec<LeafBatch>>>()?;
+        let Some(n) = self.ready(want, |_| true)? else {
+            return Ok((DecodeStep::Finished, 0));
+        };
+        let batches = self.take(n, |_| true)?;
         let arrays = self
             .plan
             .nodes
             .iter()
             .map(|node| assemble(node, &batches, n))
             .collect::<Result<Vec<_>>>()?;
-        make_batch(self.plan.schema.clone(), arrays, n).map(DecodeStep::Batch)
+        let batch = make_batch(self.plan.schema.clone(), arrays, n)?;
+        Ok((DecodeStep::Batch(self.kept(batch)?), n))
+    }
+
+    /// The rows of `batch` the filter keeps, of the fields handed out.
+    fn kept(&self, batch: RecordBatch) -> Result<RecordBatch> {
+        let Some((filter, outputs)) = &self.filter else {
+            return Ok(batch);
+        };
+        let mask = filter.evaluate(batch.columns())?;
+        arrow_select::filter::filter_record_batch(&batch, &mask)
+            .and_then(|b| b.project(&(0..*outputs).collect::<Vec<_>>()))
+            .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))
+    }
+
+    /// The next batch of at most `want` rows read and the rows read, the filter's leaves
+    /// decoded first and the others only for the rows it keeps ([`super::late`]).
+    fn decode_late(&mut self, want: usize) -> Result<(DecodeStep, usize)> {
+        let Some((filter, outputs)) = self.filter.clone() else {
+            return Err(inconsistent("a late read without a filter".to_string()));
+        };
+        let is_first = |i: usize| matches!(self.late.get(i), Some(None));
+        let first: Vec<bool> = (0..self.leaves.len()).map(is_first).collect();
+        let first = |i: usize| first.get(i).copied().unwrap_or(false);
+        if self.filtered.is_none() {
+            if !self.fill(want, first)? {
+                return Ok((DecodeStep::NeedData(self.needed()), 0));
+            }
+            let Some(n) = self.ready(want, first)? else {
+                return Ok((DecodeStep::Finished, 0));
+            };
+            let batches = self.take(n, first)?;
+            let mut columns: Vec<ArrayRef> =
+                vec![
+                    arrow_array::new_empty_array(&arrow_schema::DataType::Null,);
+                    self.plan.nodes.len()
+                ];
+            for field in filter.fields() {
+                if let (Some(node), Some(slot)) =
+                    (self.plan.nodes.get(field), columns.get_mut(field))
+                {
+                    *slot = assemble(node, &batches, n)?;
+                }
+            }
+            let mask = filter.evaluate(&columns)?;
+            let (steps, taken) = steps(&mask);
+            self.filtered = Some(Filtered {
+                rows: n,
+                mask,
+                batches,
+                columns,
+                steps,
+                taken,
+            });
+        }
+        let Some(f) = &self.filtered else {
+            return Err(inconsistent("a late batch lost".to_string()));
+        };
+        let steps = &f.steps;
+        let mut items: Vec<(&mut LeafReader, &mut LateLeaf)> = self
+            .leaves
+            .iter_mut()
+            .zip(self.late.iter_mut())
+            .filter_map(|(l, s)| Some((l, s.as_mut()?)))
+            .collect();
+        let need = par_each(&mut items, self.threads, |_, (leaf, state)| {
+            state.advance(leaf, steps)
+        })?;
+        if !need.is_empty() {
+            // The late leaves by their index among all leaves.
+            let late: Vec<usize> = (0..self.late.len()).filter(|&i| !first(i)).collect();
+            for (k, range) in need {
+                if let Some(&i) = late.get(k) {
+                    self.waiting.push((i, range));
+                }
+            }
+            return Ok((DecodeStep::NeedData(self.needed()), 0));
+        }
+        let Some(mut f) = self.filtered.take() else {
+            return Err(inconsistent("a late batch lost".to_string()));
+        };
+        let kept = f.mask.true_count();
+        for (i, state) in self.late.iter_mut().enumerate() {
+            if let (Some(state), Some(slot)) = (state, f.batches.get_mut(i)) {
+                if let Some(b) = state.finish()? {
+                    *slot = b;
+                }
+            }
+        }
+        if kept == 0 {
+            return Ok((
+                DecodeStep::Batch(RecordBatch::new_empty(self.output.clone())),
+                f.rows,
+            ));
+        }
+        let mask = (kept < f.rows).then_some(&f.mask);
+        let taken_rows = f
+            .steps
+            .iter()
+            .map(|s| match s {
+                Step::Take(n) => *n,
+                Step::Skip(_) => 0,
+            })
+            .sum();
+        let mut arrays = Vec::with_capacity(outputs);
+        for (field, node) in self.plan.nodes.iter().enumerate().take(outputs) {
+            let array = match filter.fields().any(|c| c == field) {
+                true => keep(&f.columns[field], mask)?,
+                false => keep(&assemble(node, &f.batches, taken_rows)?, f.taken.as_ref())?,
+            };
+            arrays.push(array);
+        }
+        Ok((
+            DecodeStep::Batch(make_batch(self.output.clone(), arrays, kept)?),
+            f.rows,
+        ))
     }
 
     /// Checks that the leaves hold as many rows in each row group: a leaf that ended a
@@ -671,6 +875,19 @@ impl ParquetDecoder {
             .min()
             .unwrap_or(0);
         Ok(())
+    }
+}
+
+/// Marks the leaves under `node`.
+fn mark_leaves(node: &Node, marks: &mut [bool]) {
+    match &node.shape {
+        Shape::Leaf(j) => {
+            if let Some(m) = marks.get_mut(*j) {
+                *m = true;
+            }
+        }
+        Shape::Struct(children) => children.iter().for_each(|c| mark_leaves(c, marks)),
+        Shape::List { child, .. } => mark_leaves(child, marks),
     }
 }
 

@@ -24,9 +24,7 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Float64Type};
-use arrow_array::{
-    make_array, Array, ArrayRef, BinaryArray, BooleanArray, Datum, RecordBatch, Scalar,
-};
+use arrow_array::{make_array, Array, ArrayRef, BinaryArray, BooleanArray, Datum, Scalar};
 use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_cast::{cast_with_options, CastOptions};
 use arrow_data::ArrayData;
@@ -72,6 +70,13 @@ pub(crate) struct BoundFilter {
     node: Node,
 }
 
+/// Field `index` of a decoded batch's `columns`.
+fn column(columns: &[ArrayRef], index: usize) -> Result<&ArrayRef> {
+    columns
+        .get(index)
+        .ok_or_else(|| filter_error(format!("no decoded field {index}")))
+}
+
 fn filter_error(message: String) -> Error {
     Error::new(ErrorKind::Inconsistent(format!("filter: {message}")))
 }
@@ -89,9 +94,15 @@ impl BoundFilter {
         Ok(BoundFilter { columns, node })
     }
 
-    /// The rows of `batch` the predicate keeps.
-    pub(crate) fn evaluate(&self, batch: &RecordBatch) -> Result<BooleanArray> {
-        let mask = self.eval(&self.node, batch)?;
+    /// The fields of the decoded batch the predicate reads (by index).
+    pub(crate) fn fields(&self) -> impl Iterator<Item = usize> + '_ {
+        self.columns.iter().map(|c| c.index)
+    }
+
+    /// The rows the predicate keeps of the decoded batch whose fields are `columns` (only
+    /// those of [`BoundFilter::fields`] are looked at).
+    pub(crate) fn evaluate(&self, columns: &[ArrayRef]) -> Result<BooleanArray> {
+        let mask = self.eval(&self.node, columns)?;
         // Null (unknown) keeps no row.
         Ok(match mask.nulls() {
             Some(n) => BooleanArray::new(mask.values() & n.inner(), None),
@@ -99,18 +110,18 @@ impl BoundFilter {
         })
     }
 
-    fn eval(&self, node: &Node, batch: &RecordBatch) -> Result<BooleanArray> {
+    fn eval(&self, node: &Node, batch: &[ArrayRef]) -> Result<BooleanArray> {
         let arrow = |e: arrow_schema::ArrowError| filter_error(e.to_string());
         Ok(match node {
             Node::Cmp { col, op, value } => {
-                let array = batch.column(self.columns[*col].index);
+                let array = column(batch, self.columns[*col].index)?;
                 match value {
                     None => BooleanArray::new_null(array.len()),
                     Some(v) => compare(array.as_ref(), *op, v)?,
                 }
             }
             Node::IsNull { col, negated } => {
-                let array = batch.column(self.columns[*col].index);
+                let array = column(batch, self.columns[*col].index)?;
                 let valid = match array.logical_nulls() {
                     Some(n) => n.inner().clone(),
                     None => BooleanBuffer::new_set(array.len()),

@@ -264,7 +264,7 @@ impl LeafReader {
                     }
                 }
             }
-            if let Some(range) = self.next_page()? {
+            if let Some(range) = self.next_page(left.saturating_add(1))? {
                 return Ok((records - left, Fill::Need(range)));
             }
         }
@@ -315,7 +315,9 @@ impl LeafReader {
                 };
                 self.start_chunk(task, records.saturating_sub(self.complete()), &mut reserved)?;
             }
-            if let Some(range) = self.next_page()? {
+            // Up to the page of the record after them, which completes the last.
+            let rows = records.saturating_sub(self.complete()).saturating_add(1);
+            if let Some(range) = self.next_page(rows as u64)? {
                 return Ok(Fill::Need(range));
             }
         }
@@ -390,11 +392,13 @@ impl LeafReader {
     }
 
     /// Decodes the current chunk's next page; ends the chunk after its last. The range of
-    /// file bytes the page needs when they are not held.
-    fn next_page(&mut self) -> Result<Option<Range<u64>>> {
+    /// file bytes the page needs when they are not held (with an offset index, no more than
+    /// the pages of the next `rows` rows).
+    fn next_page(&mut self, rows: u64) -> Result<Option<Range<u64>>> {
         let Some(mut cur) = self.current.take() else {
             return Ok(None);
         };
+        cur.pages.limit_fetch_rows(rows);
         let (rg, leaf) = (cur.row_group, self.spec.leaf);
         if cur.counts.records_left == 0 && !self.open {
             self.end_chunk(cur);

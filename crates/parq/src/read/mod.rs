@@ -9,7 +9,9 @@
 //! - [`decoder`]: [`ParquetDecoder`], the IO-free core: byte ranges needed in, bytes pushed,
 //!   batches out; [`source`]: [`RangeRead`], positional reads of files or bytes in memory;
 //!   [`async_reader`]: [`AsyncParquetReader`] over any [`AsyncRangeRead`]; `object_store`
-//!   (feature `object_store`): `ObjectStoreSource`, an object store as an [`AsyncRangeRead`].
+//!   (feature `object_store`): `ObjectStoreSource`, an object store as an [`AsyncRangeRead`];
+//!   `late`: a filter's columns decoded first, the others only for the rows it keeps;
+//!   `threads`: leaves decoded side by side.
 //! - `plan`: the chosen fields as a tree of nodes over leaf columns, with their levels.
 //! - `leaf`: one leaf column, page by page, into arrays of whole records and their levels.
 //! - `values` / `bytes` / `dict`: the decoded values of a leaf by physical type; `spread`:
@@ -37,6 +39,7 @@ pub mod decoder;
 mod dict;
 mod error;
 mod filter;
+mod late;
 mod leaf;
 mod levels;
 mod nested;
@@ -50,6 +53,7 @@ mod selection;
 pub mod source;
 mod spread;
 pub mod sql;
+mod threads;
 mod values;
 
 pub use async_reader::{AsyncParquetReader, AsyncRangeRead, AsyncRecordBatches};
