@@ -1,5 +1,5 @@
 //! The read options of `parq cat` and `parq convert` ([`ReadArgs`]: columns, row groups, a
-//! filter, CRC verification, strings that are not UTF-8) and [`open_reader`], which applies
+//! filter, CRC verification, strings that are not UTF-8, threads) and [`open_reader`], which applies
 //! them and checks the request before any output; [`explain`] prints what a read did.
 
 use std::path::Path;
@@ -45,6 +45,9 @@ pub struct ReadArgs {
     /// read and skipped.
     #[arg(long)]
     pub explain: bool,
+    /// Threads decoding the columns side by side (0: one per core).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub threads: usize,
 }
 
 impl ReadArgs {
@@ -58,6 +61,8 @@ impl ReadArgs {
             Some("--explain")
         } else if self.verify_crc {
             Some("--verify-crc")
+        } else if self.threads != 1 {
+            Some("--threads")
         } else if self.invalid_utf8 != Utf8Choice::Error {
             Some("--invalid-utf8")
         } else {
@@ -75,6 +80,10 @@ pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliErr
     let mut reader = ParquetReader::from_source(Arc::new(source))
         .map_err(|e| CliError::new(file, e))?
         .with_verify_crc(args.verify_crc)
+        .with_threads(match args.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        })
         .with_invalid_utf8(match args.invalid_utf8 {
             Utf8Choice::Error => InvalidUtf8::Error,
             Utf8Choice::Binary => InvalidUtf8::Binary,
@@ -141,12 +150,16 @@ pub fn explain(reader: &ParquetReader, stats: &ReadStats) {
         .flat_map(|g| g.columns())
         .map(|c| u64::try_from(c.total_compressed_size()).unwrap_or(0))
         .sum();
+    let bloom = match stats.bloom_filters_read {
+        0 => String::new(),
+        n => format!(
+            " ({} by Bloom filters, {n} read)",
+            stats.row_groups_skipped_by_bloom
+        ),
+    };
     eprintln!(
-        "row groups: {} read, {} skipped ({} by Bloom filters, {} read)",
-        stats.row_groups_read,
-        stats.row_groups_skipped,
-        stats.row_groups_skipped_by_bloom,
-        stats.bloom_filters_read
+        "row groups: {} read, {} skipped{bloom}",
+        stats.row_groups_read, stats.row_groups_skipped
     );
     eprintln!(
         "pages: {} read, {} skipped",

@@ -714,6 +714,8 @@ fn where_filters_rows_and_explain_says_what_was_read() {
         "--where",
         "a = 2 OR b = 'c'",
         "--explain",
+        "--threads",
+        "2",
         &f,
     ]);
     assert_eq!(code, 0, "{err}");

@@ -6,9 +6,11 @@
 //! to SQL null semantics (`read_filter.py`). The rows must be equal, and some row groups must
 //! have been skipped by their statistics, some by their Bloom filters. Literals that cannot
 //! be converted to their column's type, and unknown columns, are errors before any data is
-//! read. The columns a filter does not read skip the pages of the rows it drops.
+//! read. The columns a filter does not read skip the pages of the rows it drops. A third of
+//! the cases are read again by the async reader over HTTP range requests.
 
 mod common;
+use common::http::{runtime, serve, Http};
 use common::{differences, read_ipc, testdata, tmp_dir, Rng};
 
 use std::path::{Path, PathBuf};
@@ -17,7 +19,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::UInt32Type;
 use arrow_array::{Array, RecordBatch, UInt32Array};
 use parq::read::sql::parse_filter;
-use parq::read::{col, ParquetReader, RowSelection};
+use parq::read::{col, AsyncParquetReader, ParquetReader, ReadOptions, RowSelection};
 use serde_json::{json, Value};
 
 fn script() -> PathBuf {
@@ -162,6 +164,14 @@ fn random_predicates_match_pyarrow_filters() {
             file.display()
         );
     }
+    // Every third case also through the async reader over HTTP range requests.
+    let served = dir.join("served");
+    std::fs::create_dir_all(&served).unwrap();
+    for (k, f) in files.iter().enumerate() {
+        std::fs::copy(f, served.join(format!("{k}.parquet"))).unwrap();
+    }
+    let server = serve(&served);
+    let rt = runtime();
     let mut skipped = 0;
     let mut bloom_skipped = 0;
     let mut pages_skipped = 0;
@@ -192,6 +202,36 @@ fn random_predicates_match_pyarrow_filters() {
         let diff = differences(&got, &expected);
         if !diff.is_empty() {
             failures.push(format!("{}: {sql}: {diff:?}", file.display()));
+        }
+        if i % 3 == 0 {
+            let k = files.iter().position(|f| f == file).unwrap();
+            let http = Http {
+                port: server.1,
+                path: format!("{k}.parquet"),
+            };
+            let fetch = if i % 2 == 0 { 4 << 20 } else { 300 };
+            let read = async {
+                let reader = AsyncParquetReader::open(http)
+                    .await?
+                    .with_batch_size(1000)
+                    .with_options(ReadOptions {
+                        fetch_bytes: fetch,
+                        batch_size: 1000,
+                        ..ReadOptions::default()
+                    })
+                    .with_filter(parse_filter(sql)?);
+                reader.read_all().await
+            };
+            let over_http = rt
+                .block_on(read)
+                .unwrap_or_else(|e| panic!("{}: {sql}: over HTTP: {e}", file.display()));
+            let over_http = match over_http.is_empty() {
+                true => RecordBatch::new_empty(got.schema()),
+                false => concat(&over_http),
+            };
+            if over_http != got {
+                failures.push(format!("{}: {sql}: over HTTP differs", file.display()));
+            }
         }
     }
     assert!(

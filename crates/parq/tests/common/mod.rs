@@ -1,8 +1,11 @@
 //! Helpers shared by the integration tests of `parq` (each test binary includes this module
 //! and uses a part of it): the pinned Python test venv, temporary directories, the Arrow
 //! IPC files through which tables go to and come back from Python, panics turned into
-//! errors, row selections for the `parquet` crate's reader, and hand-built encoded bytes.
+//! errors, row selections for the `parquet` crate's reader, hand-built encoded bytes, and an
+//! HTTP range server with its client ([`http`]).
 #![allow(dead_code)]
+
+pub mod http;
 
 use std::ffi::OsStr;
 use std::fs::File;
