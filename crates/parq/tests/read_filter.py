@@ -1,9 +1,9 @@
 """pyarrow's side of read_filter.rs.
 
-  read_filter.py gen OUT.parquet [plain]
+  read_filter.py gen OUT.parquet [plain] [noindex]
       writes the generated table (every primitive type the filters take, nulls, NaN, -0.0,
       several row groups with statistics, small pages, Bloom filters); plain: without
-      dictionaries, pages of 512 bytes (several pages per chunk)
+      dictionaries, pages of 512 bytes (several pages per chunk); noindex: no page index
   read_filter.py samples FILE...
       prints JSON {file: {column: [[sql_literal, value], ...]}}: literals drawn from each
       primitive top-level column (its values, bounds and beyond)
@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 
-def gen(out, plain=False):
+def gen(out, plain=False, index=True):
     rng = random.Random(7)
     n = 12000
 
@@ -66,7 +66,7 @@ def gen(out, plain=False):
         use_dictionary=not plain,
         write_batch_size=64 if plain else None,
         write_statistics=True,
-        write_page_index=True,
+        write_page_index=index,
         bloom_filter_options={c: {"ndv": 1500, "fpp": 0.01} for c in ["i32", "u32", "f64", "sn", "d", "dec", "dict"]},
     )
 
@@ -249,7 +249,7 @@ def take(path, ranges_path, out):
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "gen":
-        gen(sys.argv[2], sys.argv[3:] == ["plain"])
+        gen(sys.argv[2], "plain" in sys.argv[3:], "noindex" not in sys.argv[3:])
     elif cmd == "samples":
         samples(sys.argv[2:])
     elif cmd == "filter":

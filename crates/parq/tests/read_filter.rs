@@ -356,43 +356,54 @@ fn row_selections_match_pyarrow_take() {
 }
 
 /// With a filter on one column, the other columns decode only the rows it keeps: their pages
-/// that hold none are never read (skipped by the offset index), on one thread or three.
+/// that hold none are never read (skipped by the offset index) or, without a page index,
+/// never decompressed (skipped by their headers); on one thread or three.
 #[test]
 fn late_columns_skip_the_pages_of_rows_the_filter_drops() {
     let dir = tmp_dir("read_late");
-    let generated = dir.join("generated.parquet");
-    run(&["gen", generated.to_str().unwrap(), "plain"]);
-    let all = ParquetReader::open(&generated).unwrap();
-    let mut batches = all.batches().unwrap();
-    let whole = concat(&(&mut batches).collect::<parq::Result<Vec<_>>>().unwrap());
-    let pages_all = batches.stats().pages_read;
-    let groups = all.metadata().row_groups().len() as u64;
-    let u32s = whole.column_by_name("u32").unwrap();
-    for row in [0usize, 1777, 6000, 11999] {
-        let Some(v) = u32s.as_primitive::<UInt32Type>().values().get(row).copied() else {
-            continue;
-        };
-        if u32s.is_null(row) {
-            continue;
+    for index in [true, false] {
+        let generated = dir.join(format!("generated-{index}.parquet"));
+        let mut args = vec!["gen", generated.to_str().unwrap(), "plain"];
+        if !index {
+            args.push("noindex");
         }
-        let mask = arrow_ord::cmp::eq(u32s, &UInt32Array::new_scalar(v)).unwrap();
-        let expected = arrow_select::filter::filter_record_batch(&whole, &mask).unwrap();
-        for threads in [1, 3] {
-            let reader = ParquetReader::open(&generated)
-                .unwrap()
-                .with_batch_size(100)
-                .with_threads(threads)
-                .with_filter(col("u32").eq(v as i64));
-            let mut batches = reader.batches().unwrap();
-            let got = concat(&(&mut batches).collect::<parq::Result<Vec<_>>>().unwrap());
-            assert_eq!(got, expected, "u32 = {v}, {threads} threads");
-            let stats = batches.stats();
-            // One row group's pages of u32, and about one page of each other column.
-            assert!(
-                stats.pages_read * groups * 2 < pages_all,
-                "u32 = {v}: {} of {pages_all} pages read",
-                stats.pages_read
-            );
+        run(&args);
+        let all = ParquetReader::open(&generated).unwrap();
+        assert_eq!(
+            all.metadata().row_groups()[0].columns()[0]
+                .offset_index_offset()
+                .is_some(),
+            index
+        );
+        let mut batches = all.batches().unwrap();
+        let whole = concat(&(&mut batches).collect::<parq::Result<Vec<_>>>().unwrap());
+        let pages_all = batches.stats().pages_read;
+        let groups = all.metadata().row_groups().len() as u64;
+        let u32s = whole.column_by_name("u32").unwrap();
+        for row in [0usize, 1777, 6000, 11999] {
+            if u32s.is_null(row) {
+                continue;
+            }
+            let v = u32s.as_primitive::<UInt32Type>().value(row);
+            let mask = arrow_ord::cmp::eq(u32s, &UInt32Array::new_scalar(v)).unwrap();
+            let expected = arrow_select::filter::filter_record_batch(&whole, &mask).unwrap();
+            for threads in [1, 3] {
+                let reader = ParquetReader::open(&generated)
+                    .unwrap()
+                    .with_batch_size(100)
+                    .with_threads(threads)
+                    .with_filter(col("u32").eq(v as i64));
+                let mut batches = reader.batches().unwrap();
+                let got = concat(&(&mut batches).collect::<parq::Result<Vec<_>>>().unwrap());
+                assert_eq!(got, expected, "u32 = {v}, {threads} threads, index {index}");
+                let stats = batches.stats();
+                // One row group's pages of u32, and about one page of each other column.
+                assert!(
+                    stats.pages_read * groups * 2 < pages_all,
+                    "u32 = {v}, index {index}: {} of {pages_all} pages read",
+                    stats.pages_read
+                );
+            }
         }
     }
 }

@@ -230,7 +230,8 @@ impl LeafReader {
     }
 
     /// Skips up to `records` records: whole pages the offset index shows lie within them are
-    /// never read, the records of other pages are decoded and dropped. Returns the records
+    /// never read, whole pages of a leaf with one value per row whose header shows they lie
+    /// within them are not decompressed, the records of other pages are decoded and dropped. Returns the records
     /// skipped, and whether the next page's bytes are needed to skip more.
     pub(crate) fn skip(&mut self, records: u64) -> Result<(u64, Fill)> {
         let mut left = records;
@@ -264,9 +265,12 @@ impl LeafReader {
                     }
                 }
             }
-            if let Some(range) = self.next_page(left.saturating_add(1))? {
+            let mut skippable = if self.records == 0 { left } else { 0 };
+            let before = skippable;
+            if let Some(range) = self.next_page(left.saturating_add(1), &mut skippable)? {
                 return Ok((records - left, Fill::Need(range)));
             }
+            left -= before - skippable;
         }
         Ok((records - left, Fill::Done))
     }
@@ -317,7 +321,7 @@ impl LeafReader {
             }
             // Up to the page of the record after them, which completes the last.
             let rows = records.saturating_sub(self.complete()).saturating_add(1);
-            if let Some(range) = self.next_page(rows as u64)? {
+            if let Some(range) = self.next_page(rows as u64, &mut 0)? {
                 return Ok(Fill::Need(range));
             }
         }
@@ -393,8 +397,10 @@ impl LeafReader {
 
     /// Decodes the current chunk's next page; ends the chunk after its last. The range of
     /// file bytes the page needs when they are not held (with an offset index, no more than
-    /// the pages of the next `rows` rows).
-    fn next_page(&mut self, rows: u64) -> Result<Option<Range<u64>>> {
+    /// the pages of the next `rows` rows). A data page of a leaf with one value per row
+    /// whose header shows it holds no more than `skippable` rows is skipped without being
+    /// decompressed, and its rows taken off `skippable`.
+    fn next_page(&mut self, rows: u64, skippable: &mut u64) -> Result<Option<Range<u64>>> {
         let Some(mut cur) = self.current.take() else {
             return Ok(None);
         };
@@ -404,7 +410,7 @@ impl LeafReader {
             self.end_chunk(cur);
             return Ok(None);
         }
-        let page = match cur.pages.poll_page() {
+        let compressed = match cur.pages.poll_compressed() {
             Ok(PageStep::Page(page)) => page,
             Ok(PageStep::End) => {
                 self.end_chunk(cur);
@@ -416,6 +422,25 @@ impl LeafReader {
             }
             Err(e) => return Err(locate(e, rg, leaf)),
         };
+        if self.spec.max_rep_level == 0 && compressed.is_data_page() {
+            let rows = compressed
+                .num_values()
+                .filter(|&n| n > 0 && n <= *skippable);
+            if let Some(rows) = rows {
+                *skippable -= rows;
+                let r = usize::try_from(rows).unwrap_or(usize::MAX);
+                cur.counts.records_left = cur.counts.records_left.saturating_sub(r);
+                cur.counts.records = cur.counts.records.saturating_add(r);
+                self.records_out += rows;
+                self.pages_skipped += 1;
+                self.current = Some(cur);
+                return Ok(None);
+            }
+        }
+        let page = cur
+            .pages
+            .decompress(compressed)
+            .map_err(|e| locate(e, rg, leaf))?;
         let meta = page_meta(&page);
         let decoded = match page {
             Page::Dictionary(d) => {
