@@ -423,6 +423,11 @@ impl ParquetDecoder {
         self.output.clone()
     }
 
+    /// The threads that decode leaves side by side.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// The bytes pushed so far.
     pub fn bytes_pushed(&self) -> u64 {
         self.bytes_pushed
