@@ -166,6 +166,25 @@ pub fn decode_byte_array<O: OffsetSize>(
 
 /// The 4-byte little-endian length at `data[pos..]`, if all four bytes are there.
 #[inline(always)]
+/// `data` past its first `n` PLAIN BYTE_ARRAY values (length-prefixed), which are checked to
+/// lie within it.
+pub fn skip_byte_array(data: &[u8], n: usize) -> Result<&[u8]> {
+    let mut pos = 0usize;
+    for i in 0..n {
+        let end = read_length(data, pos)
+            .and_then(|len| pos.checked_add(4)?.checked_add(len))
+            .filter(|&end| end <= data.len())
+            .ok_or_else(|| {
+                error(
+                    NAME,
+                    format!("BYTE_ARRAY value {i} of {n} skipped: truncated at byte {pos}"),
+                )
+            })?;
+        pos = end;
+    }
+    Ok(data.get(pos..).unwrap_or_default())
+}
+
 fn read_length(data: &[u8], pos: usize) -> Option<usize> {
     let b: [u8; 4] = data.get(pos..pos.checked_add(4)?)?.try_into().ok()?;
     Some(u32::from_le_bytes(b) as usize)

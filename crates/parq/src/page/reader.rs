@@ -158,6 +158,13 @@ pub struct PageReader {
     /// The chunk bytes held: chunk offsets `held_start..held_start + held.len()`.
     held: Bytes,
     held_start: u64,
+    /// A page whose start was held when its end (or its header's) was not: its start (chunk
+    /// offset), the bytes held of it, and the end needed; only the rest is asked for, and
+    /// joined to them.
+    partial: Option<(u64, Bytes, u64)>,
+    /// That page joined whole (chunk offsets `carry_start..`), until it is read.
+    carry: Bytes,
+    carry_start: u64,
     /// Bytes of the chunk.
     chunk_len: u64,
     chunk_offset: u64,
@@ -203,6 +210,9 @@ impl PageReader {
         PageReader {
             held: chunk,
             held_start: 0,
+            partial: None,
+            carry: Bytes::new(),
+            carry_start: 0,
             chunk_len,
             chunk_offset,
             fetch: u64::MAX,
@@ -312,6 +322,21 @@ impl PageReader {
         let (s, e) = ((start - offset) as usize, (end - offset) as usize);
         self.held = bytes.slice(s..e);
         self.held_start = start - self.chunk_offset;
+        // The rest of a page whose start was held before: joined to it (one page copied).
+        if let Some((page_start, head, page_end)) = self.partial.take() {
+            let head_end = page_start + head.len() as u64;
+            let held_end = self.held_start + self.held.len() as u64;
+            if self.held_start > page_start && self.held_start <= head_end && held_end >= page_end {
+                // Within `held`: held_start <= head_end <= page_end <= held_end.
+                let rest = &self.held
+                    [(head_end - self.held_start) as usize..(page_end - self.held_start) as usize];
+                let mut page = Vec::with_capacity(head.len() + rest.len());
+                page.extend_from_slice(&head);
+                page.extend_from_slice(rest);
+                self.carry = Bytes::from(page);
+                self.carry_start = page_start;
+            }
+        }
     }
 
     /// Sets the chunk's `num_values`: walking stops once the data pages hold that many, and
@@ -745,6 +770,17 @@ impl PageReader {
         PageStep::Need(self.chunk_offset + start..self.chunk_offset + end)
     }
 
+    /// Like [`PageReader::need`] when the bytes `held` from `start` on are held already: only
+    /// what follows them is asked for, and [`PageReader::push`] joins it to them.
+    fn need_rest(&mut self, start: u64, held: Bytes, at_least: u64) -> PageStep<CompressedPage> {
+        let held_end = start + held.len() as u64;
+        self.partial = Some((start, held, at_least));
+        match self.need(start, at_least) {
+            PageStep::Need(r) => PageStep::Need(r.start.max(self.chunk_offset + held_end)..r.end),
+            other => other,
+        }
+    }
+
     /// Reads the page whose header starts at chunk byte `start`; the page must end by `end`,
     /// exactly at `end` when `exact` (an offset index location) is given. When its bytes are
     /// not all held, the range to ask for.
@@ -756,22 +792,28 @@ impl PageReader {
     ) -> Result<PageStep<CompressedPage>> {
         let ordinal = self.ordinal;
         let header_offset = self.chunk_offset.saturating_add(start);
-        let held_end = self.held_start + self.held.len() as u64;
-        if start < self.held_start || start >= held_end {
+        // The joined page when it is the one asked for, else the bytes held.
+        let (buf, buf_start) = match start == self.carry_start && !self.carry.is_empty() {
+            true => (std::mem::take(&mut self.carry), self.carry_start),
+            false => (self.held.clone(), self.held_start),
+        };
+        let held_end = buf_start + buf.len() as u64;
+        if start < buf_start || start >= held_end {
             return Ok(self.need(start, start.saturating_add(1).min(end)));
         }
-        // Both within `held` (held_start <= start < held_end, region_end <= held_end).
+        // Both within `buf` (buf_start <= start < held_end, region_end <= held_end).
         let region_end = held_end.min(end);
-        let at = (start - self.held_start) as usize;
-        let region = &self.held[at..(region_end - self.held_start) as usize];
+        let at = (start - buf_start) as usize;
+        let region = &buf[at..(region_end - buf_start) as usize];
         let (header, header_len) = match PageHeader::decode_prefix(region) {
             Ok(h) => h,
             Err(_) if region_end < end => {
                 // The header may go on past the bytes held: twice as many.
                 let more = start
                     .saturating_add(2 * region.len() as u64)
-                    .max(start + 1024);
-                return Ok(self.need(start, more.min(end)));
+                    .max(start + 1024)
+                    .min(end);
+                return Ok(self.need_rest(start, buf.slice(at..), more));
             }
             Err(e) => {
                 self.ordinal += 1;
@@ -823,16 +865,16 @@ impl PageReader {
             ));
         }
         if body_end > held_end {
-            return Ok(self.need(start, body_end));
+            return Ok(self.need_rest(start, buf.slice(at..), body_end));
         }
         self.ordinal += 1;
-        // Within `held`: body_end <= held_end.
+        // Within `buf`: body_end <= held_end.
         let body_at = at + header_len;
-        let body_stop = (body_end - self.held_start) as usize;
+        let body_stop = (body_end - buf_start) as usize;
         Ok(PageStep::Page(CompressedPage {
             header,
-            header_bytes: self.held.slice(at..body_at),
-            body: self.held.slice(body_at..body_stop),
+            header_bytes: buf.slice(at..body_at),
+            body: buf.slice(body_at..body_stop),
             codec: self.codec,
             meta: PageMeta {
                 ordinal,

@@ -112,9 +112,17 @@ impl<O: OffsetSize> Bytes<O> {
         Ok(())
     }
 
-    pub(super) fn decode(&mut self, encoding: Encoding, data: &[u8], n: usize) -> Result<()> {
+    /// Appends `n` values of a data page after skipping its first `skip` (PLAIN and
+    /// dictionary encodings only).
+    pub(super) fn decode(
+        &mut self,
+        encoding: Encoding,
+        data: &[u8],
+        skip: usize,
+        n: usize,
+    ) -> Result<()> {
         let first = self.offsets.len() - 1;
-        self.decode_values(encoding, data, n)?;
+        self.decode_values(encoding, data, skip, n)?;
         if self.utf8_checked {
             let from_dictionary = matches!(
                 encoding,
@@ -128,16 +136,25 @@ impl<O: OffsetSize> Bytes<O> {
         Ok(())
     }
 
-    fn decode_values(&mut self, encoding: Encoding, data: &[u8], n: usize) -> Result<()> {
+    fn decode_values(
+        &mut self,
+        encoding: Encoding,
+        data: &[u8],
+        skip: usize,
+        n: usize,
+    ) -> Result<()> {
         match encoding {
             Encoding::Plain => {
+                let data = plain::skip_byte_array(data, skip)?;
                 plain::decode_byte_array(data, n, &mut self.offsets, &mut self.values).map(|_| ())
             }
             Encoding::PlainDictionary | Encoding::RleDictionary => {
                 if !self.has_dict {
                     return Err(no_dictionary());
                 }
-                DictionaryDecoder::new(data)?.gather_byte_array(
+                let mut d = DictionaryDecoder::new(data)?;
+                d.skip(skip)?;
+                d.gather_byte_array(
                     n,
                     &self.dict_offsets,
                     &self.dict_values,

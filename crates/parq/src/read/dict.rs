@@ -149,7 +149,15 @@ impl<O: OffsetSize> DictBytes<O> {
     }
 
     /// Appends the keys of `n` (> 0) dense values of a data page.
-    pub(super) fn decode(&mut self, encoding: Encoding, data: &[u8], n: usize) -> Result<()> {
+    /// Appends `n` values of a data page after skipping its first `skip` (dictionary
+    /// encodings only).
+    pub(super) fn decode(
+        &mut self,
+        encoding: Encoding,
+        data: &[u8],
+        skip: usize,
+        n: usize,
+    ) -> Result<()> {
         match encoding {
             Encoding::PlainDictionary | Encoding::RleDictionary => {
                 if !self.has_dict {
@@ -157,7 +165,9 @@ impl<O: OffsetSize> DictBytes<O> {
                 }
                 let start = self.keys.len();
                 self.keys.resize(start + n, 0);
-                RleDecoder::for_dictionary_indices(data)?.decode_exact(&mut self.keys[start..])?;
+                let mut d = RleDecoder::for_dictionary_indices(data)?;
+                d.skip(skip)?;
+                d.decode_exact(&mut self.keys[start..])?;
                 // Indices are at most 32 bits: as i32, an index >= 2^31 is negative, which
                 // the unsigned comparison below catches with the others.
                 let (len, base) = (self.chunk_len as u32, self.chunk_base as i32);
@@ -186,7 +196,7 @@ impl<O: OffsetSize> DictBytes<O> {
                 let first = self.entries();
                 std::mem::swap(&mut self.fallback.offsets, &mut self.dict_offsets);
                 std::mem::swap(&mut self.fallback.values, &mut self.dict_values);
-                let decoded = self.fallback.decode(encoding, data, n);
+                let decoded = self.fallback.decode(encoding, data, skip, n);
                 std::mem::swap(&mut self.fallback.offsets, &mut self.dict_offsets);
                 std::mem::swap(&mut self.fallback.values, &mut self.dict_values);
                 decoded?;
@@ -464,6 +474,7 @@ mod tests {
             d.decode(
                 Encoding::RleDictionary,
                 &indices_page(&idx, entries.len()),
+                0,
                 idx.len(),
             )
             .unwrap();
@@ -482,7 +493,7 @@ mod tests {
             for _ in 0..chunks {
                 d.clear_dictionary();
                 d.load_dictionary(&dictionary_page(&entries), 3).unwrap();
-                d.decode(Encoding::RleDictionary, &indices_page(&[2, 1, 0], 3), 3)
+                d.decode(Encoding::RleDictionary, &indices_page(&[2, 1, 0], 3), 0, 3)
                     .unwrap();
             }
             let (got, n) = read(d, &key, None).unwrap();
@@ -506,7 +517,7 @@ mod tests {
         let mut d = DictBytes::<O>::default();
         d.load_dictionary(&dictionary_page(&entries), 200).unwrap();
         let idx: Vec<u32> = (0..100).map(|i| 2 * i).collect();
-        d.decode(Encoding::RleDictionary, &indices_page(&idx, 200), 100)
+        d.decode(Encoding::RleDictionary, &indices_page(&idx, 200), 0, 100)
             .unwrap();
         let mut want: Vec<Option<String>> = idx
             .iter()
@@ -518,7 +529,7 @@ mod tests {
                 _ => dict[2 * (i % 100)].as_str(),
             })
             .collect();
-        d.decode(Encoding::Plain, &plain_page(&plain), plain.len())
+        d.decode(Encoding::Plain, &plain_page(&plain), 0, plain.len())
             .unwrap();
         want.extend(plain.iter().map(|v| Some(v.to_string())));
         let (got, n) = read(d, &DataType::Int8, None).unwrap();
@@ -541,7 +552,7 @@ mod tests {
             d.clear_dictionary();
             d.load_dictionary(&dictionary_page(&entries), 3).unwrap();
             // Two dense values, spread over four slots.
-            d.decode(Encoding::RleDictionary, &indices_page(&[1, 2], 3), 2)
+            d.decode(Encoding::RleDictionary, &indices_page(&[1, 2], 3), 0, 2)
                 .unwrap();
             d.spread(4 * chunk, 2, 4, &validity);
             want.extend([None, Some("x".to_string()), None, Some("y".to_string())]);
@@ -561,7 +572,7 @@ mod tests {
                 let values: Vec<&str> =
                     pool.iter().chain(pool.iter()).map(String::as_str).collect();
                 let mut d = DictBytes::<i32>::default();
-                d.decode(Encoding::Plain, &plain_page(&values), values.len())
+                d.decode(Encoding::Plain, &plain_page(&values), 0, values.len())
                     .unwrap();
                 match read(d, &key, None) {
                     Ok((got, n)) => {

@@ -34,6 +34,7 @@ use super::plan::ColumnSpec;
 use super::spread::bits_range;
 use super::values::{Hint, Storage};
 use crate::compression::Decompressor;
+use crate::encoding::bitmap::copy_bits;
 use crate::encoding::rle::RleDecoder;
 use crate::format::metadata::{ColumnChunk, Encoding};
 use crate::format::metadata::{FileMetaData, PageLocation};
@@ -240,7 +241,7 @@ impl LeafReader {
             if complete > 0 {
                 let n = complete.min(left);
                 // n <= complete, a usize.
-                self.take(n as usize)?;
+                self.discard(n as usize);
                 left -= n;
                 continue;
             }
@@ -432,6 +433,7 @@ impl LeafReader {
                 cur.counts.records_left = cur.counts.records_left.saturating_sub(r);
                 cur.counts.records = cur.counts.records.saturating_add(r);
                 self.records_out += rows;
+                self.slots_out += rows;
                 self.pages_skipped += 1;
                 self.current = Some(cur);
                 return Ok(None);
@@ -456,7 +458,7 @@ impl LeafReader {
                 self.begin_data_page(meta.header_offset);
                 let n = p.num_values();
                 p.sections(self.spec.max_rep_level, self.spec.max_def_level)
-                    .and_then(|s| self.decode_data(&mut cur.counts, n, p.encoding(), s))
+                    .and_then(|s| self.decode_data(&mut cur.counts, n, p.encoding(), s, skippable))
             }
             Page::DataV2(p) => {
                 self.begin_data_page(meta.header_offset);
@@ -464,7 +466,7 @@ impl LeafReader {
                 // the definition levels are what count (as pyarrow reads such pages).
                 let n = p.num_values();
                 p.sections(self.spec.max_rep_level, self.spec.max_def_level)
-                    .and_then(|s| self.decode_data(&mut cur.counts, n, p.encoding(), s))
+                    .and_then(|s| self.decode_data(&mut cur.counts, n, p.encoding(), s, skippable))
             }
         };
         if let Err(e) = decoded {
@@ -526,6 +528,7 @@ impl LeafReader {
         n: usize,
         encoding: Encoding,
         sections: DataSections<'_>,
+        skip: &mut u64,
     ) -> Result<()> {
         // The levels of the page to read: up to the start of the first record the chunk may
         // no longer give.
@@ -553,15 +556,56 @@ impl LeafReader {
             };
             (n, valid)
         };
+        // The first records of the page a skip drops, where values can be skipped undecoded.
+        let flat = !self.spec.keep_levels && self.spec.max_rep_level == 0;
+        let drop = match flat && self.storage.can_skip(encoding) {
+            true => usize::try_from(*skip).unwrap_or(usize::MAX).min(n),
+            false => 0,
+        };
+        let (slots, valid, skip_values) = match drop {
+            0 => (slots, valid, 0),
+            k => {
+                // Nothing is buffered (a skip starts with the page): the buffers' start
+                // moves past the dropped slots, one per record.
+                *skip -= k as u64;
+                self.records -= k;
+                self.records_out += k as u64;
+                self.slots_out += k as u64;
+                let valid_k = match self.nullable() {
+                    true => self.drop_validity(start, k, n),
+                    false => k,
+                };
+                (slots - k, valid - valid_k, valid_k)
+            }
+        };
         if valid > 0 {
             self.storage
-                .decode(encoding, sections.values, valid, &self.spec)?;
+                .decode(encoding, sections.values, skip_values, valid, &self.spec)?;
         }
         if valid < slots {
             self.storage.spread(start, valid, slots, &self.validity);
         }
         self.slots += slots;
         Ok(())
+    }
+
+    /// Drops the validity bits of the first `k` of the `n` slots just decoded at `start`
+    /// (moving the others down); returns how many of them were valid.
+    fn drop_validity(&mut self, start: usize, k: usize, n: usize) -> usize {
+        let dropped = bits_range(&self.validity, start, k);
+        let valid_k = dropped.iter().map(|b| b.count_ones() as usize).sum();
+        let kept = bits_range(&self.validity, start + k, n - k);
+        self.validity.truncate(start.div_ceil(8));
+        if !start.is_multiple_of(8) {
+            // Clear the bits of the last byte from `start` on.
+            if let Some(last) = self.validity.last_mut() {
+                *last &= (1u8 << (start % 8)) - 1;
+            }
+        }
+        let end = (start + n - k).div_ceil(8);
+        self.validity.resize(end, 0);
+        copy_bits(&kept, n - k, &mut self.validity, start);
+        valid_k
     }
 
     /// Decodes `n` repetition levels, keeps those of the records the chunk may still give
@@ -656,6 +700,22 @@ impl LeafReader {
             &mut self.validity,
             self.slots,
         ))
+    }
+
+    /// Drops the first `records` complete records (at most [`LeafReader::complete`]) without
+    /// making arrays of them.
+    fn discard(&mut self, records: usize) {
+        let records = records.min(self.complete());
+        let (levels, slots) = self.measure(records);
+        self.taken_slots += slots;
+        if self.spec.keep_levels {
+            self.taken_levels += levels;
+        }
+        self.records -= records;
+        self.records_out += records as u64;
+        if self.taken_slots == self.slots {
+            self.compact();
+        }
     }
 
     /// Hands out the first `records` complete records (at most [`LeafReader::complete`]).

@@ -235,27 +235,59 @@ impl Storage {
         }
     }
 
-    /// Appends `n` (> 0) dense values of a data page.
+    /// Whether [`Storage::decode`] can skip values of `encoding` without decoding them.
+    pub(super) fn can_skip(&self, encoding: Encoding) -> bool {
+        let plain_or_dict = matches!(
+            encoding,
+            Encoding::Plain | Encoding::PlainDictionary | Encoding::RleDictionary
+        );
+        match self {
+            Storage::I32(_)
+            | Storage::I64(_)
+            | Storage::I96(_)
+            | Storage::F32(_)
+            | Storage::F64(_)
+            | Storage::Bytes(_)
+            | Storage::LargeBytes(_) => plain_or_dict,
+            Storage::Dict(_) | Storage::LargeDict(_) => {
+                matches!(
+                    encoding,
+                    Encoding::PlainDictionary | Encoding::RleDictionary
+                )
+            }
+            Storage::Null | Storage::Bool(_) | Storage::Fixed(_) => false,
+        }
+    }
+
+    /// Appends `n` (> 0) dense values of a data page, after skipping its first `skip`
+    /// values (only where [`Storage::can_skip`]).
     pub(super) fn decode(
         &mut self,
         encoding: Encoding,
         data: &[u8],
+        skip: usize,
         n: usize,
         spec: &ColumnSpec,
     ) -> Result<()> {
+        if skip > 0 && !self.can_skip(encoding) {
+            return Err(Error::new(ErrorKind::Inconsistent(format!(
+                "read: values of {encoding:?} skipped in column `{}`",
+                spec.path
+            ))));
+        }
         match self {
             Storage::Null => Ok(()),
             Storage::Bool(b) => b.decode(encoding, data, n),
-            Storage::I32(p) => p.decode(encoding, data, n, spec),
-            Storage::I64(p) => p.decode(encoding, data, n, spec),
-            Storage::I96(p) => p.decode(encoding, data, n, spec),
-            Storage::F32(p) => p.decode(encoding, data, n, spec),
-            Storage::F64(p) => p.decode(encoding, data, n, spec),
+            Storage::I32(p) => p.decode(encoding, data, skip, n, spec),
+            Storage::I64(p) => p.decode(encoding, data, skip, n, spec),
+            Storage::I96(p) => p.decode(encoding, data, skip, n, spec),
+            Storage::F32(p) => p.decode(encoding, data, skip, n, spec),
+            Storage::F64(p) => p.decode(encoding, data, skip, n, spec),
             Storage::Fixed(f) => f.decode(encoding, data, n),
-            Storage::Bytes(b) => b.decode(encoding, data, n),
-            Storage::LargeBytes(b) => b.decode(encoding, data, n),
-            Storage::Dict(d) => d.decode(encoding, data, n),
-            Storage::LargeDict(d) => d.decode(encoding, data, n),
+            Storage::Bytes(b) => b.decode(encoding, data, skip, n),
+            Storage::LargeBytes(b) => b.decode(encoding, data, skip, n),
+            Storage::Dict(d) => d.decode(encoding, data, skip, n),
+            Storage::LargeDict(d) => d.decode(encoding, data, skip, n),
         }
     }
 
@@ -514,16 +546,24 @@ impl<T: PrimValue> Prim<T> {
         &mut self,
         encoding: Encoding,
         data: &[u8],
+        skip: usize,
         n: usize,
         spec: &ColumnSpec,
     ) -> Result<()> {
         match encoding {
-            Encoding::Plain => plain::decode_fixed(data, n, &mut self.values).map(|_| ()),
+            Encoding::Plain => {
+                let data = data
+                    .get(skip.saturating_mul(T::WIDTH)..)
+                    .unwrap_or_default();
+                plain::decode_fixed(data, n, &mut self.values).map(|_| ())
+            }
             Encoding::PlainDictionary | Encoding::RleDictionary => {
                 if !self.has_dict {
                     return Err(no_dictionary());
                 }
-                DictionaryDecoder::new(data)?.gather(n, &self.dict, &mut self.values)
+                let mut d = DictionaryDecoder::new(data)?;
+                d.skip(skip)?;
+                d.gather(n, &self.dict, &mut self.values)
             }
             Encoding::DeltaBinaryPacked => match T::delta(data, n, &mut self.values) {
                 Some(r) => r,
