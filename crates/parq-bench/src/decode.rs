@@ -214,7 +214,7 @@ pub fn read_60(bytes: &Bytes, rows: usize) -> Result<Vec<RecordBatch>> {
 
 /// What a decode reports back: rows decoded and columns (row groups are not compared, the
 /// implementations batch differently).
-fn facts(batches: &[RecordBatch]) -> Facts {
+pub fn facts(batches: &[RecordBatch]) -> Facts {
     Facts {
         num_rows: Some(batches.iter().map(|b| b.num_rows() as i64).sum()),
         row_groups: 0,

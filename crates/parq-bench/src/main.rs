@@ -1,4 +1,5 @@
-//! `parq-bench`: benchmarks of parq against its peers (`parquet` 56.2.0 and 60.1.0, pyarrow).
+//! `parq-bench`: benchmarks of parq against its peers (`parquet` 56.2.0 and 60.1.0, pyarrow,
+//! polars).
 //!
 //! - `parq-bench footer`: the parquet_footer_parsing benchmark (footer and page index decode
 //!   on Float / String tables of 100 to 100,000 columns x 20 row groups).
@@ -9,10 +10,16 @@
 //! - `parq-bench encode`: the same cases written from Arrow to Parquet, parq vs `parquet`
 //!   60.1.0's ArrowWriter / pyarrow (time, output size, peak memory).
 //! - `parq-bench encode-wide`: one 100,000-column write per process (time, peak RSS).
+//! - `parq-bench memory`: peak heap of a streaming read, parq vs `parquet` 60.1.0.
+//! - `parq-bench scan`: selective reads (point lookup, 1% and 50% key ranges, full scan with
+//!   threads) of a sorted 1 GB table, parq vs `parquet` 60.1.0 (page index, row-group and
+//!   page pruning, row filter) / pyarrow / polars: time and bytes read from storage.
 //!
 //! Flow: datasets (generated once, cached) -> workload (modes, selections) -> worker (one
 //! process per implementation and round) -> peers / parq_impl (one `Case` per implementation
-//! and mode) -> measure (interleaved) -> report / plot.
+//! and mode) -> measure (interleaved) -> report / plot. `scan`: scan_data (the table) ->
+//! scan_impls (queries, parq and 60.1 reads) / scan_python (pyarrow, polars) -> measure ->
+//! scan (rounds, checks, table).
 
 mod alloc;
 mod datasets;
@@ -29,6 +36,10 @@ mod parq_impl;
 mod peers;
 mod plot;
 mod report;
+mod scan;
+mod scan_data;
+mod scan_impls;
+mod scan_python;
 mod study;
 mod worker;
 mod workload;
@@ -68,6 +79,9 @@ enum Command {
     Worker(worker::WorkerArgs),
     /// Peak heap growth of a streaming read of one 610 MB row group, parq vs parquet 60.1.
     Memory(memory::MemoryArgs),
+    /// Selective reads of a sorted 1 GB table (point, 1%, 50%, full scan), parq vs parquet
+    /// 60.1 / pyarrow / polars: time and bytes read.
+    Scan(scan::ScanArgs),
     /// Re-print the footer tables (and optionally redraw the charts) from a `footer --json` file.
     Report(ReportArgs),
 }
@@ -113,6 +127,7 @@ fn main() -> ExitCode {
         Command::EncodeWide(args) => encode_wide::run(args, &root),
         Command::EncodeWideWorker(args) => encode_wide::worker_main(args),
         Command::Memory(args) => memory::run(args, &root),
+        Command::Scan(args) => scan::run(args, &root),
         Command::Report(args) => report(args),
         Command::Worker(args) => worker::worker_main(args),
     };

@@ -10,6 +10,7 @@ pub const PARQ: &str = "parq";
 pub const PARQUET_60: &str = "parquet-60.1.0";
 pub const PARQUET_56: &str = "parquet-56.2.0";
 pub const PYARROW: &str = "pyarrow";
+pub const POLARS: &str = "polars";
 
 /// The implementations of `all` that `--impls` selects (all of them when it is empty), in
 /// `all`'s order.

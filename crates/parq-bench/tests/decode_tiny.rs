@@ -4,15 +4,15 @@
 
 mod common;
 
-use common::tmp_dir;
+use common::{run_json, tmp_dir};
 use std::process::Command;
 
 #[test]
 fn tiny_decode_run_writes_json_for_parq_and_parquet_60() {
     let dir = tmp_dir("parq-bench-decode-tiny");
     let json = dir.join("cells.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_parq-bench"))
-        .args([
+    let (stdout, cells) = run_json(
+        &[
             "decode",
             "--values",
             "1000",
@@ -21,17 +21,9 @@ fn tiny_decode_run_writes_json_for_parq_and_parquet_60() {
             "--min-time-ms",
             "0",
             "--quick",
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .expect("run parq-bench");
-    assert!(
-        out.status.success(),
-        "parq-bench decode failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
+        &json,
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("int32 PLAIN required uncompressed"),
         "{stdout}"
@@ -39,8 +31,6 @@ fn tiny_decode_run_writes_json_for_parq_and_parquet_60() {
     assert!(stdout.contains("target parq >= 1.5x"), "{stdout}");
     assert!(stdout.contains("of the memcpy baseline"), "{stdout}");
 
-    let cells: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    let cells = cells.as_array().expect("a JSON array");
     let mut datasets: Vec<&str> = cells
         .iter()
         .map(|c| c["dataset"].as_str().unwrap())

@@ -5,15 +5,14 @@
 
 mod common;
 
-use common::tmp_dir;
-use std::process::Command;
+use common::{run_json, tmp_dir};
 
 #[test]
 fn tiny_nested_encode_run_writes_a_cell_or_an_error_per_writer() {
     let dir = tmp_dir("parq-bench-encode-tiny");
     let json = dir.join("cells.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_parq-bench"))
-        .args([
+    let (stdout, cells) = run_json(
+        &[
             "encode",
             "--values",
             "1000",
@@ -24,24 +23,14 @@ fn tiny_nested_encode_run_writes_a_cell_or_an_error_per_writer() {
             "--quick",
             "--cases",
             "nested",
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .expect("run parq-bench");
-    assert!(
-        out.status.success(),
-        "parq-bench encode failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
+        &json,
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("nested list<int64> required uncompressed"),
         "{stdout}"
     );
 
-    let cells: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    let cells = cells.as_array().expect("a JSON array");
     let mut datasets: Vec<&str> = cells
         .iter()
         .map(|c| c["dataset"].as_str().unwrap())

@@ -4,15 +4,16 @@
 
 mod common;
 
-use common::tmp_dir;
+use common::{run_json, tmp_dir};
 use std::process::Command;
 
 #[test]
 fn tiny_footer_run_writes_json_for_every_rust_impl() {
     let dir = tmp_dir("parq-bench-tiny");
     let json = dir.join("cells.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_parq-bench"))
-        .args([
+    let data = dir.join("data");
+    let (stdout, cells) = run_json(
+        &[
             "footer",
             "--columns",
             "10",
@@ -21,22 +22,11 @@ fn tiny_footer_run_writes_json_for_every_rust_impl() {
             "--min-time-ms",
             "0",
             "--data-dir",
-        ])
-        .arg(dir.join("data"))
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .expect("run parq-bench");
-    assert!(
-        out.status.success(),
-        "parq-bench failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+            data.to_str().unwrap(),
+        ],
+        &json,
     );
-    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Float 10 cols 20 row groups"), "{stdout}");
-
-    let cells: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    let cells = cells.as_array().expect("a JSON array");
     for imp in ["parq", "parquet-60.1.0", "parquet-56.2.0"] {
         assert!(
             cells

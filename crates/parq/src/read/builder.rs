@@ -179,7 +179,7 @@ impl ParquetDecoderBuilder {
     }
 
     /// The chosen row groups, checked.
-    fn chosen_row_groups(&self) -> Result<Vec<usize>> {
+    pub(crate) fn chosen_row_groups(&self) -> Result<Vec<usize>> {
         let n = self.meta.row_groups().len();
         match &self.row_groups {
             None => Ok((0..n).collect()),

@@ -89,6 +89,35 @@ impl<O: OffsetSize> Bytes<O> {
         head
     }
 
+    /// The first `n` slots as values of their own, their buffers moved out (shrunk to fit)
+    /// and the rest copied into new ones (the dictionary stays here): for a part larger than
+    /// the rest.
+    pub(super) fn split_head(&mut self, n: usize) -> Self {
+        let start = self.offsets.get(n).and_then(|o| o.to_usize()).unwrap_or(0);
+        let mut rest_offsets = Vec::with_capacity(self.offsets.capacity());
+        rest_offsets.extend(
+            self.offsets
+                .get(n..)
+                .unwrap_or_default()
+                .iter()
+                .map(|o| O::from_usize(o.to_usize().unwrap_or(0).saturating_sub(start))),
+        );
+        if rest_offsets.is_empty() {
+            rest_offsets.push(O::from_usize(0));
+        }
+        let mut rest_values = Vec::with_capacity(self.values.capacity());
+        rest_values.extend_from_slice(self.values.get(start..).unwrap_or_default());
+        let mut head = Bytes::new(self.utf8);
+        head.utf8_checked = self.utf8_checked;
+        head.offsets = std::mem::replace(&mut self.offsets, rest_offsets);
+        head.offsets.truncate(n + 1);
+        head.offsets.shrink_to_fit();
+        head.values = std::mem::replace(&mut self.values, rest_values);
+        head.values.truncate(start);
+        head.values.shrink_to_fit();
+        head
+    }
+
     /// Drops the first `n` slots.
     pub(super) fn discard(&mut self, n: usize) {
         let n = n.min(self.offsets.len().saturating_sub(1));

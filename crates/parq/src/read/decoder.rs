@@ -81,6 +81,22 @@ pub struct ReadStats {
     pub chunk_bytes: u64,
 }
 
+impl ReadStats {
+    /// Adds what another read did.
+    pub fn add(&mut self, other: &ReadStats) {
+        self.row_groups_read += other.row_groups_read;
+        self.row_groups_skipped += other.row_groups_skipped;
+        self.row_groups_skipped_by_bloom += other.row_groups_skipped_by_bloom;
+        self.bloom_filters_read += other.bloom_filters_read;
+        self.rows_decoded += other.rows_decoded;
+        self.rows_kept += other.rows_kept;
+        self.pages_read += other.pages_read;
+        self.pages_skipped += other.pages_skipped;
+        self.bytes_read += other.bytes_read;
+        self.chunk_bytes += other.chunk_bytes;
+    }
+}
+
 /// What [`ParquetDecoder::poll`] gives.
 #[derive(Debug)]
 pub enum DecodeStep {

@@ -724,6 +724,11 @@ impl LeafReader {
         let (levels, slots) = self.measure(records);
         let from = self.taken_slots;
         let all = from == 0 && slots == self.slots;
+        if !all && from == 0 && !self.spec.keep_levels && slots >= self.slots - slots {
+            if let Some(batch) = self.split_head(records, slots)? {
+                return Ok(batch);
+            }
+        }
         let storage = self.storage.take(from, slots, self.slots);
         let validity = if !self.nullable() {
             Vec::new()
@@ -767,6 +772,36 @@ impl LeafReader {
         self.records_out += records as u64;
         let array = self.finish(storage, validity, slots, first_slot)?;
         Ok(LeafBatch { array, def, rep })
+    }
+
+    /// Hands out the first `records` records, `slots` slots and more than half of those
+    /// buffered (none taken before, no levels kept), by moving the buffers out and copying
+    /// the rest; `None` when the storage does not split.
+    fn split_head(&mut self, records: usize, slots: usize) -> Result<Option<LeafBatch>> {
+        let Some(storage) = self.storage.split_head(slots, self.slots) else {
+            return Ok(None);
+        };
+        let validity = if self.nullable() {
+            let rest = bits_range(&self.validity, slots, self.slots - slots);
+            let mut head = std::mem::replace(&mut self.validity, rest);
+            head.truncate(slots.div_ceil(8));
+            head
+        } else {
+            Vec::new()
+        };
+        let first_slot = self.slots_out;
+        self.slots -= slots;
+        self.slots_out += slots as u64;
+        self.records -= records;
+        self.records_out += records as u64;
+        let array = self.finish(storage, validity, slots, first_slot)?;
+        prune(&mut self.chunk_marks, self.slots_out);
+        prune(&mut self.page_marks, self.slots_out);
+        Ok(Some(LeafBatch {
+            array,
+            def: Vec::new(),
+            rep: Vec::new(),
+        }))
     }
 
     /// The levels and slots of the first `records` records buffered.

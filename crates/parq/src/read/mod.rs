@@ -11,7 +11,7 @@
 //!   [`async_reader`]: [`AsyncParquetReader`] over any [`AsyncRangeRead`]; `object_store`
 //!   (feature `object_store`): `ObjectStoreSource`, an object store as an [`AsyncRangeRead`];
 //!   `late`: a filter's columns decoded first, the others only for the rows it keeps;
-//!   `threads`: leaves decoded side by side.
+//!   `threads`: leaves decoded side by side; `parallel`: row groups decoded side by side.
 //! - `plan`: the chosen fields as a tree of nodes over leaf columns, with their levels.
 //! - `leaf`: one leaf column, page by page, into arrays of whole records and their levels.
 //! - `values` / `bytes` / `dict`: the decoded values of a leaf by physical type; `spread`:
@@ -46,6 +46,7 @@ mod nested;
 #[cfg(feature = "object_store")]
 pub mod object_store;
 pub mod options;
+mod parallel;
 mod plan;
 pub mod predicate;
 pub mod reader;

@@ -39,6 +39,7 @@ use bytes::Bytes;
 
 use super::builder::{reader_settings, ParquetDecoderBuilder};
 use super::decoder::{DecodeStep, ParquetDecoder, ReadStats};
+use super::parallel::RowGroupBatches;
 use super::source::{read_footer, FileSource, RangeRead};
 use super::threads::par_each;
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
@@ -84,11 +85,27 @@ impl ParquetReader {
         &self.builder
     }
 
-    /// An iterator of record batches over the chosen row groups and columns.
+    /// An iterator of record batches over the chosen row groups and columns. With
+    /// [`super::ReadOptions::threads`] above 1, several row groups and no row selection,
+    /// whole row groups are decoded side by side ([`super::parallel`]).
     pub fn batches(&self) -> Result<RecordBatches> {
+        let decoder = self.builder.build()?;
+        let threads = self.builder.options().threads;
+        let groups = self.builder.chosen_row_groups()?;
+        let row_groups = (threads > 1 && groups.len() > 1 && self.builder.selection.is_none())
+            .then(|| {
+                RowGroupBatches::start(
+                    &self.builder,
+                    &self.source,
+                    groups,
+                    threads,
+                    decoder.schema(),
+                )
+            });
         Ok(RecordBatches {
-            decoder: self.builder.build()?,
+            decoder,
             source: Arc::clone(&self.source),
+            row_groups,
             failed: false,
         })
     }
@@ -104,6 +121,7 @@ impl ParquetReader {
         Ok(RecordBatches {
             decoder: self.builder.build()?.into_single_batch(),
             source: Arc::clone(&self.source),
+            row_groups: None,
             failed: false,
         })
     }
@@ -123,10 +141,22 @@ impl ParquetReader {
 pub struct RecordBatches {
     decoder: ParquetDecoder,
     source: Arc<dyn RangeRead>,
+    /// Row groups decoded side by side (the decoder then only tells the schema).
+    row_groups: Option<RowGroupBatches>,
     failed: bool,
 }
 
 impl RecordBatches {
+    /// The batches of `decoder` over `source`, on this thread.
+    pub(crate) fn serial(decoder: ParquetDecoder, source: Arc<dyn RangeRead>) -> Self {
+        RecordBatches {
+            decoder,
+            source,
+            row_groups: None,
+            failed: false,
+        }
+    }
+
     /// The schema of the batches.
     pub fn schema(&self) -> SchemaRef {
         self.decoder.schema()
@@ -134,15 +164,22 @@ impl RecordBatches {
 
     /// The bytes read from the source so far.
     pub fn bytes_read(&self) -> u64 {
-        self.decoder.bytes_pushed()
+        self.stats().bytes_read
     }
 
-    /// What the read has done so far.
+    /// What the read has done so far (with row groups read side by side: in the row groups
+    /// ended).
     pub fn stats(&self) -> ReadStats {
-        self.decoder.stats()
+        match &self.row_groups {
+            Some(r) => r.stats(),
+            None => self.decoder.stats(),
+        }
     }
 
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        if let Some(r) = &mut self.row_groups {
+            return r.next_batch();
+        }
         loop {
             match self.decoder.poll()? {
                 DecodeStep::Batch(b) => return Ok(Some(b)),

@@ -380,6 +380,38 @@ impl Storage {
         }
     }
 
+    /// The first `n` of the `len` slots held as values of their own, their buffers moved out
+    /// and the rest copied into new ones, for a part larger than the rest (so fewer values
+    /// are copied than by [`Storage::take`] and the compaction after it); `None` for the
+    /// storages that do not split.
+    pub(super) fn split_head(&mut self, n: usize, len: usize) -> Option<Storage> {
+        fn split<T: Copy>(v: &mut Vec<T>, n: usize) -> Vec<T> {
+            let mut rest = Vec::with_capacity(v.capacity());
+            rest.extend_from_slice(v.get(n..).unwrap_or_default());
+            let mut head = std::mem::replace(v, rest);
+            head.truncate(n);
+            head.shrink_to_fit();
+            head
+        }
+        if n > len {
+            return None;
+        }
+        Some(match self {
+            Storage::I32(p) => Storage::I32(Prim::with(split(&mut p.values, n))),
+            Storage::I64(p) => Storage::I64(Prim::with(split(&mut p.values, n))),
+            Storage::I96(p) => Storage::I96(Prim::with(split(&mut p.values, n))),
+            Storage::F32(p) => Storage::F32(Prim::with(split(&mut p.values, n))),
+            Storage::F64(p) => Storage::F64(Prim::with(split(&mut p.values, n))),
+            Storage::Bytes(b) => Storage::Bytes(b.split_head(n)),
+            Storage::LargeBytes(b) => Storage::LargeBytes(b.split_head(n)),
+            Storage::Null
+            | Storage::Bool(_)
+            | Storage::Fixed(_)
+            | Storage::Dict(_)
+            | Storage::LargeDict(_) => return None,
+        })
+    }
+
     /// Drops the first `n` of the `len` slots held (taken already).
     pub(super) fn discard(&mut self, n: usize, len: usize) {
         if n == 0 {
