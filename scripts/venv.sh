@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Create (if missing) the Python test venv at <repo>/.venv and install the exact pins of
-# requirements-test.txt into it. Used by scripts/test.sh and .ci/run; safe to re-run: it only
-# calls pip when the requirements changed since the last successful install.
+# Create (if missing) the Python test venv at <repo>/.venv, install the exact pins of
+# requirements-test.txt into it, then build and install the parq Python package (python/)
+# from source. Used by scripts/test.sh and .ci/run; safe to re-run: it only calls pip for the
+# pins when they changed since the last successful install, and the package build is
+# incremental (cargo, in python/target).
 #
 # Environment: PYTHON (default python3) is the interpreter the venv is created from.
 set -euo pipefail
@@ -27,3 +29,8 @@ if [ "$want" != "$have" ]; then
 else
     echo "venv: $VENV is up to date with requirements-test.txt"
 fi
+
+echo "venv: building and installing the parq Python package from python/"
+# maturin (a pinned requirement) runs from the venv.
+PATH="$VENV/bin:$PATH" "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q \
+    --no-build-isolation --no-deps --force-reinstall "$ROOT/python"

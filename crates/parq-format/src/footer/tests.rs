@@ -2,10 +2,14 @@
 
 use super::*;
 
+/// A corpus file (`$PARQ_TESTDATA`, else `../shared/testdata` beside the repository).
 fn sample_file() -> Vec<u8> {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/testdata/parquet-testing/data/alltypes_plain.parquet");
-    std::fs::read(p).unwrap()
+    let root = match std::env::var_os("PARQ_TESTDATA") {
+        Some(p) => std::path::PathBuf::from(p),
+        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata"),
+    };
+    let p = root.join("parquet-testing/data/alltypes_plain.parquet");
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 #[test]

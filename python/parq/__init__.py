@@ -1,0 +1,58 @@
+"""parq: a fast, complete Apache Parquet implementation (Rust), for pyarrow, pandas and
+polars users.
+
+The API follows ``pyarrow.parquet``: ``read_table``, ``ParquetFile``, ``read_metadata``,
+``read_schema``, ``write_table`` and ``ParquetWriter``. Tables come back as ``pyarrow.Table``
+(hand them to ``polars.from_arrow`` or DuckDB without a copy); anything that exports an Arrow
+stream (``__arrow_c_stream__``) can be written. The GIL is released while parq decodes and
+encodes. Errors are ``parq.ParquetError``.
+"""
+
+from parq._parq import (
+    ColumnChunkMetaData,
+    FileMetaData,
+    ParquetError,
+    ParquetFile,
+    ParquetWriter,
+    RowGroupMetaData,
+    read_metadata,
+    read_schema,
+    write_table,
+)
+from parq._parq import read_table as _read_table
+from parq._filters import to_sql
+
+__all__ = [
+    "ColumnChunkMetaData",
+    "FileMetaData",
+    "ParquetError",
+    "ParquetFile",
+    "ParquetWriter",
+    "RowGroupMetaData",
+    "read_metadata",
+    "read_schema",
+    "read_table",
+    "write_table",
+]
+
+
+def read_table(source, columns=None, row_groups=None, filters=None, use_threads=True, batch_size=65536):
+    """Reads a Parquet file into a ``pyarrow.Table``.
+
+    ``source``: a path, ``bytes``/``memoryview``, or a binary file-like object.
+    ``columns``: names (dotted paths inside structs) to read, in this order.
+    ``row_groups``: indices of the row groups to read.
+    ``filters``: what ``pyarrow.parquet.read_table`` takes as DNF (a list of
+    ``(column, op, value)`` tuples, or a list of such lists), with pyarrow's semantics, or
+    an SQL condition as a string (``"id >= 10 AND name = 'x'"``). Row groups and pages that
+    cannot hold a kept row are skipped by statistics, Bloom filters and the page index.
+    ``use_threads``: decode on all cores.
+    """
+    return _read_table(
+        source,
+        columns=columns,
+        row_groups=row_groups,
+        filter=to_sql(filters),
+        use_threads=use_threads,
+        batch_size=batch_size,
+    )

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+import pyarrow as pa
+
+from parq._parq import (
+    ColumnChunkMetaData as ColumnChunkMetaData,
+    FileMetaData as FileMetaData,
+    ParquetError as ParquetError,
+    ParquetFile as ParquetFile,
+    ParquetWriter as ParquetWriter,
+    RowGroupMetaData as RowGroupMetaData,
+    Source,
+    read_metadata as read_metadata,
+    read_schema as read_schema,
+    write_table as write_table,
+)
+
+Filters = Union[str, Sequence[tuple[str, str, Any]], Sequence[Sequence[tuple[str, str, Any]]]]
+
+def read_table(
+    source: Source,
+    columns: Optional[Sequence[str]] = None,
+    row_groups: Optional[Sequence[int]] = None,
+    filters: Optional[Filters] = None,
+    use_threads: bool = True,
+    batch_size: int = 65536,
+) -> pa.Table: ...

@@ -1,0 +1,283 @@
+//! `parq._parq`: the Python module behind the `parq` package. Reading ([`read_table`],
+//! [`ParquetFile`]), footers ([`read_metadata`], [`metadata`]) and writing ([`write_table`],
+//! [`ParquetWriter`]); Arrow data crosses through the Arrow C stream interface (PyCapsules),
+//! without a copy, and the GIL is released while parq decodes or encodes.
+
+mod metadata;
+mod source;
+mod write;
+
+use std::sync::Arc;
+
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_pyarrow::{IntoPyArrow, Table, ToPyArrow};
+use arrow_schema::ArrowError;
+use parq::read::{ParquetReader, RecordBatches};
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+
+use source::open;
+
+create_exception!(
+    _parq,
+    ParquetError,
+    PyException,
+    "An error reading or writing Parquet: what went wrong and where (file offset, row group, column, page)."
+);
+
+/// A parq error as a Python exception.
+pub(crate) fn error(e: parq::Error) -> PyErr {
+    ParquetError::new_err(e.to_string())
+}
+
+/// The reader of `source` with the read options applied.
+fn configure(
+    reader: ParquetReader,
+    columns: Option<Vec<String>>,
+    row_groups: Option<Vec<usize>>,
+    filter: Option<&str>,
+    use_threads: bool,
+    batch_size: usize,
+) -> PyResult<ParquetReader> {
+    let mut reader = reader.with_batch_size(batch_size.max(1));
+    if let Some(c) = columns {
+        reader = reader.with_columns(c);
+    }
+    if let Some(r) = row_groups {
+        reader = reader.with_row_groups(r);
+    }
+    if let Some(f) = filter {
+        reader = reader.with_filter(parq::read::sql::parse_filter(f).map_err(error)?);
+    }
+    if use_threads {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        reader = reader.with_threads(cores);
+    }
+    // The choice (columns, row groups, filter) is checked before any data is read.
+    reader.builder().build().map_err(error)?;
+    Ok(reader)
+}
+
+/// Reads everything `reader` chooses, the GIL released, as a `pyarrow.Table`.
+fn read_all<'py>(py: Python<'py>, reader: &ParquetReader) -> PyResult<Bound<'py, PyAny>> {
+    let schema = reader.schema().map_err(error)?;
+    let batches = py.detach(|| reader.read_all()).map_err(error)?;
+    let table = Table::try_new(batches, schema).map_err(|e| error(arrow(e)))?;
+    table.into_pyarrow(py)
+}
+
+fn arrow(e: ArrowError) -> parq::Error {
+    parq::Error::new(parq::ErrorKind::Inconsistent(e.to_string()))
+}
+
+/// Reads a Parquet file into a `pyarrow.Table`.
+#[pyfunction]
+#[pyo3(signature = (source, columns=None, row_groups=None, filter=None, use_threads=true, batch_size=65536))]
+fn read_table<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    columns: Option<Vec<String>>,
+    row_groups: Option<Vec<usize>>,
+    filter: Option<String>,
+    use_threads: bool,
+    batch_size: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let reader = open(py, source)?;
+    let reader = configure(
+        reader,
+        columns,
+        row_groups,
+        filter.as_deref(),
+        use_threads,
+        batch_size,
+    )?;
+    read_all(py, &reader)
+}
+
+/// The batches of a read, as a `RecordBatchReader` that decodes each batch when asked
+/// (without the GIL).
+struct Batches {
+    batches: RecordBatches,
+    schema: arrow_schema::SchemaRef,
+}
+
+impl Iterator for Batches {
+    type Item = Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.batches
+            .next()
+            .map(|b| b.map_err(|e| ArrowError::ExternalError(Box::new(e))))
+    }
+}
+
+impl RecordBatchReader for Batches {
+    fn schema(&self) -> arrow_schema::SchemaRef {
+        self.schema.clone()
+    }
+}
+
+/// A Parquet file opened for reading: its footer is read once, its row groups and columns
+/// read on demand.
+#[pyclass(module = "parq")]
+struct ParquetFile {
+    reader: ParquetReader,
+}
+
+#[pymethods]
+impl ParquetFile {
+    #[new]
+    fn new(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(ParquetFile {
+            reader: open(py, source)?,
+        })
+    }
+
+    /// The file's metadata (footer).
+    #[getter]
+    fn metadata(&self) -> metadata::FileMetaData {
+        metadata::FileMetaData::new(Arc::new(self.reader.metadata().clone()))
+    }
+
+    /// The Arrow schema of the file's columns.
+    #[getter]
+    fn schema_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let schema = self.reader.schema().map_err(error)?;
+        schema.as_ref().to_pyarrow(py)
+    }
+
+    /// The number of row groups.
+    #[getter]
+    fn num_row_groups(&self) -> usize {
+        self.reader.metadata().row_groups().len()
+    }
+
+    /// Reads the chosen columns (default all) of the whole file.
+    #[pyo3(signature = (columns=None, use_threads=true, filter=None))]
+    fn read<'py>(
+        &self,
+        py: Python<'py>,
+        columns: Option<Vec<String>>,
+        use_threads: bool,
+        filter: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let r = configure(
+            self.reader.clone(),
+            columns,
+            None,
+            filter.as_deref(),
+            use_threads,
+            65536,
+        )?;
+        read_all(py, &r)
+    }
+
+    /// Reads row group `i`.
+    #[pyo3(signature = (i, columns=None, use_threads=true))]
+    fn read_row_group<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        columns: Option<Vec<String>>,
+        use_threads: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let r = configure(
+            self.reader.clone(),
+            columns,
+            Some(vec![i]),
+            None,
+            use_threads,
+            65536,
+        )?;
+        read_all(py, &r)
+    }
+
+    /// Reads the row groups `row_groups`, in this order.
+    #[pyo3(signature = (row_groups, columns=None, use_threads=true))]
+    fn read_row_groups<'py>(
+        &self,
+        py: Python<'py>,
+        row_groups: Vec<usize>,
+        columns: Option<Vec<String>>,
+        use_threads: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let r = configure(
+            self.reader.clone(),
+            columns,
+            Some(row_groups),
+            None,
+            use_threads,
+            65536,
+        )?;
+        read_all(py, &r)
+    }
+
+    /// The batches of the chosen columns and row groups, as a `pyarrow.RecordBatchReader`
+    /// that decodes each batch when it is asked for.
+    #[pyo3(signature = (batch_size=65536, row_groups=None, columns=None, use_threads=false, filter=None))]
+    fn iter_batches<'py>(
+        &self,
+        py: Python<'py>,
+        batch_size: usize,
+        row_groups: Option<Vec<usize>>,
+        columns: Option<Vec<String>>,
+        use_threads: bool,
+        filter: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let r = configure(
+            self.reader.clone(),
+            columns,
+            row_groups,
+            filter.as_deref(),
+            use_threads,
+            batch_size,
+        )?;
+        let batches = r.batches().map_err(error)?;
+        let schema = batches.schema();
+        let reader: Box<dyn RecordBatchReader + Send> = Box::new(Batches { batches, schema });
+        reader.into_pyarrow(py)
+    }
+
+    fn __repr__(&self) -> String {
+        let m = self.reader.metadata();
+        format!(
+            "<parq.ParquetFile: {} rows, {} row groups, {} columns>",
+            m.num_rows(),
+            m.row_groups().len(),
+            m.schema().leaves().len()
+        )
+    }
+}
+
+/// Reads a file's metadata (footer).
+#[pyfunction]
+fn read_metadata(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<metadata::FileMetaData> {
+    let reader = open(py, source)?;
+    Ok(metadata::FileMetaData::new(Arc::new(
+        reader.metadata().clone(),
+    )))
+}
+
+/// Reads a file's Arrow schema.
+#[pyfunction]
+fn read_schema<'py>(py: Python<'py>, source: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let reader = open(py, source)?;
+    let schema = reader.schema().map_err(error)?;
+    schema.as_ref().to_pyarrow(py)
+}
+
+#[pymodule]
+fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ParquetError", m.py().get_type::<ParquetError>())?;
+    m.add_function(wrap_pyfunction!(read_table, m)?)?;
+    m.add_function(wrap_pyfunction!(read_metadata, m)?)?;
+    m.add_function(wrap_pyfunction!(read_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(write::write_table, m)?)?;
+    m.add_class::<ParquetFile>()?;
+    m.add_class::<write::ParquetWriter>()?;
+    m.add_class::<metadata::FileMetaData>()?;
+    m.add_class::<metadata::RowGroupMetaData>()?;
+    m.add_class::<metadata::ColumnChunkMetaData>()?;
+    Ok(())
+}

@@ -1,0 +1,49 @@
+//! Where a read's bytes come from: a path (`str` or `os.PathLike`: read by positional
+//! reads, never whole), bytes-like objects (`bytes`, `bytearray`, `memoryview`), or a binary
+//! file-like object (its `read()`).
+
+use std::path::PathBuf;
+
+use bytes::Bytes;
+use parq::read::ParquetReader;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+
+use crate::error;
+
+/// The bytes of a bytes-like object (copied once).
+fn bytes_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Bytes>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Some(Bytes::copy_from_slice(b.as_bytes())));
+    }
+    if obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
+        let b = obj.py().get_type::<PyBytes>().call1((obj,))?;
+        return bytes_of(&b);
+    }
+    Ok(None)
+}
+
+/// A reader of `source`, its footer read (the GIL released for the file's reads).
+pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<ParquetReader> {
+    if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
+        let path: PathBuf = source.extract()?;
+        return py.detach(|| ParquetReader::open(&path)).map_err(error);
+    }
+    if let Some(data) = bytes_of(source)? {
+        return py.detach(|| ParquetReader::from_bytes(data)).map_err(error);
+    }
+    if source.hasattr("read")? {
+        let data = source.call_method0("read")?;
+        if let Some(data) = bytes_of(&data)? {
+            return py.detach(|| ParquetReader::from_bytes(data)).map_err(error);
+        }
+        return Err(PyTypeError::new_err(
+            "the file-like object's read() did not return bytes (open it in binary mode)",
+        ));
+    }
+    Err(PyTypeError::new_err(format!(
+        "cannot read Parquet from a {}: give a path, bytes or a binary file-like object",
+        source.get_type().name()?
+    )))
+}

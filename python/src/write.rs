@@ -1,0 +1,290 @@
+//! Writing from Python: [`write_table`] and the incremental [`ParquetWriter`], with
+//! pyarrow's option names (`compression`, `compression_level`, `use_dictionary`,
+//! `write_statistics`, `data_page_version`, `row_group_size`, `data_page_size`). Any object
+//! that exports an Arrow stream (`__arrow_c_stream__`: pyarrow tables and batches, polars
+//! and DuckDB results) is written without a copy; the GIL is released while parq encodes.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use arrow_array::ffi_stream::RecordBatchStreamReader;
+use arrow_array::RecordBatch;
+use arrow_array::RecordBatchReader;
+use arrow_pyarrow::FromPyArrow;
+use arrow_schema::SchemaRef;
+use parq::write::{Codec, DataPageVersion, StatisticsLevel, WriterProperties};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::error;
+
+/// Where the bytes go: a file, or memory that a Python binary file-like object is given when
+/// the writer closes.
+enum Sink {
+    File(BufWriter<File>),
+    Memory(Arc<Mutex<Vec<u8>>>),
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sink::File(f) => f.write(buf),
+            Sink::Memory(v) => {
+                let mut v = v
+                    .lock()
+                    .map_err(|_| std::io::Error::other("the output buffer failed before"))?;
+                v.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::File(f) => f.flush(),
+            Sink::Memory(_) => Ok(()),
+        }
+    }
+}
+
+/// The sink of `where_`, and for a file-like object the memory it is given at the end.
+type Target = Option<(Arc<Mutex<Vec<u8>>>, Py<PyAny>)>;
+
+fn sink(where_: &Bound<'_, PyAny>) -> PyResult<(Sink, Target)> {
+    if where_.is_instance_of::<PyString>() || where_.hasattr("__fspath__")? {
+        let path: PathBuf = where_.extract()?;
+        let file = File::create(&path).map_err(|e| {
+            error(parq::Error::new(parq::ErrorKind::Io(format!(
+                "{}: {e}",
+                path.display()
+            ))))
+        })?;
+        return Ok((Sink::File(BufWriter::with_capacity(1 << 20, file)), None));
+    }
+    if where_.hasattr("write")? {
+        let memory = Arc::new(Mutex::new(Vec::new()));
+        return Ok((
+            Sink::Memory(Arc::clone(&memory)),
+            Some((memory, where_.clone().unbind())),
+        ));
+    }
+    Err(PyTypeError::new_err(format!(
+        "cannot write Parquet to a {}: give a path or a binary file-like object",
+        where_.get_type().name()?
+    )))
+}
+
+/// Writer properties from pyarrow's option names.
+#[allow(clippy::too_many_arguments)]
+fn properties(
+    compression: &str,
+    compression_level: Option<i32>,
+    use_dictionary: bool,
+    write_statistics: bool,
+    data_page_version: &str,
+    row_group_size: Option<usize>,
+    data_page_size: Option<usize>,
+    write_page_index: bool,
+) -> PyResult<WriterProperties> {
+    let codec = match compression_level {
+        Some(l) => format!("{compression}:{l}"),
+        None => compression.to_string(),
+    };
+    let codec = Codec::parse(&codec).map_err(error)?;
+    let version = match data_page_version {
+        "1.0" => DataPageVersion::V1,
+        "2.0" => DataPageVersion::V2,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "data_page_version must be \"1.0\" or \"2.0\", not {other:?}"
+            )))
+        }
+    };
+    let statistics = match (write_statistics, write_page_index) {
+        (false, _) => StatisticsLevel::None,
+        (true, false) => StatisticsLevel::Chunk,
+        (true, true) => StatisticsLevel::Page,
+    };
+    let mut b = WriterProperties::builder()
+        .compression(codec)
+        .dictionary(use_dictionary)
+        .statistics(statistics)
+        .data_page_version(version);
+    if let Some(rows) = row_group_size {
+        b = b.max_row_group_rows(Some(rows.max(1)));
+    }
+    if let Some(bytes) = data_page_size {
+        b = b.data_page_bytes(Some(bytes.max(1)));
+    }
+    b.build().map_err(error)
+}
+
+/// An open Parquet writer; the file's footer is written by `close()` (or at the end of a
+/// `with` block).
+#[pyclass(module = "parq")]
+pub(crate) struct ParquetWriter {
+    inner: Mutex<Option<parq::write::ParquetWriter<Sink>>>,
+    schema: SchemaRef,
+    target: Target,
+}
+
+impl ParquetWriter {
+    fn write_batches(
+        &self,
+        py: Python<'_>,
+        batches: impl Iterator<Item = Result<RecordBatch, arrow_schema::ArrowError>> + Send,
+    ) -> PyResult<()> {
+        let mut guard = self
+            .inner
+            .lock()
+            .map_err(|_| PyValueError::new_err("the writer failed before"))?;
+        let Some(w) = guard.as_mut() else {
+            return Err(PyValueError::new_err("the writer is closed"));
+        };
+        py.detach(|| {
+            for b in batches {
+                let b =
+                    b.map_err(|e| parq::Error::new(parq::ErrorKind::Inconsistent(e.to_string())))?;
+                w.write(&b)?;
+            }
+            Ok(())
+        })
+        .map_err(error)
+    }
+}
+
+#[pymethods]
+impl ParquetWriter {
+    #[new]
+    #[pyo3(signature = (where_, schema, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        where_: &Bound<'_, PyAny>,
+        schema: &Bound<'_, PyAny>,
+        compression: &str,
+        compression_level: Option<i32>,
+        use_dictionary: bool,
+        write_statistics: bool,
+        data_page_version: &str,
+        row_group_size: Option<usize>,
+        data_page_size: Option<usize>,
+        write_page_index: bool,
+    ) -> PyResult<Self> {
+        let props = properties(
+            compression,
+            compression_level,
+            use_dictionary,
+            write_statistics,
+            data_page_version,
+            row_group_size,
+            data_page_size,
+            write_page_index,
+        )?;
+        let schema = SchemaRef::new(arrow_schema::Schema::from_pyarrow_bound(schema)?);
+        let (sink, target) = sink(where_)?;
+        let writer =
+            parq::write::ParquetWriter::try_new(sink, schema.clone(), props).map_err(error)?;
+        Ok(ParquetWriter {
+            inner: Mutex::new(Some(writer)),
+            schema,
+            target,
+        })
+    }
+
+    /// Writes the rows of `table` (any object exporting an Arrow stream).
+    fn write_table(&self, py: Python<'_>, table: &Bound<'_, PyAny>) -> PyResult<()> {
+        let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
+        if stream.schema().fields() != self.schema.fields() {
+            return Err(PyValueError::new_err(format!(
+                "the table's schema differs from the writer's:\n{}\nvs\n{}",
+                stream.schema(),
+                self.schema
+            )));
+        }
+        self.write_batches(py, stream)
+    }
+
+    /// Writes one record batch (or any object exporting an Arrow stream).
+    fn write_batch(&self, py: Python<'_>, batch: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.write_table(py, batch)
+    }
+
+    /// Writes what is held and the footer; the writer is then closed.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        let taken = self
+            .inner
+            .lock()
+            .map_err(|_| PyValueError::new_err("the writer failed before"))?
+            .take();
+        let Some(w) = taken else {
+            return Ok(());
+        };
+        py.detach(|| w.close()).map_err(error)?;
+        if let Some((memory, target)) = &self.target {
+            let bytes = std::mem::take(
+                &mut *memory
+                    .lock()
+                    .map_err(|_| PyValueError::new_err("the output buffer failed before"))?,
+            );
+            target
+                .bind(py)
+                .call_method1("write", (PyBytes::new(py, &bytes),))?;
+        }
+        Ok(())
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_args))]
+    fn __exit__(&self, py: Python<'_>, _args: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<bool> {
+        self.close(py)?;
+        Ok(false)
+    }
+}
+
+/// Writes `table` (any object exporting an Arrow stream) to `where_` (a path or a binary
+/// file-like object).
+#[pyfunction]
+#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn write_table(
+    py: Python<'_>,
+    table: &Bound<'_, PyAny>,
+    where_: &Bound<'_, PyAny>,
+    compression: &str,
+    compression_level: Option<i32>,
+    use_dictionary: bool,
+    write_statistics: bool,
+    data_page_version: &str,
+    row_group_size: Option<usize>,
+    data_page_size: Option<usize>,
+    write_page_index: bool,
+) -> PyResult<()> {
+    let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
+    let schema = stream.schema();
+    let props = properties(
+        compression,
+        compression_level,
+        use_dictionary,
+        write_statistics,
+        data_page_version,
+        row_group_size,
+        data_page_size,
+        write_page_index,
+    )?;
+    let (sink, target) = sink(where_)?;
+    let writer = ParquetWriter {
+        inner: Mutex::new(Some(
+            parq::write::ParquetWriter::try_new(sink, schema.clone(), props).map_err(error)?,
+        )),
+        schema,
+        target,
+    };
+    writer.write_batches(py, stream)?;
+    writer.close(py)
+}

@@ -1,0 +1,315 @@
+"""The parq Python package (python/, built into the venv by scripts/venv.sh) against
+pyarrow, polars and DuckDB: what parq writes they read equal, what they write parq reads
+equal to pyarrow, the pyarrow.parquet-like API (ParquetFile, metadata, filters, sources,
+writers), errors as parq.ParquetError, the GIL released while decoding, and no crash on
+any file of the test corpus."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import io
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import parq
+
+from conftest import corpus_root
+
+
+def sample_table(n: int = 3000) -> pa.Table:
+    def maybe(i, v):
+        return None if i % 7 == 3 else v
+
+    return pa.table(
+        {
+            "i64": pa.array([maybe(i, i * 3 - 100) for i in range(n)], pa.int64()),
+            "i32": pa.array([maybe(i, i % 1000) for i in range(n)], pa.int32()),
+            "u8": pa.array([i % 256 for i in range(n)], pa.uint8()),
+            "f64": pa.array([maybe(i, i / 3) for i in range(n)], pa.float64()),
+            "f32": pa.array([float(i % 50) for i in range(n)], pa.float32()),
+            "b": pa.array([maybe(i, i % 3 == 0) for i in range(n)], pa.bool_()),
+            "s": pa.array([maybe(i, f"s{i % 97}") for i in range(n)], pa.string()),
+            "bin": pa.array([bytes([i % 256]) * (i % 5) for i in range(n)], pa.binary()),
+            "d": pa.array([datetime.date(2020, 1, 1) + datetime.timedelta(days=i % 400) for i in range(n)], pa.date32()),
+            "ts": pa.array(
+                [datetime.datetime(2021, 5, 1) + datetime.timedelta(seconds=i) for i in range(n)],
+                pa.timestamp("us", tz="UTC"),
+            ),
+            "dec": pa.array([decimal.Decimal(i) / 100 for i in range(n)], pa.decimal128(12, 2)),
+            "list": pa.array([maybe(i, list(range(i % 4))) for i in range(n)], pa.list_(pa.int64())),
+            "struct": pa.array(
+                [maybe(i, {"x": i, "y": f"y{i % 3}"}) for i in range(n)],
+                pa.struct([("x", pa.int32()), ("y", pa.string())]),
+            ),
+            "map": pa.array(
+                [maybe(i, [(f"k{j}", j) for j in range(i % 3)]) for i in range(n)],
+                pa.map_(pa.string(), pa.int64()),
+            ),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def table() -> pa.Table:
+    return sample_table()
+
+
+OPTIONS = [
+    {},
+    {"compression": "zstd", "compression_level": 7},
+    {"compression": "gzip", "use_dictionary": False},
+    {"compression": "none", "data_page_version": "2.0", "row_group_size": 700},
+    {"compression": "lz4_raw", "write_statistics": False, "data_page_size": 1024},
+    {"compression": "brotli", "write_page_index": False},
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: json.dumps(o))
+def test_parq_writes_what_pyarrow_polars_and_duckdb_read_equal(tmp_path, table, options):
+    path = tmp_path / "t.parquet"
+    parq.write_table(table, str(path), **options)
+    assert pq.read_table(path).equals(table)
+    assert parq.read_table(path).equals(table)
+    flat = table.drop_columns(["map", "u8"])
+    assert pl.read_parquet(path).drop(["map", "u8"]).equals(pl.from_arrow(flat))
+    con = duckdb.connect()
+    got = con.execute(f"SELECT count(*), sum(i64), sum(i32), count(s), sum(f64) FROM '{path}'").fetchone()
+    want = con.execute("SELECT count(*), sum(i64), sum(i32), count(s), sum(f64) FROM flat").fetchone()
+    assert got == want
+    meta = pq.ParquetFile(path).metadata
+    if "row_group_size" in options:
+        assert meta.num_row_groups == -(-table.num_rows // options["row_group_size"])
+    if options.get("compression") not in (None, "none"):
+        # pyarrow names LZ4_RAW "LZ4".
+        want = {"lz4_raw": "lz4"}.get(options["compression"], options["compression"])
+        assert meta.row_group(0).column(0).compression.lower() == want
+
+
+@pytest.mark.parametrize("options", [{}, {"compression": "zstd", "use_dictionary": False, "data_page_version": "2.0"}])
+def test_parq_reads_what_pyarrow_writes(tmp_path, table, options):
+    path = tmp_path / "t.parquet"
+    pq.write_table(table, path, row_group_size=1000, **options)
+    expected = pq.read_table(path)
+    assert parq.read_table(path).equals(expected)
+    assert parq.read_table(path, use_threads=False).equals(expected)
+    assert parq.read_table(path, columns=["s", "i64"]).equals(expected.select(["s", "i64"]))
+    assert parq.read_table(path, row_groups=[2, 0]).equals(
+        pa.concat_tables([pq.ParquetFile(path).read_row_group(2), pq.ParquetFile(path).read_row_group(0)])
+    )
+
+
+def test_writes_what_polars_and_duckdb_export(tmp_path):
+    df = pl.DataFrame({"a": [1, 2, None], "b": ["x", None, "z"]})
+    parq.write_table(df, str(tmp_path / "pl.parquet"))
+    expected = df.to_arrow()
+    assert pq.read_table(tmp_path / "pl.parquet").cast(expected.schema).equals(expected)
+    rel = duckdb.sql("SELECT range AS r, range * 2 AS r2 FROM range(1000)")
+    parq.write_table(rel, str(tmp_path / "dd.parquet"))
+    got = pq.read_table(tmp_path / "dd.parquet")
+    assert got.num_rows == 1000 and got.column("r2").to_pylist()[999] == 1998
+    # parq's tables go to polars and DuckDB.
+    back = parq.read_table(tmp_path / "pl.parquet")
+    assert pl.from_arrow(back).equals(df)
+    assert duckdb.sql("SELECT count(*) FROM back").fetchall() == [(3,)]
+
+
+def test_parquet_file_and_metadata_match_pyarrow(tmp_path, table):
+    path = tmp_path / "t.parquet"
+    pq.write_table(table, path, row_group_size=1000)
+    f = parq.ParquetFile(str(path))
+    p = pq.ParquetFile(path)
+    assert f.num_row_groups == p.num_row_groups == 3
+    assert f.schema_arrow.equals(p.schema_arrow)
+    assert f.read().equals(p.read())
+    assert f.read(columns=["i32"]).equals(p.read(columns=["i32"]))
+    assert f.read_row_group(1).equals(p.read_row_group(1))
+    assert f.read_row_groups([2, 1]).equals(p.read_row_groups([2, 1]))
+    sizes = [b.num_rows for b in f.iter_batches(batch_size=700)]
+    assert sizes == [700, 700, 700, 700, 200]
+    assert pa.Table.from_batches(list(f.iter_batches(batch_size=700))).equals(p.read())
+    m, pm = f.metadata, p.metadata
+    assert (m.num_rows, m.num_row_groups, m.num_columns) == (pm.num_rows, pm.num_row_groups, pm.num_columns)
+    assert m.created_by == pm.created_by
+    for i in range(m.num_row_groups):
+        rg, prg = m.row_group(i), pm.row_group(i)
+        assert (rg.num_rows, rg.num_columns, rg.total_byte_size) == (prg.num_rows, prg.num_columns, prg.total_byte_size)
+        for j in range(rg.num_columns):
+            c, pc_ = rg.column(j), prg.column(j)
+            assert c.path_in_schema == pc_.path_in_schema
+            assert c.physical_type == pc_.physical_type
+            assert c.compression == pc_.compression
+            assert (c.num_values, c.total_compressed_size, c.total_uncompressed_size) == (
+                pc_.num_values,
+                pc_.total_compressed_size,
+                pc_.total_uncompressed_size,
+            )
+            assert (c.data_page_offset, c.dictionary_page_offset) == (pc_.data_page_offset, pc_.dictionary_page_offset)
+            if pc_.physical_type in ("INT32", "INT64", "DOUBLE") and pc_.path_in_schema in ("i64", "i32", "f64"):
+                s, ps = c.statistics, pc_.statistics
+                assert (s["min"], s["max"], s["null_count"]) == (ps.min, ps.max, ps.null_count)
+            if pc_.path_in_schema == "s":
+                assert (c.statistics["min"], c.statistics["max"]) == (pc_.statistics.min, pc_.statistics.max)
+    d = m.to_dict()
+    assert d["num_rows"] == pm.num_rows and len(d["row_groups"]) == 3
+    assert b"ARROW:schema" in m.metadata
+    assert parq.read_metadata(str(path)).num_rows == pm.num_rows
+    assert parq.read_schema(str(path)).equals(p.schema_arrow)
+
+
+def filter_table() -> pa.Table:
+    n = 5000
+    return pa.table(
+        {
+            "id": pa.array(range(n), pa.int64()),
+            "x": pa.array([None if i % 5 == 0 else i % 13 for i in range(n)], pa.int32()),
+            "s": pa.array([None if i % 9 == 0 else f"v{i % 6}" for i in range(n)], pa.string()),
+            "f": pa.array([i / 7 for i in range(n)], pa.float64()),
+        }
+    )
+
+
+FILTERS = [
+    [("x", "=", 3)],
+    [("x", "!=", 3)],
+    [("x", "in", [1, 2, 3])],
+    [("x", "not in", [1, 2, 3])],
+    [("s", "not in", ["v1"])],
+    [("s", "in", ["v2", "v5"]), ("id", "<", 2500)],
+    [[("id", "<", 100)], [("id", ">=", 4900), ("x", ">", 5)]],
+    [("f", "<=", 10.5), ("s", "==", "v0")],
+    [("id", ">", 2000), ("id", "<=", 2010)],
+]
+
+
+@pytest.mark.parametrize("filters", FILTERS, ids=lambda f: json.dumps(f))
+def test_filters_match_pyarrow(tmp_path, filters):
+    path = tmp_path / "f.parquet"
+    pq.write_table(filter_table(), path, row_group_size=1000, data_page_size=1024)
+    expected = pq.read_table(path, filters=filters)
+    got = parq.read_table(str(path), filters=filters)
+    assert got.equals(expected), (got.num_rows, expected.num_rows)
+    # SQL text too.
+    assert parq.read_table(str(path), filters="id >= 10 AND id < 20").num_rows == 10
+
+
+def test_sources_and_sinks(tmp_path, table):
+    path = tmp_path / "t.parquet"
+    pq.write_table(table, path)
+    expected = pq.read_table(path)
+    data = path.read_bytes()
+    for source in [str(path), path, data, bytearray(data), memoryview(data), io.BytesIO(data), open(path, "rb")]:
+        assert parq.read_table(source).equals(expected), type(source)
+    sink = io.BytesIO()
+    parq.write_table(table, sink, compression="zstd")
+    assert pq.read_table(io.BytesIO(sink.getvalue())).equals(table)
+    # Incremental writes, closed by the with block.
+    out = tmp_path / "w.parquet"
+    with parq.ParquetWriter(str(out), table.schema, row_group_size=1000) as w:
+        for batch in table.to_batches(max_chunksize=900):
+            w.write_batch(batch)
+        w.write_table(table.slice(0, 10))
+    got = pq.read_table(out)
+    assert got.equals(pa.concat_tables([table, table.slice(0, 10)]))
+    with pytest.raises(ValueError, match="closed"):
+        w.write_table(table)
+    with pytest.raises(ValueError, match="schema"):
+        with parq.ParquetWriter(str(tmp_path / "x.parquet"), table.schema) as w2:
+            w2.write_table(pa.table({"z": [1]}))
+
+
+def test_errors_are_parquet_errors(tmp_path):
+    with pytest.raises(parq.ParquetError, match="too short"):
+        parq.read_table(b"PAR1")
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"PAR1" + b"\0" * 100 + b"PAR1")
+    with pytest.raises(parq.ParquetError):
+        parq.read_table(str(bad))
+    with pytest.raises(parq.ParquetError):
+        parq.read_table(str(tmp_path / "missing.parquet"))
+    good = tmp_path / "good.parquet"
+    pq.write_table(pa.table({"a": [1]}), good)
+    with pytest.raises(parq.ParquetError, match="nope"):
+        parq.read_table(str(good), columns=["nope"])
+    with pytest.raises(parq.ParquetError, match="nope"):
+        parq.read_table(str(good), filters=[("nope", "=", 1)])
+    with pytest.raises(TypeError):
+        parq.read_table(12)
+    with pytest.raises(parq.ParquetError, match="codec"):
+        parq.write_table(pa.table({"a": [1]}), str(tmp_path / "o.parquet"), compression="nope")
+    assert issubclass(parq.ParquetError, Exception)
+
+
+def test_the_gil_is_released_while_decoding(tmp_path):
+    n = 3_000_000
+    path = tmp_path / "big.parquet"
+    pq.write_table(pa.table({"a": pa.array(range(n), pa.int64()), "b": pa.array([str(i) for i in range(n)])}), path)
+    done = threading.Event()
+    reads = []
+
+    def read():
+        for _ in range(3):
+            reads.append(parq.read_table(str(path), use_threads=False).num_rows)
+        done.set()
+
+    t = threading.Thread(target=read)
+    start = time.perf_counter()
+    t.start()
+    ticks = 0
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    t.join()
+    elapsed = time.perf_counter() - start
+    assert reads == [n, n, n]
+    # With the GIL held for the whole read this loop could not run while parq decodes.
+    assert ticks > elapsed * 1000 / 4, (ticks, elapsed)
+
+
+CORPUS_SCRIPT = r"""
+import sys, parq
+for line in sys.stdin:
+    path = line.rstrip("\n")
+    print(path, flush=True)
+    try:
+        parq.read_table(path)
+        parq.read_metadata(path).to_dict()
+    except parq.ParquetError:
+        pass
+print("END", flush=True)
+"""
+
+
+def limit_memory():
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+
+
+def test_no_crash_on_any_corpus_file():
+    """Every file under the test data directory (Parquet or not) reads, or raises
+    ParquetError: no crash, no other exception, under an 8 GiB address-space cap."""
+    files = sorted(str(p) for p in corpus_root().rglob("*") if p.is_file())
+    assert len(files) > 1000
+    proc = subprocess.run(
+        [sys.executable, "-c", CORPUS_SCRIPT],
+        preexec_fn=limit_memory,
+        input="\n".join(files) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0 and lines[-1:] == ["END"], (
+        f"exit {proc.returncode} at {lines[-1] if lines else None}: {proc.stderr[-2000:]}"
+    )
