@@ -5,7 +5,8 @@ The API follows ``pyarrow.parquet``: ``read_table``, ``ParquetFile``, ``read_met
 ``read_schema``, ``write_table`` and ``ParquetWriter``. Tables come back as ``pyarrow.Table``
 (hand them to ``polars.from_arrow`` or DuckDB without a copy); anything that exports an Arrow
 stream (``__arrow_c_stream__``) can be written. The GIL is released while parq decodes and
-encodes. Errors are ``parq.ParquetError``.
+encodes. Errors are ``parq.ParquetError``. ``parq.dask`` reads and writes Dask DataFrames
+(a partition per row group) on any Dask scheduler.
 """
 
 from parq._parq import (
