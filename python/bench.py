@@ -1,0 +1,170 @@
+"""Reads and writes the same files with parq, pyarrow.parquet, polars and DuckDB from
+Python, on one thread and on the default threads, implementations interleaved round by
+round; prints median times and parq's speedups.
+
+    python python/bench.py [--rounds N] [--rows N] [--cases a,b] [--dir DIR]
+
+Reads: ``parq.read_table``, ``pq.read_table`` (``use_threads=False`` / ``True``),
+``pl.read_parquet`` (its default pool; single-threaded in a child with
+``POLARS_MAX_THREADS=1``), DuckDB ``SELECT *`` to Arrow (``SET threads=1`` / default).
+Writes: ``parq.write_table``, ``pq.write_table``, ``DataFrame.write_parquet`` and DuckDB
+``COPY``, each with SNAPPY and statistics. Every read's row count is checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# The installed parq (built by scripts/venv.sh), not the sources beside this script.
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
+
+import duckdb  # noqa: E402
+import numpy as np  # noqa: E402
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+import parq  # noqa: E402
+
+
+def cases(rows: int) -> dict[str, pa.Table]:
+    rng = np.random.default_rng(42)
+    words = np.array([f"word-{i:05d}" for i in range(2000)])
+    ints = rng.integers(-(2**40), 2**40, rows)
+    nulls = rng.random(rows) < 0.1
+    offsets = np.concatenate([[0], np.cumsum(rng.integers(0, 5, rows // 4))]).astype(np.int32)
+    return {
+        "int64": pa.table({"a": pa.array(ints)}),
+        "int64 10% null": pa.table({"a": pa.array(ints, mask=nulls)}),
+        "double": pa.table({"a": pa.array(rng.random(rows))}),
+        "string dict": pa.table({"a": pa.array(words[rng.integers(0, 2000, rows)])}),
+        "string plain": pa.table({"a": pa.array([f"v{x}" for x in rng.integers(0, 10**9, rows // 2)])}),
+        "list<int64>": pa.table(
+            {"a": pa.ListArray.from_arrays(pa.array(offsets), pa.array(rng.integers(0, 1000, offsets[-1])))}
+        ),
+        "table": pa.table(
+            {
+                "id": pa.array(np.arange(rows)),
+                "x": pa.array(rng.random(rows)),
+                "n": pa.array(rng.integers(0, 100, rows).astype(np.int32), mask=nulls),
+                "s": pa.array(words[rng.integers(0, 2000, rows)]),
+            }
+        ),
+    }
+
+
+def timed(f) -> float:
+    t = time.perf_counter()
+    f()
+    return (time.perf_counter() - t) * 1000
+
+
+POLARS_CHILD = r"""
+import json, os, sys, time
+import polars as pl
+paths, rounds = json.loads(sys.argv[1]), int(sys.argv[2])
+out = {}
+for p in paths:
+    ms = []
+    for _ in range(rounds):
+        t = time.perf_counter(); pl.read_parquet(p); ms.append((time.perf_counter() - t) * 1000)
+    out[p] = ms
+print(json.dumps(out))
+"""
+
+
+def polars_times(paths, rounds, threads1: bool) -> dict[str, list[float]]:
+    env = dict(os.environ)
+    if threads1:
+        env["POLARS_MAX_THREADS"] = "1"
+    out = subprocess.run(
+        [sys.executable, "-c", POLARS_CHILD, json.dumps(paths), str(rounds)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--rows", type=int, default=4_000_000)
+    ap.add_argument("--cases", default="")
+    ap.add_argument("--dir", default=None)
+    args = ap.parse_args()
+    tables = cases(args.rows)
+    if args.cases:
+        tables = {k: v for k, v in tables.items() if k in args.cases.split(",")}
+    work = args.dir or tempfile.mkdtemp(prefix="parq-bench-py-")
+    paths = {}
+    for name, t in tables.items():
+        p = os.path.join(work, name.replace(" ", "_").replace("<", "_").replace(">", "_") + ".parquet")
+        pq.write_table(t, p, compression="snappy", use_dictionary=name == "string dict" or name == "table")
+        paths[name] = p
+    con1, con = duckdb.connect(), duckdb.connect()
+    con1.execute("SET threads=1")
+    reads = {
+        "parq 1t": lambda p: parq.read_table(p, use_threads=False),
+        "pyarrow 1t": lambda p: pq.read_table(p, use_threads=False),
+        "duckdb 1t": lambda p: con1.sql(f"SELECT * FROM '{p}'").to_arrow_table(),
+        "parq": lambda p: parq.read_table(p),
+        "pyarrow": lambda p: pq.read_table(p),
+        "duckdb": lambda p: con.sql(f"SELECT * FROM '{p}'").to_arrow_table(),
+    }
+    times: dict[tuple[str, str], list[float]] = {}
+    for name, p in paths.items():
+        for impl, f in reads.items():
+            got = f(p)
+            assert got.num_rows == tables[name].num_rows, (impl, name)
+    for _ in range(args.rounds):
+        for name, p in paths.items():
+            for impl, f in reads.items():
+                times.setdefault((name, impl), []).append(timed(lambda: f(p)))
+    for threads1, label in [(True, "polars 1t"), (False, "polars")]:
+        for p, ms in polars_times(list(paths.values()), args.rounds, threads1).items():
+            name = next(k for k, v in paths.items() if v == p)
+            times[(name, label)] = ms
+    writes = {
+        "parq": lambda t, p: parq.write_table(t, p, compression="snappy"),
+        "pyarrow": lambda t, p: pq.write_table(t, p, compression="snappy"),
+        "duckdb": lambda t, p: con.sql("SELECT * FROM t").write_parquet(p, compression="snappy"),
+    }
+    wtimes: dict[tuple[str, str], list[float]] = {}
+    out = os.path.join(work, "out.parquet")
+    for _ in range(args.rounds):
+        for name, t in tables.items():
+            for impl, f in writes.items():
+                wtimes.setdefault((name, impl), []).append(timed(lambda: f(t, out)))
+
+    med = {k: statistics.median(v) for k, v in times.items()}
+    wmed = {k: statistics.median(v) for k, v in wtimes.items()}
+    order = ["parq 1t", "pyarrow 1t", "polars 1t", "duckdb 1t", "parq", "pyarrow", "polars", "duckdb"]
+    print(f"Python reads, median ms of {args.rounds} interleaved rounds, {args.rows:,} rows (pq.write_table, SNAPPY)")
+    print("| case | " + " | ".join(order) + " | parq 1t vs pyarrow 1t | parq vs pyarrow | parq vs polars | parq vs duckdb |")
+    print("|---" * (len(order) + 5) + "|")
+    for name in paths:
+        cells = [f"{med[(name, o)]:.1f}" for o in order]
+        r = lambda a, b: f"{med[(name, b)] / med[(name, a)]:.1f}x"  # noqa: E731
+        print(
+            f"| {name} | " + " | ".join(cells) + f" | {r('parq 1t', 'pyarrow 1t')} | {r('parq', 'pyarrow')} "
+            f"| {r('parq', 'polars')} | {r('parq', 'duckdb')} |"
+        )
+    print()
+    print(f"Python writes, median ms of {args.rounds} interleaved rounds (SNAPPY, statistics)")
+    print("| case | parq | pyarrow | duckdb | parq vs pyarrow | parq vs duckdb |")
+    print("|---|---|---|---|---|---|")
+    for name in tables:
+        p, a, d = (wmed[(name, i)] for i in ("parq", "pyarrow", "duckdb"))
+        print(f"| {name} | {p:.1f} | {a:.1f} | {d:.1f} | {a / p:.1f}x | {d / p:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
