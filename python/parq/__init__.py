@@ -43,12 +43,22 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
     ``source``: a path, ``bytes``/``memoryview``, or a binary file-like object.
     ``columns``: names (dotted paths inside structs) to read, in this order.
     ``row_groups``: indices of the row groups to read.
-    ``filters``: what ``pyarrow.parquet.read_table`` takes as DNF (a list of
-    ``(column, op, value)`` tuples, or a list of such lists), with pyarrow's semantics, or
-    an SQL condition as a string (``"id >= 10 AND name = 'x'"``). Row groups and pages that
-    cannot hold a kept row are skipped by statistics, Bloom filters and the page index.
+    ``filters``: what ``pyarrow.parquet.read_table`` takes, with pyarrow's semantics: DNF (a
+    list of ``(column, op, value)`` tuples, or a list of such lists) or a
+    ``pyarrow.compute.Expression``; or an SQL condition as a string
+    (``"id >= 10 AND name = 'x'"``). For DNF and SQL, row groups and pages that cannot hold a
+    kept row are skipped by statistics, Bloom filters and the page index, and the other
+    columns are decoded only for the rows kept; an Expression is applied to the rows read.
     ``use_threads``: decode on all cores.
     """
+    if _is_expression(filters):
+        # A pyarrow.compute.Expression is evaluated by pyarrow itself on the rows read (no
+        # row group or page is skipped for it).
+        table = _read_table(
+            source, columns=None, row_groups=row_groups, use_threads=use_threads, batch_size=batch_size
+        )
+        table = table.filter(filters)
+        return table if columns is None else table.select(list(columns))
     return _read_table(
         source,
         columns=columns,
@@ -57,3 +67,11 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
         use_threads=use_threads,
         batch_size=batch_size,
     )
+
+
+def _is_expression(filters) -> bool:
+    try:
+        import pyarrow.compute as pc
+    except ImportError:
+        return False
+    return isinstance(filters, pc.Expression)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence, Union
 
 import pyarrow as pa
+import pyarrow.compute
 
 from parq._parq import (
     ColumnChunkMetaData as ColumnChunkMetaData,
@@ -17,7 +18,9 @@ from parq._parq import (
     write_table as write_table,
 )
 
-Filters = Union[str, Sequence[tuple[str, str, Any]], Sequence[Sequence[tuple[str, str, Any]]]]
+Filters = Union[
+    str, pa.compute.Expression, Sequence[tuple[str, str, Any]], Sequence[Sequence[tuple[str, str, Any]]]
+]
 
 def read_table(
     source: Source,

@@ -203,6 +203,19 @@ def test_filters_match_pyarrow(tmp_path, filters):
     assert parq.read_table(str(path), filters="id >= 10 AND id < 20").num_rows == 10
 
 
+def test_expression_filters_match_pyarrow(tmp_path):
+    import pyarrow.compute as pc
+
+    path = tmp_path / "f.parquet"
+    pq.write_table(filter_table(), path, row_group_size=1000)
+    for expr in [
+        (pc.field("x") > 5) & ~pc.field("s").isin(["v1", "v2"]),
+        pc.field("s").is_null() | (pc.field("id") < 10),
+    ]:
+        expected = pq.read_table(path, filters=expr, columns=["id", "s"])
+        assert parq.read_table(str(path), filters=expr, columns=["id", "s"]).equals(expected)
+
+
 def test_sources_and_sinks(tmp_path, table):
     path = tmp_path / "t.parquet"
     pq.write_table(table, path)
