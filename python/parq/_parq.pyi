@@ -22,7 +22,12 @@ def read_table(
     use_threads: bool = True,
     batch_size: int = 65536,
 ) -> pa.Table: ...
-def read_metadata(source: Source) -> FileMetaData: ...
+def read_metadata(
+    source: Source,
+    row_groups: Optional[Sequence[int]] = None,
+    columns: Optional[Sequence[int]] = None,
+    statistics: bool = True,
+) -> FileMetaData: ...
 def read_schema(source: Source) -> pa.Schema: ...
 def write_table(
     table: Any,

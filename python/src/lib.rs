@@ -12,6 +12,7 @@ use std::sync::Arc;
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_pyarrow::{IntoPyArrow, Table, ToPyArrow};
 use arrow_schema::ArrowError;
+use parq::format::footer::{DecodeOptions, StatisticsPolicy};
 use parq::read::{ParquetReader, RecordBatches};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -250,13 +251,29 @@ impl ParquetFile {
     }
 }
 
-/// Reads a file's metadata (footer).
+/// Reads a file's metadata (footer). parq's selective decode: only the row groups
+/// `row_groups` and the leaf columns `columns` (by index) are decoded, and with
+/// `statistics=False` no column chunk statistics.
 #[pyfunction]
-fn read_metadata(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<metadata::FileMetaData> {
-    let reader = open(py, source)?;
-    Ok(metadata::FileMetaData::new(Arc::new(
-        reader.metadata().clone(),
-    )))
+#[pyo3(signature = (source, row_groups=None, columns=None, statistics=true))]
+fn read_metadata(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    row_groups: Option<Vec<usize>>,
+    columns: Option<Vec<usize>>,
+    statistics: bool,
+) -> PyResult<metadata::FileMetaData> {
+    let options = DecodeOptions {
+        row_groups,
+        columns,
+        statistics: match statistics {
+            true => StatisticsPolicy::KeepAll,
+            false => StatisticsPolicy::SkipAll,
+        },
+        ..DecodeOptions::default()
+    };
+    let meta = source::read_footer(py, source, options)?;
+    Ok(metadata::FileMetaData::new(Arc::new(meta)))
 }
 
 /// Reads a file's Arrow schema.

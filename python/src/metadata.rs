@@ -194,6 +194,17 @@ impl ColumnChunkMetaData {
         &self.meta.row_groups()[self.rg].columns()[self.col]
     }
 
+    /// The chunk's leaf column (its index among the columns kept by a selective decode).
+    fn leaf(&self) -> usize {
+        let kept = self
+            .meta
+            .selection
+            .as_ref()
+            .and_then(|s| s.columns.as_ref());
+        kept.and_then(|c| c.get(self.col).copied())
+            .unwrap_or(self.col)
+    }
+
     /// A statistics bound as a Python value of the column's physical type.
     fn value<'py>(&self, py: Python<'py>, raw: &[u8]) -> PyResult<Bound<'py, PyAny>> {
         // The first `n` bytes, zero-extended to eight.
@@ -231,7 +242,7 @@ impl ColumnChunkMetaData {
     /// The column's dotted path.
     #[getter]
     fn path_in_schema(&self) -> String {
-        self.meta.schema().leaf_path_string(self.col)
+        self.meta.schema().leaf_path_string(self.leaf())
     }
 
     /// The physical type's name (`INT64`, `BYTE_ARRAY`, ...).

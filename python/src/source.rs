@@ -5,7 +5,9 @@
 use std::path::PathBuf;
 
 use bytes::Bytes;
-use parq::read::ParquetReader;
+use parq::format::footer::{decode_file_metadata, DecodeOptions};
+use parq::format::metadata::FileMetaData;
+use parq::read::{FileSource, ParquetReader};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
@@ -24,19 +26,23 @@ fn bytes_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Bytes>> {
     Ok(None)
 }
 
-/// A reader of `source`, its footer read (the GIL released for the file's reads).
-pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<ParquetReader> {
+/// A source's bytes: a file read by positional reads, or bytes in memory.
+enum Source {
+    Path(PathBuf),
+    Memory(Bytes),
+}
+
+fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
-        let path: PathBuf = source.extract()?;
-        return py.detach(|| ParquetReader::open(&path)).map_err(error);
+        return Ok(Source::Path(source.extract()?));
     }
     if let Some(data) = bytes_of(source)? {
-        return py.detach(|| ParquetReader::from_bytes(data)).map_err(error);
+        return Ok(Source::Memory(data));
     }
     if source.hasattr("read")? {
         let data = source.call_method0("read")?;
         if let Some(data) = bytes_of(&data)? {
-            return py.detach(|| ParquetReader::from_bytes(data)).map_err(error);
+            return Ok(Source::Memory(data));
         }
         return Err(PyTypeError::new_err(
             "the file-like object's read() did not return bytes (open it in binary mode)",
@@ -46,4 +52,28 @@ pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Parque
         "cannot read Parquet from a {}: give a path, bytes or a binary file-like object",
         source.get_type().name()?
     )))
+}
+
+/// A reader of `source`, its footer read (the GIL released for the file's reads).
+pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<ParquetReader> {
+    match source_of(source)? {
+        Source::Path(path) => py.detach(|| ParquetReader::open(&path)).map_err(error),
+        Source::Memory(data) => py.detach(|| ParquetReader::from_bytes(data)).map_err(error),
+    }
+}
+
+/// The footer of `source`, decoded with `options`.
+pub(crate) fn read_footer(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    options: DecodeOptions,
+) -> PyResult<FileMetaData> {
+    let result = match source_of(source)? {
+        Source::Path(path) => py.detach(|| {
+            let file = FileSource::open(&path)?;
+            parq::read::source::read_footer(&file, options)
+        }),
+        Source::Memory(data) => py.detach(|| decode_file_metadata(&data, &options)),
+    };
+    result.map_err(error)
 }

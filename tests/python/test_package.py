@@ -164,6 +164,11 @@ def test_parquet_file_and_metadata_match_pyarrow(tmp_path, table):
     assert d["num_rows"] == pm.num_rows and len(d["row_groups"]) == 3
     assert b"ARROW:schema" in m.metadata
     assert parq.read_metadata(str(path)).num_rows == pm.num_rows
+    # Selective decode: some row groups and columns, no statistics.
+    sel = parq.read_metadata(str(path), row_groups=[2], columns=[6, 1], statistics=False)
+    assert sel.num_row_groups == 1 and sel.row_group(0).num_rows == pm.row_group(2).num_rows
+    assert [sel.row_group(0).column(j).path_in_schema for j in range(2)] == ["i32", "s"]
+    assert sel.row_group(0).column(1).statistics is None
     assert parq.read_schema(str(path)).equals(p.schema_arrow)
 
 
