@@ -132,6 +132,22 @@ pub(crate) struct ParquetWriter {
 }
 
 impl ParquetWriter {
+    /// A writer of `schema` to `where_`.
+    fn open(
+        where_: &Bound<'_, PyAny>,
+        schema: SchemaRef,
+        props: WriterProperties,
+    ) -> PyResult<ParquetWriter> {
+        let (sink, target) = sink(where_)?;
+        let writer =
+            parq::write::ParquetWriter::try_new(sink, schema.clone(), props).map_err(error)?;
+        Ok(ParquetWriter {
+            inner: Mutex::new(Some(writer)),
+            schema,
+            target,
+        })
+    }
+
     fn write_batches(
         &self,
         py: Python<'_>,
@@ -184,14 +200,7 @@ impl ParquetWriter {
             write_page_index,
         )?;
         let schema = SchemaRef::new(arrow_schema::Schema::from_pyarrow_bound(schema)?);
-        let (sink, target) = sink(where_)?;
-        let writer =
-            parq::write::ParquetWriter::try_new(sink, schema.clone(), props).map_err(error)?;
-        Ok(ParquetWriter {
-            inner: Mutex::new(Some(writer)),
-            schema,
-            target,
-        })
+        ParquetWriter::open(where_, schema, props)
     }
 
     /// Writes the rows of `table` (any object exporting an Arrow stream).
@@ -277,14 +286,7 @@ pub(crate) fn write_table(
         data_page_size,
         write_page_index,
     )?;
-    let (sink, target) = sink(where_)?;
-    let writer = ParquetWriter {
-        inner: Mutex::new(Some(
-            parq::write::ParquetWriter::try_new(sink, schema.clone(), props).map_err(error)?,
-        )),
-        schema,
-        target,
-    };
+    let writer = ParquetWriter::open(where_, schema, props)?;
     writer.write_batches(py, stream)?;
     writer.close(py)
 }

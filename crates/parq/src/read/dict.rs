@@ -148,9 +148,8 @@ impl<O: OffsetSize> DictBytes<O> {
         Ok(())
     }
 
-    /// Appends the keys of `n` (> 0) dense values of a data page.
-    /// Appends `n` values of a data page after skipping its first `skip` (dictionary
-    /// encodings only).
+    /// Appends the keys of `n` (> 0) dense values of a data page after skipping its first
+    /// `skip` (dictionary encodings only).
     pub(super) fn decode(
         &mut self,
         encoding: Encoding,
