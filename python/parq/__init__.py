@@ -5,7 +5,8 @@ The API follows ``pyarrow.parquet``: ``read_table``, ``ParquetFile``, ``read_met
 ``read_schema``, ``write_table`` and ``ParquetWriter``. Tables come back as ``pyarrow.Table``
 (hand them to ``polars.from_arrow`` or DuckDB without a copy); anything that exports an Arrow
 stream (``__arrow_c_stream__``) can be written. The GIL is released while parq decodes and
-encodes. Errors are ``parq.ParquetError``. ``parq.dask`` reads and writes Dask DataFrames
+encodes. Errors are ``parq.ParquetError`` (``ParquetInvalidFileError``,
+``ParquetUnsupportedError``, ``ParquetIOError``). ``parq.dask`` reads and writes Dask DataFrames
 (a partition per row group) on any Dask scheduler.
 """
 
@@ -13,9 +14,13 @@ from parq._parq import (
     ColumnChunkMetaData,
     FileMetaData,
     ParquetError,
+    ParquetInvalidFileError,
+    ParquetIOError,
+    ParquetUnsupportedError,
     ParquetFile,
     ParquetWriter,
     RowGroupMetaData,
+    Statistics,
     read_metadata,
     read_schema,
     write_table,
@@ -27,9 +32,13 @@ __all__ = [
     "ColumnChunkMetaData",
     "FileMetaData",
     "ParquetError",
+    "ParquetInvalidFileError",
+    "ParquetIOError",
+    "ParquetUnsupportedError",
     "ParquetFile",
     "ParquetWriter",
     "RowGroupMetaData",
+    "Statistics",
     "read_metadata",
     "read_schema",
     "read_table",

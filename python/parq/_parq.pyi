@@ -14,6 +14,15 @@ class ParquetError(Exception):
     """An error reading or writing Parquet: what went wrong and where (file offset, row
     group, column, page)."""
 
+class ParquetInvalidFileError(ParquetError):
+    """The file's bytes are not valid Parquet (truncated, corrupt, inconsistent)."""
+
+class ParquetUnsupportedError(ParquetError):
+    """Valid Parquet that parq does not read (a codec, an encrypted footer, a type)."""
+
+class ParquetIOError(ParquetError):
+    """Reading or writing the file failed."""
+
 def read_table(
     source: Source,
     columns: Optional[Sequence[str]] = None,
@@ -144,5 +153,22 @@ class ColumnChunkMetaData:
     @property
     def has_offset_index(self) -> bool: ...
     @property
-    def statistics(self) -> Optional[dict[str, Any]]: ...
+    def statistics(self) -> Optional[Statistics]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Statistics:
+    @property
+    def has_min_max(self) -> bool: ...
+    @property
+    def min(self) -> Any: ...
+    @property
+    def max(self) -> Any: ...
+    @property
+    def null_count(self) -> Optional[int]: ...
+    @property
+    def has_null_count(self) -> bool: ...
+    @property
+    def distinct_count(self) -> Optional[int]: ...
+    @property
+    def physical_type(self) -> str: ...
     def to_dict(self) -> dict[str, Any]: ...

@@ -26,10 +26,39 @@ create_exception!(
     PyException,
     "An error reading or writing Parquet: what went wrong and where (file offset, row group, column, page)."
 );
+create_exception!(
+    _parq,
+    ParquetInvalidFileError,
+    ParquetError,
+    "The file's bytes are not valid Parquet (truncated, corrupt, inconsistent)."
+);
+create_exception!(
+    _parq,
+    ParquetUnsupportedError,
+    ParquetError,
+    "Valid Parquet that parq does not read (a codec, an encrypted footer, a type)."
+);
+create_exception!(
+    _parq,
+    ParquetIOError,
+    ParquetError,
+    "Reading or writing the file failed."
+);
 
-/// A parq error as a Python exception.
+/// A parq error as a Python exception of the class its kind belongs to.
 pub(crate) fn error(e: parq::Error) -> PyErr {
-    ParquetError::new_err(e.to_string())
+    use parq::ErrorKind as K;
+    let message = e.to_string();
+    match e.kind() {
+        K::Io(_) => ParquetIOError::new_err(message),
+        K::UnsupportedCodec(_) | K::Unsupported(_) | K::EncryptedFooter => {
+            ParquetUnsupportedError::new_err(message)
+        }
+        K::Inconsistent(_) | K::SchemaConversion(_) | K::OutOfBounds { .. } => {
+            ParquetError::new_err(message)
+        }
+        _ => ParquetInvalidFileError::new_err(message),
+    }
 }
 
 /// The reader of `source` with the read options applied.
@@ -287,6 +316,15 @@ fn read_schema<'py>(py: Python<'py>, source: &Bound<'py, PyAny>) -> PyResult<Bou
 #[pymodule]
 fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParquetError", m.py().get_type::<ParquetError>())?;
+    m.add(
+        "ParquetInvalidFileError",
+        m.py().get_type::<ParquetInvalidFileError>(),
+    )?;
+    m.add(
+        "ParquetUnsupportedError",
+        m.py().get_type::<ParquetUnsupportedError>(),
+    )?;
+    m.add("ParquetIOError", m.py().get_type::<ParquetIOError>())?;
     m.add_function(wrap_pyfunction!(read_table, m)?)?;
     m.add_function(wrap_pyfunction!(read_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(read_schema, m)?)?;
@@ -296,5 +334,6 @@ fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<metadata::FileMetaData>()?;
     m.add_class::<metadata::RowGroupMetaData>()?;
     m.add_class::<metadata::ColumnChunkMetaData>()?;
+    m.add_class::<metadata::Statistics>()?;
     Ok(())
 }

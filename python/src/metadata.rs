@@ -1,6 +1,6 @@
 //! A file's footer for Python, with the attribute names of `pyarrow.parquet.FileMetaData`,
 //! `RowGroupMetaData` and `ColumnChunkMetaData` (`num_rows`, `row_group(i).column(j)`,
-//! `statistics`, `to_dict()`, ...). Statistics bounds are given by physical type (integers,
+//! `statistics` (`Statistics`), `to_dict()`, ...). Statistics bounds are given by physical type (integers,
 //! floats, booleans; byte arrays as `str` when the column is a string, else `bytes`).
 
 use std::sync::Arc;
@@ -315,23 +315,23 @@ impl ColumnChunkMetaData {
         self.chunk().offset_index_offset().is_some()
     }
 
-    /// The chunk's statistics as a dict (`has_min_max`, `min`, `max`, `null_count`,
-    /// `distinct_count`), or `None`.
+    /// The chunk's statistics, or `None`.
     #[getter]
-    fn statistics<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+    fn statistics(&self, py: Python<'_>) -> PyResult<Option<Statistics>> {
         let Some(s) = self.chunk().statistics() else {
             return Ok(None);
         };
-        let d = PyDict::new(py);
-        let min = s.min_value.map(|r| self.meta.bytes(r));
-        let max = s.max_value.map(|r| self.meta.bytes(r));
-        d.set_item("has_min_max", min.is_some() && max.is_some())?;
-        d.set_item("min", min.map(|m| self.value(py, m)).transpose()?)?;
-        d.set_item("max", max.map(|m| self.value(py, m)).transpose()?)?;
-        d.set_item("null_count", s.null_count)?;
-        d.set_item("distinct_count", s.distinct_count)?;
-        d.set_item("physical_type", self.physical_type())?;
-        Ok(Some(d))
+        let bound = |r: Option<parq::format::metadata::ByteRange>| -> PyResult<Option<Py<PyAny>>> {
+            r.map(|r| self.value(py, self.meta.bytes(r)).map(Bound::unbind))
+                .transpose()
+        };
+        Ok(Some(Statistics {
+            min: bound(s.min_value)?,
+            max: bound(s.max_value)?,
+            null_count: s.null_count,
+            distinct_count: s.distinct_count,
+            physical_type: self.physical_type(),
+        }))
     }
 
     /// The chunk as a dict.
@@ -346,7 +346,11 @@ impl ColumnChunkMetaData {
         d.set_item("total_uncompressed_size", self.total_uncompressed_size())?;
         d.set_item("data_page_offset", self.data_page_offset())?;
         d.set_item("dictionary_page_offset", self.dictionary_page_offset())?;
-        d.set_item("statistics", self.statistics(py)?)?;
+        let stats = match self.statistics(py)? {
+            Some(s) => Some(s.to_dict(py)?),
+            None => None,
+        };
+        d.set_item("statistics", stats)?;
         Ok(d)
     }
 
@@ -356,6 +360,86 @@ impl ColumnChunkMetaData {
             self.path_in_schema(),
             self.physical_type(),
             self.compression()
+        )
+    }
+}
+
+/// A column chunk's statistics (bounds as Python values of the physical type).
+#[pyclass(module = "parq", frozen)]
+pub(crate) struct Statistics {
+    min: Option<Py<PyAny>>,
+    max: Option<Py<PyAny>>,
+    null_count: Option<i64>,
+    distinct_count: Option<i64>,
+    physical_type: &'static str,
+}
+
+#[pymethods]
+impl Statistics {
+    /// Whether both bounds are present.
+    #[getter]
+    fn has_min_max(&self) -> bool {
+        self.min.is_some() && self.max.is_some()
+    }
+
+    /// The lower bound (`min_value`).
+    #[getter]
+    fn min(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.min.as_ref().map(|v| v.clone_ref(py))
+    }
+
+    /// The upper bound (`max_value`).
+    #[getter]
+    fn max(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.max.as_ref().map(|v| v.clone_ref(py))
+    }
+
+    /// Nulls in the chunk, when written.
+    #[getter]
+    fn null_count(&self) -> Option<i64> {
+        self.null_count
+    }
+
+    /// Whether the null count was written.
+    #[getter]
+    fn has_null_count(&self) -> bool {
+        self.null_count.is_some()
+    }
+
+    /// Distinct values, when written.
+    #[getter]
+    fn distinct_count(&self) -> Option<i64> {
+        self.distinct_count
+    }
+
+    /// The physical type's name.
+    #[getter]
+    fn physical_type(&self) -> &'static str {
+        self.physical_type
+    }
+
+    /// The statistics as a dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("has_min_max", self.has_min_max())?;
+        d.set_item("min", self.min(py))?;
+        d.set_item("max", self.max(py))?;
+        d.set_item("null_count", self.null_count)?;
+        d.set_item("distinct_count", self.distinct_count)?;
+        d.set_item("physical_type", self.physical_type)?;
+        Ok(d)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let show = |v: &Option<Py<PyAny>>| match v {
+            Some(v) => v.bind(py).repr().map_or("?".to_string(), |r| r.to_string()),
+            None => "None".to_string(),
+        };
+        format!(
+            "<parq.Statistics: min={}, max={}, null_count={:?}>",
+            show(&self.min),
+            show(&self.max),
+            self.null_count
         )
     }
 }

@@ -157,9 +157,9 @@ def test_parquet_file_and_metadata_match_pyarrow(tmp_path, table):
             assert (c.data_page_offset, c.dictionary_page_offset) == (pc_.data_page_offset, pc_.dictionary_page_offset)
             if pc_.physical_type in ("INT32", "INT64", "DOUBLE") and pc_.path_in_schema in ("i64", "i32", "f64"):
                 s, ps = c.statistics, pc_.statistics
-                assert (s["min"], s["max"], s["null_count"]) == (ps.min, ps.max, ps.null_count)
+                assert (s.has_min_max, s.min, s.max, s.null_count) == (ps.has_min_max, ps.min, ps.max, ps.null_count)
             if pc_.path_in_schema == "s":
-                assert (c.statistics["min"], c.statistics["max"]) == (pc_.statistics.min, pc_.statistics.max)
+                assert (c.statistics.min, c.statistics.max) == (pc_.statistics.min, pc_.statistics.max)
     d = m.to_dict()
     assert d["num_rows"] == pm.num_rows and len(d["row_groups"]) == 3
     assert b"ARROW:schema" in m.metadata
@@ -169,6 +169,7 @@ def test_parquet_file_and_metadata_match_pyarrow(tmp_path, table):
     assert sel.num_row_groups == 1 and sel.row_group(0).num_rows == pm.row_group(2).num_rows
     assert [sel.row_group(0).column(j).path_in_schema for j in range(2)] == ["i32", "s"]
     assert sel.row_group(0).column(1).statistics is None
+    assert m.row_group(0).column(0).to_dict()["statistics"]["null_count"] == pm.row_group(0).column(0).statistics.null_count
     assert parq.read_schema(str(path)).equals(p.schema_arrow)
 
 
@@ -247,14 +248,16 @@ def test_sources_and_sinks(tmp_path, table):
 
 
 def test_errors_are_parquet_errors(tmp_path):
-    with pytest.raises(parq.ParquetError, match="too short"):
+    with pytest.raises(parq.ParquetInvalidFileError, match="too short"):
         parq.read_table(b"PAR1")
     bad = tmp_path / "bad.parquet"
     bad.write_bytes(b"PAR1" + b"\0" * 100 + b"PAR1")
-    with pytest.raises(parq.ParquetError):
+    with pytest.raises(parq.ParquetInvalidFileError):
         parq.read_table(str(bad))
-    with pytest.raises(parq.ParquetError):
+    with pytest.raises(parq.ParquetIOError, match="missing.parquet"):
         parq.read_table(str(tmp_path / "missing.parquet"))
+    for sub in (parq.ParquetInvalidFileError, parq.ParquetUnsupportedError, parq.ParquetIOError):
+        assert issubclass(sub, parq.ParquetError)
     good = tmp_path / "good.parquet"
     pq.write_table(pa.table({"a": [1]}), good)
     with pytest.raises(parq.ParquetError, match="nope"):
