@@ -1,11 +1,13 @@
 //! Where the sync reader's bytes come from: [`RangeRead`], positional reads of byte ranges,
-//! for a [`File`] ([`FileSource`]: `read_at`, nothing read that the read does not need) and
+//! for a [`File`] ([`FileSource`]: nothing read that the read does not need) and
 //! for bytes in memory (`Bytes`: ranges are slices, nothing copied), and the footer read
 //! through it.
 
 use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use bytes::Bytes;
 
@@ -51,13 +53,15 @@ impl RangeRead for Bytes {
     }
 }
 
-/// A file on disk, read by positional reads (`pread`), so that one handle serves any number
-/// of readers and threads.
+/// A file on disk, read range by range (a seek and a read into an unzeroed buffer, one at a
+/// time), so that one handle serves any number of readers and threads.
 #[derive(Debug)]
 pub struct FileSource {
     file: File,
     len: u64,
     path: PathBuf,
+    /// Held for a seek and its read.
+    cursor: Mutex<()>,
 }
 
 impl FileSource {
@@ -67,7 +71,12 @@ impl FileSource {
         let io = |e: std::io::Error| Error::new(ErrorKind::Io(format!("{}: {e}", path.display())));
         let file = File::open(&path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
-        Ok(FileSource { file, len, path })
+        Ok(FileSource {
+            file,
+            len,
+            path,
+            cursor: Mutex::new(()),
+        })
     }
 
     /// A source reading `file`.
@@ -77,6 +86,7 @@ impl FileSource {
             file,
             len,
             path: PathBuf::new(),
+            cursor: Mutex::new(()),
         })
     }
 }
@@ -94,35 +104,23 @@ impl RangeRead for FileSource {
         // At most the file's length (checked above).
         buf.try_reserve_exact(n)
             .map_err(|_| Error::new(ErrorKind::Io(format!("cannot allocate {n} bytes"))))?;
-        buf.resize(n, 0);
-        read_exact_at(&self.file, &mut buf, range.start).map_err(|e| {
-            let name = self.path.display();
-            Error::at(ErrorKind::Io(format!("{name}: {e}")), range.start)
-        })?;
+        let io = |e: std::io::Error| {
+            Error::at(
+                ErrorKind::Io(format!("{}: {e}", self.path.display())),
+                range.start,
+            )
+        };
+        // A seek and a read into the buffer's spare capacity (std reads a `File` into
+        // uninitialised memory, so the buffer is not zeroed first), one read at a time.
+        let _one = self.cursor.lock().unwrap_or_else(|p| p.into_inner());
+        let mut file = &self.file;
+        file.seek(SeekFrom::Start(range.start)).map_err(io)?;
+        file.take(n as u64).read_to_end(&mut buf).map_err(io)?;
+        if buf.len() != n {
+            return Err(io(std::io::ErrorKind::UnexpectedEof.into()));
+        }
         Ok(Bytes::from(buf))
     }
-}
-
-#[cfg(unix)]
-fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
-}
-
-#[cfg(windows)]
-fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
-    use std::os::windows::fs::FileExt;
-    while !buf.is_empty() {
-        match file.seek_read(buf, offset) {
-            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
-            Ok(n) => {
-                buf = &mut buf[n..];
-                offset += n as u64;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
 }
 
 /// Reads and decodes the footer of `source`.
