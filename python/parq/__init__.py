@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-def read_table(source, columns=None, row_groups=None, filters=None, use_threads=True, batch_size=65536):
+def read_table(source, columns=None, row_groups=None, filters=None, use_threads=True, batch_size=None):
     """Reads a Parquet file into a ``pyarrow.Table``.
 
     ``source``: a path, ``bytes``/``memoryview``, or a binary file-like object.
@@ -58,7 +58,8 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
     (``"id >= 10 AND name = 'x'"``). For DNF and SQL, row groups and pages that cannot hold a
     kept row are skipped by statistics, Bloom filters and the page index, and the other
     columns are decoded only for the rows kept; an Expression is applied to the rows read.
-    ``use_threads``: decode on all cores.
+    ``use_threads``: decode on all cores (row groups side by side).
+    ``batch_size``: rows per record batch of the table (default: a batch per row group).
     """
     if _is_expression(filters):
         # A pyarrow.compute.Expression is evaluated by pyarrow itself on the rows read (no

@@ -32,5 +32,5 @@ def read_table(
     row_groups: Optional[Sequence[int]] = None,
     filters: Optional[Filters] = None,
     use_threads: bool = True,
-    batch_size: int = 65536,
+    batch_size: Optional[int] = None,
 ) -> pa.Table: ...

@@ -29,7 +29,7 @@ def read_table(
     row_groups: Optional[Sequence[int]] = None,
     filter: Optional[str] = None,
     use_threads: bool = True,
-    batch_size: int = 65536,
+    batch_size: Optional[int] = None,
 ) -> pa.Table: ...
 def read_metadata(
     source: Source,

@@ -68,9 +68,17 @@ fn configure(
     row_groups: Option<Vec<usize>>,
     filter: Option<&str>,
     use_threads: bool,
-    batch_size: usize,
+    batch_size: Option<usize>,
 ) -> PyResult<ParquetReader> {
-    let mut reader = reader.with_batch_size(batch_size.max(1));
+    // By default a batch per row group (the largest row group's rows), as pyarrow reads.
+    let rows = reader
+        .metadata()
+        .row_groups()
+        .iter()
+        .map(|g| usize::try_from(g.num_rows()).unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    let mut reader = reader.with_batch_size(batch_size.unwrap_or(rows).max(1));
     if let Some(c) = columns {
         reader = reader.with_columns(c);
     }
@@ -103,7 +111,7 @@ fn arrow(e: ArrowError) -> parq::Error {
 
 /// Reads a Parquet file into a `pyarrow.Table`.
 #[pyfunction]
-#[pyo3(signature = (source, columns=None, row_groups=None, filter=None, use_threads=true, batch_size=65536))]
+#[pyo3(signature = (source, columns=None, row_groups=None, filter=None, use_threads=true, batch_size=None))]
 fn read_table<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
@@ -111,7 +119,7 @@ fn read_table<'py>(
     row_groups: Option<Vec<usize>>,
     filter: Option<String>,
     use_threads: bool,
-    batch_size: usize,
+    batch_size: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let reader = open(py, source)?;
     let reader = configure(
@@ -198,7 +206,7 @@ impl ParquetFile {
             None,
             filter.as_deref(),
             use_threads,
-            65536,
+            None,
         )?;
         read_all(py, &r)
     }
@@ -218,7 +226,7 @@ impl ParquetFile {
             Some(vec![i]),
             None,
             use_threads,
-            65536,
+            None,
         )?;
         read_all(py, &r)
     }
@@ -238,7 +246,7 @@ impl ParquetFile {
             Some(row_groups),
             None,
             use_threads,
-            65536,
+            None,
         )?;
         read_all(py, &r)
     }
@@ -261,7 +269,7 @@ impl ParquetFile {
             row_groups,
             filter.as_deref(),
             use_threads,
-            batch_size,
+            Some(batch_size),
         )?;
         let batches = r.batches().map_err(error)?;
         let schema = batches.schema();
