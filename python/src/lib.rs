@@ -20,6 +20,9 @@ use pyo3::prelude::*;
 
 use source::open;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 create_exception!(
     _parq,
     ParquetError,
