@@ -3,8 +3,8 @@
 //! its own [`super::ParquetDecoder`] over the shared source, worker `w` taking the `w`-th,
 //! `w + threads`-th, ... row group and running at most [`AHEAD`] batches ahead of the
 //! reader. The batches are handed out in row-group order; without a filter they are cut
-//! again to the batch size across row groups, so that they are the batches of one thread,
-//! unless the batch size holds every row group whole: then each row group is one batch.
+//! again to the batch size across row groups, so that they are the batches of one thread
+//! (with a batch size of a row group's rows, row groups of that size pass whole).
 
 use std::collections::VecDeque;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -73,7 +73,10 @@ impl RowGroupBatches {
             ended: 0,
             pending: VecDeque::new(),
             pending_rows: 0,
-            cut: cut(builder, &groups),
+            cut: builder
+                .filter
+                .is_none()
+                .then_some(builder.options().batch_size.max(1)),
             schema,
             stats: ReadStats::default(),
             failed: false,
@@ -153,22 +156,6 @@ impl RowGroupBatches {
                 .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string()))),
         }
     }
-}
-
-/// The batch size the row groups' batches are cut again to: none with a filter, nor when a
-/// batch holds a whole row group (every batch is then a row group's).
-fn cut(builder: &ParquetDecoderBuilder, groups: &[usize]) -> Option<usize> {
-    let size = builder.options().batch_size.max(1);
-    let rows = |rg: usize| {
-        let n = builder
-            .metadata()
-            .row_groups()
-            .get(rg)
-            .map_or(0, |g| g.num_rows());
-        usize::try_from(n).unwrap_or(usize::MAX)
-    };
-    let whole = groups.iter().all(|&rg| rows(rg) <= size);
-    (builder.filter.is_none() && !whole).then_some(size)
 }
 
 /// A worker: reads the row groups `groups` one after the other, sending their batches.
