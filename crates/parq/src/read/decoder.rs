@@ -231,7 +231,7 @@ pub struct ParquetDecoder {
     /// The schema of the batches handed out.
     output: SchemaRef,
     /// The filter, and how many of the decoded columns are handed out (the first ones).
-    filter: Option<(BoundFilter, usize)>,
+    filter: Option<(Arc<BoundFilter>, usize)>,
     stats: ReadStats,
     plan: Plan,
     leaves: Vec<LeafReader>,
@@ -430,18 +430,13 @@ impl ParquetDecoder {
         self.rows_left = groups.iter().map(|g| g.1).sum();
         self.runs = any_selection.then_some(runs);
         self.leaves = leaves;
-        self.filter = filter;
+        self.filter = filter.map(|(f, n)| (Arc::new(f), n));
         Ok(())
     }
 
     /// The schema of the batches.
     pub fn schema(&self) -> SchemaRef {
         self.output.clone()
-    }
-
-    /// The threads that decode leaves side by side.
-    pub fn threads(&self) -> usize {
-        self.threads
     }
 
     /// The bytes pushed so far.
@@ -756,6 +751,7 @@ impl ParquetDecoder {
     /// The next batch of at most `want` rows read and the rows read, the filter's leaves
     /// decoded first and the others only for the rows it keeps ([`super::late`]).
     fn decode_late(&mut self, want: usize) -> Result<(DecodeStep, usize)> {
+        // Shared, not copied, for the batch.
         let Some((filter, outputs)) = self.filter.clone() else {
             return Err(inconsistent("a late read without a filter".to_string()));
         };

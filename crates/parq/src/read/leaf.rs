@@ -110,6 +110,15 @@ struct Counts {
     records: usize,
 }
 
+impl Counts {
+    /// Counts the `rows` records of a page skipped whole.
+    fn skipped(&mut self, rows: u64) {
+        let r = usize::try_from(rows).unwrap_or(usize::MAX);
+        self.records_left = self.records_left.saturating_sub(r);
+        self.records = self.records.saturating_add(r);
+    }
+}
+
 /// Reads one leaf column: see the [module documentation](self).
 pub(crate) struct LeafReader {
     spec: ColumnSpec,
@@ -256,9 +265,7 @@ impl LeafReader {
                     let rows = cur.pages.next_page_rows(cur.rows);
                     if let Some(rows) = rows.filter(|&r| r > 0 && r <= left) {
                         cur.pages.skip_page();
-                        let r = usize::try_from(rows).unwrap_or(usize::MAX);
-                        cur.counts.records_left = cur.counts.records_left.saturating_sub(r);
-                        cur.counts.records = cur.counts.records.saturating_add(r);
+                        cur.counts.skipped(rows);
                         self.records_out += rows;
                         self.pages_skipped += 1;
                         left -= rows;
@@ -429,9 +436,7 @@ impl LeafReader {
                 .filter(|&n| n > 0 && n <= *skippable);
             if let Some(rows) = rows {
                 *skippable -= rows;
-                let r = usize::try_from(rows).unwrap_or(usize::MAX);
-                cur.counts.records_left = cur.counts.records_left.saturating_sub(r);
-                cur.counts.records = cur.counts.records.saturating_add(r);
+                cur.counts.skipped(rows);
                 self.records_out += rows;
                 self.slots_out += rows;
                 self.pages_skipped += 1;

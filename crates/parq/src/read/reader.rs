@@ -26,9 +26,7 @@
 //! ([`ParquetReader::open`]: per chosen column about [`super::ReadOptions::fetch_bytes`] of its
 //! chunk at a time, so memory follows the batch, not the file), from bytes in memory
 //! ([`ParquetReader::from_bytes`]: slices, nothing copied) or from any [`RangeRead`]. The
-//! reader drives a [`ParquetDecoder`], which does no IO itself; with
-//! [`super::ReadOptions::threads`] above 1 the ranges it asks for at once are read side by
-//! side, as its columns are decoded.
+//! reader drives a [`ParquetDecoder`], which does no IO itself.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -41,7 +39,6 @@ use super::builder::{reader_settings, ParquetDecoderBuilder};
 use super::decoder::{DecodeStep, ParquetDecoder, ReadStats};
 use super::parallel::RowGroupBatches;
 use super::source::{read_footer, FileSource, RangeRead};
-use super::threads::par_each;
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
 use crate::{Error, ErrorKind, Result};
 
@@ -184,13 +181,9 @@ impl RecordBatches {
             match self.decoder.poll()? {
                 DecodeStep::Batch(b) => return Ok(Some(b)),
                 DecodeStep::Finished => return Ok(None),
-                DecodeStep::NeedData(mut ranges) => {
-                    // Several ranges are read side by side when the read has threads.
-                    let source = &self.source;
-                    let read = par_each(&mut ranges, self.decoder.threads(), |_, r| {
-                        source.read_range(r.clone()).map(Some)
-                    })?;
-                    for ((_, bytes), r) in read.into_iter().zip(ranges) {
+                DecodeStep::NeedData(ranges) => {
+                    for r in ranges {
+                        let bytes = self.source.read_range(r.clone())?;
                         if bytes.len() as u64 != r.end - r.start {
                             return Err(Error::at(
                                 ErrorKind::Io(format!(
