@@ -1,8 +1,9 @@
 //! Row groups read side by side ([`RowGroupBatches`]): with `threads` above 1 and several
 //! row groups to read (and no row selection), worker threads decode whole row groups, each
 //! its own [`super::ParquetDecoder`] over the shared source, worker `w` taking the `w`-th,
-//! `w + threads`-th, ... row group and running at most [`AHEAD`] batches ahead of the
-//! reader. The batches are handed out in row-group order; without a filter they are cut
+//! `w + threads`-th, ... row group and running up to one row group (and [`AHEAD`] batches)
+//! ahead of the reader, so that every worker keeps decoding while the reader takes the
+//! batches of another's row group. The batches are handed out in row-group order; without a filter they are cut
 //! again to the batch size across row groups, so that they are the batches of one thread
 //! (with a batch size of a row group's rows, row groups of that size pass whole).
 
@@ -19,8 +20,10 @@ use super::reader::RecordBatches;
 use super::source::RangeRead;
 use crate::{Error, ErrorKind, Result};
 
-/// Batches a worker may decode before the reader takes them.
+/// Batches a worker may decode before the reader takes them, beyond those of a row group.
 const AHEAD: usize = 2;
+/// At most this many batches wait in a worker's channel (its slots are allocated up front).
+const MAX_WAITING: usize = 1024;
 
 /// What a worker sends: a batch of its current row group, the end of it (with what its
 /// read did), or the error that ended it.
@@ -58,10 +61,22 @@ impl RowGroupBatches {
         schema: SchemaRef,
     ) -> Self {
         let n = threads.clamp(1, groups.len().max(1));
+        let batch_size = builder.options().batch_size.max(1);
+        let row_groups = builder.metadata().row_groups.as_slice();
         let mut workers = Vec::with_capacity(n);
         for w in 0..n {
-            let (send, receive) = sync_channel(AHEAD);
             let mine: Vec<usize> = groups.iter().copied().skip(w).step_by(n).collect();
+            let batches = mine
+                .iter()
+                .filter_map(|&rg| row_groups.get(rg))
+                .map(|rg| {
+                    usize::try_from(rg.num_rows)
+                        .unwrap_or(0)
+                        .div_ceil(batch_size)
+                })
+                .max()
+                .unwrap_or(0);
+            let (send, receive) = sync_channel((batches + AHEAD).min(MAX_WAITING));
             let builder = builder.clone();
             let source = Arc::clone(source);
             std::thread::spawn(move || work(builder, source, mine, send));
