@@ -34,8 +34,9 @@ def read_table(
 def read_metadata(
     source: Source,
     row_groups: Optional[Sequence[int]] = None,
-    columns: Optional[Sequence[int]] = None,
+    columns: Optional[Sequence[Union[int, str]]] = None,
     statistics: bool = True,
+    lazy: bool = False,
 ) -> FileMetaData: ...
 def read_schema(source: Source) -> pa.Schema: ...
 def write_table(

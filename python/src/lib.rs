@@ -15,7 +15,7 @@ use arrow_schema::ArrowError;
 use parq::format::footer::{DecodeOptions, StatisticsPolicy};
 use parq::read::{ParquetReader, RecordBatches};
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyKeyError, PyValueError};
 use pyo3::prelude::*;
 
 use source::open;
@@ -291,27 +291,69 @@ impl ParquetFile {
     }
 }
 
+/// A column of `read_metadata`'s `columns`: a leaf's index or its dotted path.
+#[derive(FromPyObject)]
+enum LeafRef {
+    Index(usize),
+    Path(String),
+}
+
 /// Reads a file's metadata (footer). parq's selective decode: only the row groups
-/// `row_groups` and the leaf columns `columns` (by index) are decoded, and with
-/// `statistics=False` no column chunk statistics.
+/// `row_groups` and the leaf columns `columns` (by index or dotted path) are decoded, and
+/// with `statistics=False` no column chunk statistics; with `lazy=True` the row groups are
+/// skipped over and each is decoded when `row_group(i)` asks for it.
 #[pyfunction]
-#[pyo3(signature = (source, row_groups=None, columns=None, statistics=true))]
+#[pyo3(signature = (source, row_groups=None, columns=None, statistics=true, lazy=false))]
 fn read_metadata(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     row_groups: Option<Vec<usize>>,
-    columns: Option<Vec<usize>>,
+    columns: Option<Vec<LeafRef>>,
     statistics: bool,
+    lazy: bool,
 ) -> PyResult<metadata::FileMetaData> {
-    let options = DecodeOptions {
-        row_groups,
-        columns,
+    let mut options = DecodeOptions {
         statistics: match statistics {
             true => StatisticsPolicy::KeepAll,
             false => StatisticsPolicy::SkipAll,
         },
         ..DecodeOptions::default()
     };
+    if let Some(columns) = columns {
+        let by_path = columns.iter().any(|c| matches!(c, LeafRef::Path(_)));
+        let paths: Vec<String> = match by_path {
+            // The schema, from a footer whose row groups are skipped over.
+            true => {
+                let footer = source::lazy_footer(py, source, &options)?;
+                let schema = footer.file().schema();
+                (0..schema.leaves().len())
+                    .map(|i| schema.leaf_path_string(i))
+                    .collect()
+            }
+            false => Vec::new(),
+        };
+        let indices = columns
+            .into_iter()
+            .map(|c| match c {
+                LeafRef::Index(i) => Ok(i),
+                LeafRef::Path(p) => paths.iter().position(|q| *q == p).ok_or_else(|| {
+                    PyKeyError::new_err(format!("no column `{p}` in the file's schema"))
+                }),
+            })
+            .collect::<PyResult<Vec<usize>>>()?;
+        options.columns = Some(indices);
+    }
+    if lazy {
+        if row_groups.is_some() {
+            return Err(PyValueError::new_err(
+                "row_groups selects what a footer decodes whole; with lazy=True every row \
+                 group is decoded when asked for",
+            ));
+        }
+        let footer = source::lazy_footer(py, source, &options)?;
+        return Ok(metadata::FileMetaData::lazy(footer));
+    }
+    options.row_groups = row_groups;
     let meta = source::read_footer(py, source, options)?;
     Ok(metadata::FileMetaData::new(Arc::new(meta)))
 }

@@ -5,27 +5,41 @@
 
 use std::sync::Arc;
 
+use parq::format::footer::LazyFooter;
 use parq::format::metadata::{
-    ColumnChunk, ConvertedType, FileMetaData as Footer, LogicalType, PhysicalType,
+    ByteRange, ColumnChunk, ConvertedType, FileMetaData as Footer, LogicalType, PhysicalType,
+    RowGroup,
 };
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use pyo3::IntoPyObjectExt;
 
+use crate::error;
+
 fn index_error(what: &str, i: usize, len: usize) -> PyErr {
     PyIndexError::new_err(format!("{what} {i} out of range (the file has {len})"))
 }
 
-/// A file's metadata (footer).
+/// A file's metadata (footer): decoded whole (or the selected parts), or lazily, each row
+/// group decoded when asked for.
 #[pyclass(module = "parq", frozen)]
 pub(crate) struct FileMetaData {
+    /// The footer; without its row groups when `lazy`.
     meta: Arc<Footer>,
+    lazy: Option<Arc<LazyFooter>>,
 }
 
 impl FileMetaData {
     pub(crate) fn new(meta: Arc<Footer>) -> Self {
-        FileMetaData { meta }
+        FileMetaData { meta, lazy: None }
+    }
+
+    pub(crate) fn lazy(lazy: LazyFooter) -> Self {
+        FileMetaData {
+            meta: Arc::new(lazy.file().clone()),
+            lazy: Some(Arc::new(lazy)),
+        }
     }
 }
 
@@ -40,7 +54,10 @@ impl FileMetaData {
     /// Row groups in the file.
     #[getter]
     fn num_row_groups(&self) -> usize {
-        self.meta.row_groups().len()
+        match &self.lazy {
+            Some(lazy) => lazy.num_row_groups(),
+            None => self.meta.row_groups().len(),
+        }
     }
 
     /// Leaf columns in the file.
@@ -81,14 +98,22 @@ impl FileMetaData {
 
     /// Row group `i`.
     fn row_group(&self, i: usize) -> PyResult<RowGroupMetaData> {
-        let n = self.meta.row_groups().len();
+        let n = self.num_row_groups();
         if i >= n {
             return Err(index_error("row group", i, n));
         }
-        Ok(RowGroupMetaData {
+        let lazy = match &self.lazy {
+            Some(lazy) => Some((
+                Arc::clone(lazy),
+                Arc::new(lazy.row_group(i).map_err(error)?),
+            )),
+            None => None,
+        };
+        Ok(RowGroupMetaData(Group {
             meta: Arc::clone(&self.meta),
+            lazy,
             rg: i,
-        })
+        }))
     }
 
     /// The footer as a dict (as `pyarrow.parquet.FileMetaData.to_dict`).
@@ -120,9 +145,32 @@ impl FileMetaData {
 
 /// One row group's metadata.
 #[pyclass(module = "parq", frozen)]
-pub(crate) struct RowGroupMetaData {
+pub(crate) struct RowGroupMetaData(Group);
+
+/// A row group of a footer: decoded with it, or lazily (with the footer bytes its byte
+/// ranges refer to).
+#[derive(Clone)]
+struct Group {
     meta: Arc<Footer>,
+    lazy: Option<(Arc<LazyFooter>, Arc<RowGroup>)>,
     rg: usize,
+}
+
+impl Group {
+    fn row_group(&self) -> &RowGroup {
+        match &self.lazy {
+            Some((_, rg)) => rg,
+            None => &self.meta.row_groups()[self.rg],
+        }
+    }
+
+    /// The bytes of a byte range of the row group's metadata.
+    fn bytes(&self, range: ByteRange) -> &[u8] {
+        match &self.lazy {
+            Some((footer, _)) => range.slice(footer.buf()),
+            None => self.meta.bytes(range),
+        }
+    }
 }
 
 #[pymethods]
@@ -130,19 +178,19 @@ impl RowGroupMetaData {
     /// Rows in the row group.
     #[getter]
     fn num_rows(&self) -> i64 {
-        self.meta.row_groups()[self.rg].num_rows()
+        self.0.row_group().num_rows()
     }
 
     /// Column chunks in the row group.
     #[getter]
     fn num_columns(&self) -> usize {
-        self.meta.row_groups()[self.rg].columns().len()
+        self.0.row_group().columns().len()
     }
 
     /// Uncompressed bytes of the row group's columns.
     #[getter]
     fn total_byte_size(&self) -> i64 {
-        self.meta.row_groups()[self.rg].total_byte_size
+        self.0.row_group().total_byte_size
     }
 
     /// Column chunk `j`.
@@ -152,8 +200,7 @@ impl RowGroupMetaData {
             return Err(index_error("column", j, n));
         }
         Ok(ColumnChunkMetaData {
-            meta: Arc::clone(&self.meta),
-            rg: self.rg,
+            group: self.0.clone(),
             col: j,
         })
     }
@@ -184,19 +231,19 @@ impl RowGroupMetaData {
 /// One column chunk's metadata.
 #[pyclass(module = "parq", frozen)]
 pub(crate) struct ColumnChunkMetaData {
-    meta: Arc<Footer>,
-    rg: usize,
+    group: Group,
     col: usize,
 }
 
 impl ColumnChunkMetaData {
     fn chunk(&self) -> &ColumnChunk {
-        &self.meta.row_groups()[self.rg].columns()[self.col]
+        &self.group.row_group().columns()[self.col]
     }
 
     /// The chunk's leaf column (its index among the columns kept by a selective decode).
     fn leaf(&self) -> usize {
         let kept = self
+            .group
             .meta
             .selection
             .as_ref()
@@ -224,10 +271,15 @@ impl ColumnChunkMetaData {
                 .into_bound_py_any(py),
             PhysicalType::Double => fixed(8).map(f64::from_le_bytes).into_bound_py_any(py),
             _ => {
-                let string = self.meta.schema().leaf_element(self.col).is_some_and(|e| {
-                    matches!(e.logical_type, Some(LogicalType::String))
-                        || e.converted_type == Some(ConvertedType::Utf8)
-                });
+                let string = self
+                    .group
+                    .meta
+                    .schema()
+                    .leaf_element(self.leaf())
+                    .is_some_and(|e| {
+                        matches!(e.logical_type, Some(LogicalType::String))
+                            || e.converted_type == Some(ConvertedType::Utf8)
+                    });
                 match (string, std::str::from_utf8(raw)) {
                     (true, Ok(s)) => s.into_bound_py_any(py),
                     _ => PyBytes::new(py, raw).into_bound_py_any(py),
@@ -242,7 +294,7 @@ impl ColumnChunkMetaData {
     /// The column's dotted path.
     #[getter]
     fn path_in_schema(&self) -> String {
-        self.meta.schema().leaf_path_string(self.leaf())
+        self.group.meta.schema().leaf_path_string(self.leaf())
     }
 
     /// The physical type's name (`INT64`, `BYTE_ARRAY`, ...).
@@ -322,7 +374,7 @@ impl ColumnChunkMetaData {
             return Ok(None);
         };
         let bound = |r: Option<parq::format::metadata::ByteRange>| -> PyResult<Option<Py<PyAny>>> {
-            r.map(|r| self.value(py, self.meta.bytes(r)).map(Bound::unbind))
+            r.map(|r| self.value(py, self.group.bytes(r)).map(Bound::unbind))
                 .transpose()
         };
         Ok(Some(Statistics {

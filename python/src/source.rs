@@ -5,8 +5,11 @@
 use std::path::PathBuf;
 
 use bytes::Bytes;
-use parq::format::footer::{decode_file_metadata, DecodeOptions};
+use parq::format::footer::{
+    decode_file_metadata, metadata_slice, parse_tail, DecodeOptions, LazyFooter,
+};
 use parq::format::metadata::FileMetaData;
+use parq::read::source::RangeRead;
 use parq::read::{FileSource, ParquetReader};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -74,6 +77,31 @@ pub(crate) fn read_footer(
             parq::read::source::read_footer(&file, options)
         }),
         Source::Memory(data) => py.detach(|| decode_file_metadata(&data, &options)),
+    };
+    result.map_err(error)
+}
+
+/// The footer of `source` opened lazily ([`LazyFooter`]): its row groups are skipped over
+/// and decoded when asked for.
+pub(crate) fn lazy_footer(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    options: &DecodeOptions,
+) -> PyResult<LazyFooter> {
+    let result = match source_of(source)? {
+        Source::Path(path) => py.detach(|| {
+            let file = FileSource::open(&path)?;
+            let len = file.file_len();
+            let tail = file.read_range(len.saturating_sub(8)..len)?;
+            let footer_len = parse_tail(&tail, len, options.max_footer_bytes)?;
+            // `parse_tail` checked that the footer and the tail fit in the file.
+            let footer = file.read_range(len - 8 - footer_len..len - 8)?;
+            LazyFooter::open(footer, options)
+        }),
+        Source::Memory(data) => py.detach(|| {
+            let footer = metadata_slice(&data)?;
+            LazyFooter::open(data.slice_ref(footer), options)
+        }),
     };
     result.map_err(error)
 }

@@ -173,6 +173,33 @@ def test_parquet_file_and_metadata_match_pyarrow(tmp_path, table):
     assert parq.read_schema(str(path)).equals(p.schema_arrow)
 
 
+def test_read_metadata_lazy_and_by_name(tmp_path, table):
+    path = tmp_path / "t.parquet"
+    pq.write_table(table, path, row_group_size=1000)
+    pm = pq.read_metadata(path)
+    full = parq.read_metadata(str(path))
+    for source in (str(path), path.read_bytes()):
+        # Lazily: the row groups decoded when asked for, equal to the whole decode.
+        lazy = parq.read_metadata(source, lazy=True)
+        assert (lazy.num_rows, lazy.num_row_groups, lazy.num_columns) == (pm.num_rows, 3, pm.num_columns)
+        assert lazy.to_dict() == full.to_dict()
+        assert lazy.row_group(2).num_rows == pm.row_group(2).num_rows
+        with pytest.raises(IndexError):
+            lazy.row_group(3)
+        # Columns by dotted path select what indices select.
+        by_name = parq.read_metadata(source, columns=["s", "i32"], statistics=False)
+        by_index = parq.read_metadata(source, columns=[6, 1], statistics=False)
+        assert by_name.to_dict() == by_index.to_dict()
+        lazy_sel = parq.read_metadata(source, columns=["s"], lazy=True)
+        assert lazy_sel.row_group(1).num_columns == 1
+        assert lazy_sel.row_group(1).column(0).path_in_schema == "s"
+        assert lazy_sel.row_group(1).column(0).statistics.max == pm.row_group(1).column(6).statistics.max
+    with pytest.raises(KeyError, match="nope"):
+        parq.read_metadata(str(path), columns=["nope"])
+    with pytest.raises(ValueError):
+        parq.read_metadata(str(path), row_groups=[0], lazy=True)
+
+
 def filter_table() -> pa.Table:
     n = 5000
     return pa.table(
