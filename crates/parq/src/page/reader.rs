@@ -712,7 +712,13 @@ impl PageReader {
         };
         let held_end = buf_start + buf.len() as u64;
         if start < buf_start || start >= held_end {
-            return Ok(self.need(start, start.saturating_add(1).min(end)));
+            // With an offset index the page's end is known (its location, or for the pages
+            // before the first location, that location): the whole page asked for at once.
+            let at_least = match exact.is_some() || self.locations.is_some() {
+                true => end,
+                false => start.saturating_add(1).min(end),
+            };
+            return Ok(self.need(start, at_least));
         }
         // Both within `buf` (buf_start <= start < held_end, region_end <= held_end).
         let region_end = held_end.min(end);
