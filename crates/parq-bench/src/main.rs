@@ -38,6 +38,7 @@ mod plot;
 mod report;
 mod scan;
 mod scan_data;
+mod scan_floor;
 mod scan_impls;
 mod scan_python;
 mod study;

@@ -31,6 +31,7 @@ use crate::report::{
     fmt_ms, fmt_speedup, machine_line, render_table, target_summary, write_json_values, Tally,
 };
 use crate::scan_data::{ensure_table, DEFAULT_ROWS, QUICK_ROWS};
+use crate::scan_floor::codec_floor;
 use crate::scan_impls::{read_60, read_parq, Answer, Query, Scanned};
 use crate::scan_python::{has_polars, run_peer};
 use crate::worker::ROUNDS;
@@ -315,11 +316,39 @@ pub fn run(args: &ScanArgs, root: &Path) -> Result<()> {
 
     println!("{} after measuring", machine_line());
     print!("{}", render_scan_table(&setup, &expected, &cells));
+    print!("{}", floor_line(&setup)?);
     if let Some(p) = &args.json {
         write_json(&setup, &expected, &cells, p)?;
         eprintln!("wrote {}", p.display());
     }
     Ok(())
+}
+
+/// The codec floor of each query ([`crate::scan_floor`]).
+fn floor_line(setup: &Setup) -> Result<String> {
+    let mut parts = Vec::new();
+    for q in &setup.queries {
+        let rows = q
+            .filter
+            .bounds()
+            .map(|(lo, hi)| (lo.max(0) as u64, hi.max(0) as u64));
+        let ns = u64::try_from(codec_floor(&setup.path, rows)?.as_nanos()).unwrap_or(u64::MAX);
+        parts.push(match q.threaded {
+            true => format!(
+                "{} {} ({} on {} threads)",
+                q.name,
+                fmt_ms(ns),
+                fmt_ms(ns / setup.threads.max(1) as u64),
+                setup.threads
+            ),
+            false => format!("{} {}", q.name, fmt_ms(ns)),
+        });
+    }
+    Ok(format!(
+        "codec floor, ms (one thread decompressing the pages that hold each query's rows, all \
+         columns, with parq's page reader): {}\n",
+        parts.join(", ")
+    ))
 }
 
 fn find<'c>(cells: &'c [ScanCell], query: &str, imp: &str) -> Option<&'c ScanCell> {
