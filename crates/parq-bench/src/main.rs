@@ -83,6 +83,8 @@ enum Command {
     /// Selective reads of a sorted 1 GB table (point, 1%, 50%, full scan), parq vs parquet
     /// 60.1 / pyarrow / polars: time and bytes read.
     Scan(scan::ScanArgs),
+    /// The codec floor of files: one thread's time to decompress all their pages.
+    CodecFloor(scan_floor::FloorArgs),
     /// Re-print the footer tables (and optionally redraw the charts) from a `footer --json` file.
     Report(ReportArgs),
 }
@@ -129,6 +131,7 @@ fn main() -> ExitCode {
         Command::EncodeWideWorker(args) => encode_wide::worker_main(args),
         Command::Memory(args) => memory::run(args, &root),
         Command::Scan(args) => scan::run(args, &root),
+        Command::CodecFloor(args) => scan_floor::run(args),
         Command::Report(args) => report(args),
         Command::Worker(args) => worker::worker_main(args),
     };

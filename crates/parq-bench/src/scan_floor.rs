@@ -1,9 +1,10 @@
 //! The codec floor of a `scan` query: one thread's time to decompress, with parq's page
 //! reader, the pages that hold the query's rows in every column (with their chunks'
 //! dictionary pages): the part of any reader's time that only a faster codec removes. Shown
-//! beside the table, as the benchmarks show a physical limit beside the cases at it.
+//! beside the table, as the benchmarks show a physical limit beside the cases at it; the
+//! `codec-floor` command gives it for any file (all its pages).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -81,4 +82,25 @@ pub fn codec_floor(path: &Path, rows: Option<(u64, u64)>) -> Result<Duration> {
         .get(REPEATS / 2)
         .copied()
         .context("no decompression timed")
+}
+
+#[derive(clap::Args, Debug)]
+pub struct FloorArgs {
+    /// Parquet files.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+}
+
+/// `parq-bench codec-floor`: each file's codec floor (all its pages), for the cases of
+/// other benchmarks (`python/bench.py`'s files).
+pub fn run(args: &FloorArgs) -> Result<()> {
+    for f in &args.files {
+        let floor = codec_floor(f, None)?;
+        println!(
+            "{}: {:.2} ms to decompress every page (one thread)",
+            f.display(),
+            floor.as_secs_f64() * 1e3
+        );
+    }
+    Ok(())
 }
