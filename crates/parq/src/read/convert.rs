@@ -61,11 +61,11 @@ pub(crate) fn boolean(bits: Vec<u8>, len: usize, nulls: Option<NullBuffer>) -> A
 }
 
 fn prim<T: ArrowPrimitiveType>(
-    values: impl Into<ScalarBuffer<T::Native>>,
+    values: Vec<T::Native>,
     nulls: Option<NullBuffer>,
     t: &DataType,
 ) -> ArrayRef {
-    Arc::new(PrimitiveArray::<T>::new(values.into(), nulls).with_data_type(t.clone()))
+    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(values), nulls).with_data_type(t.clone()))
 }
 
 /// Reinterprets the native buffer `buffer` of `len` values.
@@ -84,50 +84,32 @@ fn cannot(physical: &str, t: &DataType) -> ConvertError {
     ConvertError::new(format!("a {physical} column cannot be read as Arrow {t}"))
 }
 
-pub(crate) fn from_i32(values: ScalarBuffer<i32>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
+pub(crate) fn from_i32(values: Vec<i32>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
     let len = values.len();
     Ok(match t {
         DataType::Int32 => prim::<Int32Type>(values, nulls, t),
         DataType::Date32 => prim::<Date32Type>(values, nulls, t),
         DataType::Time32(TimeUnit::Second) => prim::<Time32SecondType>(values, nulls, t),
         DataType::Time32(TimeUnit::Millisecond) => prim::<Time32MillisecondType>(values, nulls, t),
-        DataType::UInt32 => reinterpret::<UInt32Type>(values.into_inner(), len, nulls, t),
-        DataType::Int8 => prim::<Int8Type>(
-            values.iter().map(|&v| v as i8).collect::<Vec<_>>(),
-            nulls,
-            t,
-        ),
-        DataType::Int16 => prim::<Int16Type>(
-            values.iter().map(|&v| v as i16).collect::<Vec<_>>(),
-            nulls,
-            t,
-        ),
-        DataType::UInt8 => prim::<UInt8Type>(
-            values.iter().map(|&v| v as u8).collect::<Vec<_>>(),
-            nulls,
-            t,
-        ),
-        DataType::UInt16 => prim::<UInt16Type>(
-            values.iter().map(|&v| v as u16).collect::<Vec<_>>(),
-            nulls,
-            t,
-        ),
+        DataType::UInt32 => reinterpret::<UInt32Type>(Buffer::from_vec(values), len, nulls, t),
+        DataType::Int8 => prim::<Int8Type>(values.iter().map(|&v| v as i8).collect(), nulls, t),
+        DataType::Int16 => prim::<Int16Type>(values.iter().map(|&v| v as i16).collect(), nulls, t),
+        DataType::UInt8 => prim::<UInt8Type>(values.iter().map(|&v| v as u8).collect(), nulls, t),
+        DataType::UInt16 => {
+            prim::<UInt16Type>(values.iter().map(|&v| v as u16).collect(), nulls, t)
+        }
         DataType::Decimal32(..) => prim::<Decimal32Type>(values, nulls, t),
-        DataType::Decimal64(..) => prim::<Decimal64Type>(
-            values.iter().map(|&v| i64::from(v)).collect::<Vec<_>>(),
-            nulls,
-            t,
-        ),
-        DataType::Decimal128(..) => prim::<Decimal128Type>(
-            values.iter().map(|&v| i128::from(v)).collect::<Vec<_>>(),
-            nulls,
-            t,
-        ),
+        DataType::Decimal64(..) => {
+            prim::<Decimal64Type>(values.iter().map(|&v| i64::from(v)).collect(), nulls, t)
+        }
+        DataType::Decimal128(..) => {
+            prim::<Decimal128Type>(values.iter().map(|&v| i128::from(v)).collect(), nulls, t)
+        }
         DataType::Decimal256(..) => prim::<Decimal256Type>(
             values
                 .iter()
                 .map(|&v| i256::from_i128(i128::from(v)))
-                .collect::<Vec<_>>(),
+                .collect(),
             nulls,
             t,
         ),
@@ -135,11 +117,11 @@ pub(crate) fn from_i32(values: ScalarBuffer<i32>, nulls: Option<NullBuffer>, t: 
     })
 }
 
-pub(crate) fn from_i64(values: ScalarBuffer<i64>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
+pub(crate) fn from_i64(values: Vec<i64>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
     let len = values.len();
     Ok(match t {
         DataType::Int64 => prim::<Int64Type>(values, nulls, t),
-        DataType::UInt64 => reinterpret::<UInt64Type>(values.into_inner(), len, nulls, t),
+        DataType::UInt64 => reinterpret::<UInt64Type>(Buffer::from_vec(values), len, nulls, t),
         DataType::Date64 => prim::<Date64Type>(values, nulls, t),
         DataType::Timestamp(unit, _) => match unit {
             TimeUnit::Second => prim::<TimestampSecondType>(values, nulls, t),
@@ -156,16 +138,14 @@ pub(crate) fn from_i64(values: ScalarBuffer<i64>, nulls: Option<NullBuffer>, t: 
             TimeUnit::Nanosecond => prim::<DurationNanosecondType>(values, nulls, t),
         },
         DataType::Decimal64(..) => prim::<Decimal64Type>(values, nulls, t),
-        DataType::Decimal128(..) => prim::<Decimal128Type>(
-            values.iter().map(|&v| i128::from(v)).collect::<Vec<_>>(),
-            nulls,
-            t,
-        ),
+        DataType::Decimal128(..) => {
+            prim::<Decimal128Type>(values.iter().map(|&v| i128::from(v)).collect(), nulls, t)
+        }
         DataType::Decimal256(..) => prim::<Decimal256Type>(
             values
                 .iter()
                 .map(|&v| i256::from_i128(i128::from(v)))
-                .collect::<Vec<_>>(),
+                .collect(),
             nulls,
             t,
         ),
@@ -205,17 +185,17 @@ pub(crate) fn from_int96(values: &[Int96], nulls: Option<NullBuffer>, t: &DataTy
             days.wrapping_mul(per_day).wrapping_add(units)
         })
         .collect();
-    from_i64(converted.into(), nulls, t)
+    from_i64(converted, nulls, t)
 }
 
-pub(crate) fn from_f32(values: ScalarBuffer<f32>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
+pub(crate) fn from_f32(values: Vec<f32>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
     match t {
         DataType::Float32 => Ok(prim::<Float32Type>(values, nulls, t)),
         _ => Err(cannot("FLOAT", t)),
     }
 }
 
-pub(crate) fn from_f64(values: ScalarBuffer<f64>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
+pub(crate) fn from_f64(values: Vec<f64>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
     match t {
         DataType::Float64 => Ok(prim::<Float64Type>(values, nulls, t)),
         _ => Err(cannot("DOUBLE", t)),

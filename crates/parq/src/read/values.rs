@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
-use arrow_buffer::{ArrowNativeType, Buffer, ScalarBuffer};
 use arrow_schema::{DataType, IntervalUnit};
 
 use super::bytes::Bytes;
@@ -302,11 +301,11 @@ impl Storage {
         match self {
             Storage::Null => Ok(()),
             Storage::Bool(b) => room(&mut b.bits, slots.div_ceil(8)),
-            Storage::I32(p) => p.room(slots),
-            Storage::I64(p) => p.room(slots),
-            Storage::I96(p) => p.room(slots),
-            Storage::F32(p) => p.room(slots),
-            Storage::F64(p) => p.room(slots),
+            Storage::I32(p) => room(&mut p.values, slots),
+            Storage::I64(p) => room(&mut p.values, slots),
+            Storage::I96(p) => room(&mut p.values, slots),
+            Storage::F32(p) => room(&mut p.values, slots),
+            Storage::F64(p) => room(&mut p.values, slots),
             Storage::Fixed(f) => {
                 let bytes = slots.checked_mul(f.width).ok_or_else(|| {
                     encoding_error(SLOTS, format!("{slots} values of {} bytes", f.width))
@@ -326,11 +325,11 @@ impl Storage {
         match self {
             Storage::Null => {}
             Storage::Bool(b) => b.spread(start, dense, total, validity),
-            Storage::I32(p) => p.spread(start, dense, total, validity),
-            Storage::I64(p) => p.spread(start, dense, total, validity),
-            Storage::I96(p) => p.spread(start, dense, total, validity),
-            Storage::F32(p) => p.spread(start, dense, total, validity),
-            Storage::F64(p) => p.spread(start, dense, total, validity),
+            Storage::I32(p) => spread_fixed(&mut p.values, start, dense, total, validity),
+            Storage::I64(p) => spread_fixed(&mut p.values, start, dense, total, validity),
+            Storage::I96(p) => spread_fixed(&mut p.values, start, dense, total, validity),
+            Storage::F32(p) => spread_fixed(&mut p.values, start, dense, total, validity),
+            Storage::F64(p) => spread_fixed(&mut p.values, start, dense, total, validity),
             Storage::Fixed(f) => f.spread(start, dense, total, validity),
             Storage::Bytes(b) => spread_offsets(&mut b.offsets, start, dense, total, validity),
             Storage::LargeBytes(b) => spread_offsets(&mut b.offsets, start, dense, total, validity),
@@ -363,11 +362,11 @@ impl Storage {
                 len: n,
                 scratch: Vec::new(),
             }),
-            Storage::I32(p) => Storage::I32(p.take(from, n, all)),
-            Storage::I64(p) => Storage::I64(p.take(from, n, all)),
-            Storage::I96(p) => Storage::I96(p.take(from, n, all)),
-            Storage::F32(p) => Storage::F32(p.take(from, n, all)),
-            Storage::F64(p) => Storage::F64(p.take(from, n, all)),
+            Storage::I32(p) => Storage::I32(Prim::with(part(&mut p.values, from, n, all))),
+            Storage::I64(p) => Storage::I64(Prim::with(part(&mut p.values, from, n, all))),
+            Storage::I96(p) => Storage::I96(Prim::with(part(&mut p.values, from, n, all))),
+            Storage::F32(p) => Storage::F32(Prim::with(part(&mut p.values, from, n, all))),
+            Storage::F64(p) => Storage::F64(Prim::with(part(&mut p.values, from, n, all))),
             Storage::Fixed(f) => {
                 let w = f.width;
                 let mut head = FixedBytes::new(w);
@@ -398,15 +397,15 @@ impl Storage {
             return None;
         }
         Some(match self {
+            Storage::I32(p) => Storage::I32(Prim::with(split(&mut p.values, n))),
+            Storage::I64(p) => Storage::I64(Prim::with(split(&mut p.values, n))),
             Storage::I96(p) => Storage::I96(Prim::with(split(&mut p.values, n))),
+            Storage::F32(p) => Storage::F32(Prim::with(split(&mut p.values, n))),
+            Storage::F64(p) => Storage::F64(Prim::with(split(&mut p.values, n))),
             Storage::Bytes(b) => Storage::Bytes(b.split_head(n)),
             Storage::LargeBytes(b) => Storage::LargeBytes(b.split_head(n)),
             Storage::Null
             | Storage::Bool(_)
-            | Storage::I32(_)
-            | Storage::I64(_)
-            | Storage::F32(_)
-            | Storage::F64(_)
             | Storage::Fixed(_)
             | Storage::Dict(_)
             | Storage::LargeDict(_) => return None,
@@ -424,11 +423,11 @@ impl Storage {
                 b.bits = bits_range(&b.bits, n, len - n);
                 b.len = len - n;
             }
-            Storage::I32(p) => p.discard(n),
-            Storage::I64(p) => p.discard(n),
-            Storage::I96(p) => p.discard(n),
-            Storage::F32(p) => p.discard(n),
-            Storage::F64(p) => p.discard(n),
+            Storage::I32(p) => drop(p.values.drain(..n.min(p.values.len()))),
+            Storage::I64(p) => drop(p.values.drain(..n.min(p.values.len()))),
+            Storage::I96(p) => drop(p.values.drain(..n.min(p.values.len()))),
+            Storage::F32(p) => drop(p.values.drain(..n.min(p.values.len()))),
+            Storage::F64(p) => drop(p.values.drain(..n.min(p.values.len()))),
             Storage::Fixed(f) => {
                 let bytes = (n * f.width).min(f.values.len());
                 f.values.drain(..bytes);
@@ -450,11 +449,11 @@ impl Storage {
         match self {
             Storage::Null => Ok(Arc::new(arrow_array::NullArray::new(len))),
             Storage::Bool(b) => Ok(convert::boolean(b.bits, len, nulls)),
-            Storage::I32(p) => convert::from_i32(p.into_buffer(), nulls, t),
-            Storage::I64(p) => convert::from_i64(p.into_buffer(), nulls, t),
+            Storage::I32(p) => convert::from_i32(p.values, nulls, t),
+            Storage::I64(p) => convert::from_i64(p.values, nulls, t),
             Storage::I96(p) => convert::from_int96(&p.values, nulls, t),
-            Storage::F32(p) => convert::from_f32(p.into_buffer(), nulls, t),
-            Storage::F64(p) => convert::from_f64(p.into_buffer(), nulls, t),
+            Storage::F32(p) => convert::from_f32(p.values, nulls, t),
+            Storage::F64(p) => convert::from_f64(p.values, nulls, t),
             Storage::Fixed(f) => convert::from_fixed(f.values, f.width, len, nulls, t),
             Storage::Bytes(b) => {
                 let checked = Utf8Checked(b.utf8_checked);
@@ -529,56 +528,20 @@ pub(crate) trait PrimValue: FixedWidth + std::fmt::Debug {
     fn delta(_data: &[u8], _n: usize, _out: &mut Vec<Self>) -> Option<Result<()>> {
         None
     }
-
-    /// Whether [`PrimValue::freeze`] makes a buffer: not where Arrow has no native type of
-    /// the width (INT96, converted on the way out).
-    const FREEZES: bool = false;
-
-    /// `values` as an Arrow buffer (no copy) that batches share by slicing.
-    fn freeze(_values: Vec<Self>) -> Buffer {
-        empty_buffer()
-    }
-
-    /// The values of a buffer made by [`PrimValue::freeze`].
-    fn thawed(_buffer: &Buffer) -> &[Self] {
-        &[]
-    }
-}
-
-/// [`PrimValue`]'s buffer methods for an Arrow native type.
-macro_rules! native_buffer {
-    () => {
-        const FREEZES: bool = true;
-
-        fn freeze(values: Vec<Self>) -> Buffer {
-            Buffer::from_vec(values)
-        }
-
-        fn thawed(buffer: &Buffer) -> &[Self] {
-            // Made from a `Vec<Self>` and sliced at whole values: aligned.
-            buffer.typed_data()
-        }
-    };
 }
 
 impl PrimValue for i32 {
     fn delta(data: &[u8], n: usize, out: &mut Vec<Self>) -> Option<Result<()>> {
         Some(DeltaBinaryPackedDecoder::new(data).and_then(|mut d| d.decode(n, out)))
     }
-    native_buffer!();
 }
 impl PrimValue for i64 {
     fn delta(data: &[u8], n: usize, out: &mut Vec<Self>) -> Option<Result<()>> {
         Some(DeltaBinaryPackedDecoder::new(data).and_then(|mut d| d.decode(n, out)))
     }
-    native_buffer!();
 }
-impl PrimValue for f32 {
-    native_buffer!();
-}
-impl PrimValue for f64 {
-    native_buffer!();
-}
+impl PrimValue for f32 {}
+impl PrimValue for f64 {}
 impl PrimValue for Int96 {}
 
 /// Reserves room for `n` more values in `v`; returns `n`.
@@ -588,137 +551,20 @@ fn reserve_vec<T>(v: &mut Vec<T>, n: usize) -> usize {
 }
 
 /// Fixed-width physical values and their dictionary.
-///
-/// A batch taking part of the values freezes them into `head`, an Arrow buffer that this
-/// and the next batches slice without a copy; what is left of it when the next page is
-/// decoded moves back into `values` (so `values` is empty while `head` holds values).
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Prim<T> {
-    head: Buffer,
     values: Vec<T>,
     dict: Vec<T>,
     has_dict: bool,
-}
-
-impl<T> Default for Prim<T> {
-    fn default() -> Self {
-        Prim {
-            head: empty_buffer(),
-            values: Vec::new(),
-            dict: Vec::new(),
-            has_dict: false,
-        }
-    }
-}
-
-/// A buffer of no bytes.
-fn empty_buffer() -> Buffer {
-    Buffer::from_vec(Vec::<u8>::new())
-}
-
-impl<T: PrimValue + ArrowNativeType> Prim<T> {
-    /// The values of a batch (see [`Prim::take`]) as an Arrow buffer.
-    fn into_buffer(self) -> ScalarBuffer<T> {
-        if self.head.is_empty() {
-            ScalarBuffer::from(self.values)
-        } else {
-            let len = self.head_len();
-            ScalarBuffer::new(self.head, 0, len)
-        }
-    }
 }
 
 impl<T: PrimValue> Prim<T> {
     fn with(values: Vec<T>) -> Self {
         Prim {
             values,
-            ..Prim::default()
+            dict: Vec::new(),
+            has_dict: false,
         }
-    }
-
-    /// Values held in `head`.
-    fn head_len(&self) -> usize {
-        self.head.len() / T::WIDTH
-    }
-
-    /// The values `from..from + n` of those held, for a batch: every one moved out, a part
-    /// sliced from the frozen head (copied where the type has no Arrow buffer).
-    fn take(&mut self, from: usize, n: usize, all: bool) -> Prim<T> {
-        if all {
-            if self.head.is_empty() {
-                return Prim::with(std::mem::take(&mut self.values));
-            }
-            if self.values.is_empty() {
-                let head = std::mem::replace(&mut self.head, empty_buffer());
-                return Prim {
-                    head,
-                    ..Prim::default()
-                };
-            }
-        }
-        if self.head.is_empty() && n > 0 {
-            if !T::FREEZES {
-                let part = self.values.get(from..from + n).map(<[T]>::to_vec);
-                return Prim::with(part.unwrap_or_default());
-            }
-            self.head = T::freeze(std::mem::take(&mut self.values));
-        }
-        let w = T::WIDTH;
-        if from + n <= self.head_len() {
-            return Prim {
-                head: self.head.slice_with_length(from * w, n * w),
-                ..Prim::default()
-            };
-        }
-        // Not reached while `values` is empty beside a head; kept exact all the same.
-        let mut part = Vec::with_capacity(n);
-        let thawed = T::thawed(&self.head);
-        part.extend_from_slice(thawed.get(from.min(thawed.len())..).unwrap_or_default());
-        let rest = (from + n).saturating_sub(thawed.len().max(from));
-        let start = from.saturating_sub(thawed.len());
-        part.extend_from_slice(self.values.get(start..start + rest).unwrap_or_default());
-        if all {
-            self.head = empty_buffer();
-            self.values.clear();
-        }
-        Prim::with(part)
-    }
-
-    /// Drops the first `n` values held (taken already); what stays of the head moves back
-    /// into `values`, ahead of the next page (also with `n` = 0, before values are added).
-    fn discard(&mut self, n: usize) {
-        let h = self.head_len();
-        if h == 0 {
-            if n > 0 {
-                self.values.drain(..n.min(self.values.len()));
-            }
-            return;
-        }
-        let kept = T::thawed(&self.head).get(n.min(h)..).unwrap_or_default();
-        let past = n.saturating_sub(h);
-        let after = self
-            .values
-            .get(past.min(self.values.len())..)
-            .unwrap_or_default();
-        let mut values = Vec::with_capacity(kept.len() + after.len());
-        values.extend_from_slice(kept);
-        values.extend_from_slice(after);
-        self.values = values;
-        self.head = empty_buffer();
-    }
-
-    /// Makes room for `slots` values in all (counted from the head's first).
-    fn room(&mut self, slots: usize) -> Result<()> {
-        self.discard(0);
-        let more = slots.saturating_sub(self.head_len() + self.values.len());
-        try_reserve(SLOTS, &mut self.values, more)
-    }
-
-    /// Spreads the `dense` values decoded last over the slots `start..start + total`
-    /// (slots counted from the head's first).
-    fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
-        let start = start.saturating_sub(self.head_len());
-        spread_fixed(&mut self.values, start, dense, total, validity);
     }
 
     pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
@@ -736,7 +582,6 @@ impl<T: PrimValue> Prim<T> {
         n: usize,
         spec: &ColumnSpec,
     ) -> Result<()> {
-        self.discard(0);
         match encoding {
             Encoding::Plain => {
                 let data = data
