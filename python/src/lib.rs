@@ -164,6 +164,8 @@ impl RecordBatchReader for Batches {
 #[pyclass(module = "parq")]
 struct ParquetFile {
     reader: ParquetReader,
+    /// Read through a Python file-like object, which only the thread holding the GIL reads.
+    file_like: bool,
 }
 
 #[pymethods]
@@ -172,6 +174,7 @@ impl ParquetFile {
     fn new(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Self> {
         Ok(ParquetFile {
             reader: open(py, source)?,
+            file_like: source::is_file_like(source)?,
         })
     }
 
@@ -266,12 +269,14 @@ impl ParquetFile {
         use_threads: bool,
         filter: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        // A file-like object's reads take the GIL, which the consumer of the batches may
+        // hold while it waits: no reader threads then.
         let r = configure(
             self.reader.clone(),
             columns,
             row_groups,
             filter.as_deref(),
-            use_threads,
+            use_threads && !self.file_like,
             Some(batch_size),
         )?;
         let batches = r.batches().map_err(error)?;

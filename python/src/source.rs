@@ -1,16 +1,20 @@
 //! Where a read's bytes come from: a path (`str` or `os.PathLike`: read by positional
 //! reads, never whole), bytes-like objects (`bytes`, `bytearray`, `memoryview`), or a binary
-//! file-like object (its `read()`).
+//! file-like object (read by ranges with `seek` and `read` when it is seekable, else its
+//! `read()` whole).
 
+use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use parq::format::footer::{
     decode_file_metadata, metadata_slice, parse_tail, DecodeOptions, LazyFooter,
 };
 use parq::format::metadata::FileMetaData;
-use parq::read::source::RangeRead;
+use parq::read::source::{read_footer as read_source_footer, RangeRead};
 use parq::read::{FileSource, ParquetReader};
+use parq::{Error, ErrorKind};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
@@ -29,20 +33,108 @@ fn bytes_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Bytes>> {
     Ok(None)
 }
 
-/// A source's bytes: a file read by positional reads, or bytes in memory.
+/// A seekable binary file-like object read by ranges: a `seek` and `read`s under the GIL,
+/// one range at a time.
+struct PyFileSource {
+    file: Py<PyAny>,
+    len: u64,
+    /// Held for a seek and its reads.
+    cursor: Mutex<()>,
+}
+
+impl std::fmt::Debug for PyFileSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PyFileSource({} bytes)", self.len)
+    }
+}
+
+impl PyFileSource {
+    /// `file` when it is seekable (its length found by seeking to its end), else `None`.
+    fn new(file: &Bound<'_, PyAny>) -> PyResult<Option<Self>> {
+        let seekable = file.hasattr("seek")?
+            && (!file.hasattr("seekable")? || file.call_method0("seekable")?.is_truthy()?);
+        if !seekable {
+            return Ok(None);
+        }
+        let len: u64 = file.call_method1("seek", (0, 2))?.extract()?;
+        Ok(Some(PyFileSource {
+            file: file.clone().unbind(),
+            len,
+            cursor: Mutex::new(()),
+        }))
+    }
+
+    /// The `n` bytes from `start` (fewer only at the end of the file).
+    fn read(&self, py: Python<'_>, start: u64, n: usize) -> PyResult<Vec<u8>> {
+        let file = self.file.bind(py);
+        file.call_method1("seek", (start,))?;
+        let mut out = Vec::new();
+        while out.len() < n {
+            let chunk = file.call_method1("read", (n - out.len(),))?;
+            let Some(chunk) = bytes_of(&chunk)? else {
+                return Err(PyTypeError::new_err(
+                    "the file-like object's read() did not return bytes (open it in binary mode)",
+                ));
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            out.extend_from_slice(&chunk);
+        }
+        Ok(out)
+    }
+}
+
+impl RangeRead for PyFileSource {
+    fn file_len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_range(&self, range: Range<u64>) -> parq::Result<Bytes> {
+        let io = |message: String| Error::at(ErrorKind::Io(message), range.start);
+        if range.start > range.end || range.end > self.len {
+            return Err(io(format!(
+                "bytes {range:?} asked of a file-like object of {} bytes",
+                self.len
+            )));
+        }
+        let n = usize::try_from(range.end - range.start)
+            .map_err(|_| io(format!("cannot read {range:?} at once")))?;
+        let _one = self.cursor.lock().unwrap_or_else(|p| p.into_inner());
+        let data = Python::attach(|py| self.read(py, range.start, n))
+            .map_err(|e| io(format!("file-like object: {e}")))?;
+        if data.len() != n {
+            return Err(io(format!(
+                "the file-like object gave {} of the {n} bytes asked for",
+                data.len()
+            )));
+        }
+        Ok(Bytes::from(data))
+    }
+}
+
+/// A source's bytes: read by ranges (a file, a seekable file-like object), or in memory.
 enum Source {
-    Path(PathBuf),
+    Ranges(Arc<dyn RangeRead>),
     Memory(Bytes),
 }
 
 fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
-        return Ok(Source::Path(source.extract()?));
+        let path: PathBuf = source.extract()?;
+        let file = source
+            .py()
+            .detach(|| FileSource::open(&path))
+            .map_err(error)?;
+        return Ok(Source::Ranges(Arc::new(file)));
     }
     if let Some(data) = bytes_of(source)? {
         return Ok(Source::Memory(data));
     }
     if source.hasattr("read")? {
+        if let Some(file) = PyFileSource::new(source)? {
+            return Ok(Source::Ranges(Arc::new(file)));
+        }
         let data = source.call_method0("read")?;
         if let Some(data) = bytes_of(&data)? {
             return Ok(Source::Memory(data));
@@ -57,10 +149,22 @@ fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     )))
 }
 
+/// Whether `source` is a file-like object (neither a path nor bytes-like).
+pub(crate) fn is_file_like(source: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(!source.is_instance_of::<PyString>()
+        && !source.hasattr("__fspath__")?
+        && !source.is_instance_of::<PyBytes>()
+        && !source.is_instance_of::<PyByteArray>()
+        && !source.is_instance_of::<PyMemoryView>()
+        && source.hasattr("read")?)
+}
+
 /// A reader of `source`, its footer read (the GIL released for the file's reads).
 pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<ParquetReader> {
     match source_of(source)? {
-        Source::Path(path) => py.detach(|| ParquetReader::open(&path)).map_err(error),
+        Source::Ranges(file) => py
+            .detach(|| ParquetReader::from_source(file))
+            .map_err(error),
         Source::Memory(data) => py.detach(|| ParquetReader::from_bytes(data)).map_err(error),
     }
 }
@@ -72,10 +176,7 @@ pub(crate) fn read_footer(
     options: DecodeOptions,
 ) -> PyResult<FileMetaData> {
     let result = match source_of(source)? {
-        Source::Path(path) => py.detach(|| {
-            let file = FileSource::open(&path)?;
-            parq::read::source::read_footer(&file, options)
-        }),
+        Source::Ranges(file) => py.detach(|| read_source_footer(file.as_ref(), options)),
         Source::Memory(data) => py.detach(|| decode_file_metadata(&data, &options)),
     };
     result.map_err(error)
@@ -89,8 +190,7 @@ pub(crate) fn lazy_footer(
     options: &DecodeOptions,
 ) -> PyResult<LazyFooter> {
     let result = match source_of(source)? {
-        Source::Path(path) => py.detach(|| {
-            let file = FileSource::open(&path)?;
+        Source::Ranges(file) => py.detach(|| {
             let len = file.file_len();
             let tail = file.read_range(len.saturating_sub(8)..len)?;
             let footer_len = parse_tail(&tail, len, options.max_footer_bytes)?;

@@ -259,6 +259,61 @@ def test_sources_and_sinks(tmp_path, table):
     sink = io.BytesIO()
     parq.write_table(table, sink, compression="zstd")
     assert pq.read_table(io.BytesIO(sink.getvalue())).equals(table)
+
+
+class CountingFile(io.RawIOBase):
+    """A seekable binary file counting the bytes read through it (short reads allowed)."""
+
+    def __init__(self, data: bytes, seekable: bool = True):
+        self.inner = io.BytesIO(data)
+        self.read_bytes = 0
+        self._seekable = seekable
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return self._seekable
+
+    def seek(self, pos, whence=0):
+        if not self._seekable:
+            raise io.UnsupportedOperation("seek")
+        return self.inner.seek(pos, whence)
+
+    def readinto(self, b):
+        # At most 1000 bytes a call: the reader must loop.
+        n = self.inner.readinto(memoryview(b)[:1000])
+        self.read_bytes += n
+        return n
+
+
+def test_file_like_sources_are_read_by_ranges(tmp_path, table):
+    path = tmp_path / "t.parquet"
+    # Large enough that the footer's first read (64 KiB) is a small part of it.
+    pq.write_table(pa.concat_tables([table] * 20), path, row_group_size=1000)
+    data = path.read_bytes()
+    expected = pq.read_table(path, columns=["i32"])
+    f = CountingFile(data)
+    got = parq.read_table(f, columns=["i32"])
+    assert got.equals(expected)
+    # One narrow column of a 16-column file: a fraction of the file read.
+    assert 0 < f.read_bytes < len(data) / 3, (f.read_bytes, len(data))
+    f = CountingFile(data)
+    pf = parq.ParquetFile(f)
+    assert pf.read_row_group(1).equals(pq.ParquetFile(path).read_row_group(1))
+    batches = list(pf.iter_batches(batch_size=700, columns=["s"], use_threads=True))
+    assert pa.Table.from_batches(batches).equals(pq.read_table(path, columns=["s"]))
+    assert parq.read_metadata(CountingFile(data), lazy=True).to_dict() == parq.read_metadata(data).to_dict()
+    # Not seekable: read whole.
+    f = CountingFile(data, seekable=False)
+    assert parq.read_table(f).equals(pq.read_table(path))
+    assert f.read_bytes == len(data)
+    # A file closed before its batches are read: a ParquetError, not a crash.
+    f = CountingFile(data)
+    pf = parq.ParquetFile(f)
+    f.inner.close()
+    with pytest.raises(parq.ParquetError, match="file-like"):
+        pf.read()
     # Incremental writes, closed by the with block.
     out = tmp_path / "w.parquet"
     with parq.ParquetWriter(str(out), table.schema, row_group_size=1000) as w:
