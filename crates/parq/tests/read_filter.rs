@@ -407,3 +407,62 @@ fn late_columns_skip_the_pages_of_rows_the_filter_drops() {
         }
     }
 }
+
+#[test]
+fn bloom_filters_without_their_length_are_used() {
+    // parquet-mr before 1.13 gives a Bloom filter's offset but not its length.
+    let file = testdata().join("parquet-testing/data/data_index_bloom_encoding_stats.parquet");
+    let reader = ParquetReader::open(&file).unwrap();
+    let chunk = &reader.metadata().row_groups()[0].columns()[0];
+    assert!(chunk.bloom_filter_offset().is_some() && chunk.bloom_filter_length().is_none());
+    let dir = tmp_dir("read_bloom_unsized");
+    let (ranges, out) = (dir.join("ranges.json"), dir.join("all.arrow"));
+    let rows = reader.metadata().num_rows();
+    std::fs::write(&ranges, json!([[0, rows]]).to_string()).unwrap();
+    run(&[
+        "take",
+        file.to_str().unwrap(),
+        ranges.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
+    let all = concat(&read_ipc(&out));
+    let strings = all.column(0).as_string::<i32>();
+    let filtered = |sql: &str| {
+        let r = ParquetReader::open(&file)
+            .unwrap()
+            .with_filter(parse_filter(sql).unwrap());
+        let mut batches = r.batches().unwrap();
+        let got: Vec<RecordBatch> = (&mut batches).collect::<parq::Result<_>>().unwrap();
+        let values: Vec<String> = got
+            .iter()
+            .flat_map(|b| {
+                let s = b.column(0).as_string::<i32>();
+                (0..s.len())
+                    .map(|i| s.value(i).to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        (values, batches.stats())
+    };
+    // Every value present is found (the filter never rules out a row it holds).
+    for i in 0..strings.len() {
+        let v = strings.value(i);
+        let sql = format!("\"String\" = '{}'", v.replace('\'', "''"));
+        let (values, stats) = filtered(&sql);
+        let expected = (0..strings.len())
+            .filter(|&j| strings.value(j) == v)
+            .count();
+        assert_eq!(values.len(), expected, "{sql}");
+        assert!(values.iter().all(|x| x == v), "{sql}");
+        assert_eq!(stats.bloom_filters_read, 1, "{sql}");
+    }
+    // Values absent but within the statistics' bounds: the Bloom filter rules them out.
+    let absent = ["Hellp", "brown", "quick", "jumped", "Today"];
+    let mut skipped = 0;
+    for v in absent {
+        let (values, stats) = filtered(&format!("\"String\" = '{v}'"));
+        assert!(values.is_empty(), "{v}");
+        skipped += stats.row_groups_skipped_by_bloom;
+    }
+    assert!(skipped >= 4, "{skipped} of {} skipped", absent.len());
+}

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use arrow_schema::SchemaRef;
 
 use super::decoder::{data_pages, row_group_rows, BloomWant, ParquetDecoder, ReadStats, Setup};
-use super::filter::BoundFilter;
+use super::filter::{structure_starts, BoundFilter};
 use super::leaf::{ChunkSource, ColumnOptions};
 use super::options::ReadOptions;
 use super::plan::{plan, ColumnSelection, Plan, Shape};
@@ -268,8 +268,9 @@ impl ParquetDecoderBuilder {
         // The Bloom filters of the row groups left, for the filter's `=` and `IN`.
         let mut blooms = Vec::new();
         if let (Some((f, _)), true) = (&filter, self.options.bloom_filters) {
+            let starts = structure_starts(&self.meta, self.file_len);
             for (group, (rg, _)) in row_groups.iter().enumerate() {
-                for (col, range) in f.bloom_ranges(&self.meta, *rg) {
+                for (col, range) in f.bloom_ranges(&self.meta, *rg, &starts) {
                     if range.end <= self.file_len {
                         blooms.push(BloomWant {
                             group,

@@ -238,8 +238,15 @@ impl BoundFilter {
 
 impl BoundFilter {
     /// The Bloom filters of row group `rg` the predicate can use (for `=` and `IN`): the
-    /// bound column and the filter's file range (when the chunk gives its length).
-    pub(crate) fn bloom_ranges(&self, meta: &FileMetaData, rg: usize) -> Vec<(usize, Range<u64>)> {
+    /// bound column and the filter's file range. A chunk without `bloom_filter_length`
+    /// (parquet-mr before 1.13 writes none) gives the bytes up to the next structure
+    /// `starts` knows of ([`structure_starts`]), at most [`MAX_UNSIZED_BLOOM`].
+    pub(crate) fn bloom_ranges(
+        &self,
+        meta: &FileMetaData,
+        rg: usize,
+        starts: &[u64],
+    ) -> Vec<(usize, Range<u64>)> {
         let mut cols = Vec::new();
         equality_columns(&self.node, false, &mut cols);
         let Some(group) = meta.row_groups().get(rg) else {
@@ -250,15 +257,19 @@ impl BoundFilter {
             let Some(chunk) = group.columns().get(self.columns[col].leaf) else {
                 continue;
             };
-            let (Some(offset), Some(len)) =
-                (chunk.bloom_filter_offset(), chunk.bloom_filter_length())
-            else {
+            let Some(Ok(o)) = chunk.bloom_filter_offset().map(u64::try_from) else {
                 continue;
             };
-            if let (Ok(o), Ok(l)) = (u64::try_from(offset), u64::try_from(len)) {
-                if l > 0 && !out.iter().any(|(c, _)| *c == col) {
-                    out.push((col, o..o.saturating_add(l)));
+            let len = match chunk.bloom_filter_length().map(u64::try_from) {
+                Some(Ok(l)) => l,
+                Some(Err(_)) => continue,
+                None => {
+                    let next = starts.get(starts.partition_point(|&s| s <= o));
+                    next.map_or(0, |n| (n - o).min(MAX_UNSIZED_BLOOM))
                 }
+            };
+            if len > 0 && !out.iter().any(|(c, _)| *c == col) {
+                out.push((col, o..o.saturating_add(len)));
             }
         }
         out
@@ -278,6 +289,38 @@ impl BoundFilter {
             Some(filters(col)?.check_hash(hash))
         }) != Some(false)
     }
+}
+
+/// The most bytes read for a Bloom filter whose length the chunk does not give (16 MiB:
+/// parquet-mr writes at most 1 MiB by default); a longer filter goes unused.
+pub(crate) const MAX_UNSIZED_BLOOM: u64 = 16 << 20;
+
+/// Where the structures the footer locates start (pages, indexes, Bloom filters), and the
+/// file's tail (`file_len - 8`), sorted: the end of a Bloom filter of unknown length is at
+/// most the first of them after it. Empty when every Bloom filter gives its length.
+pub(crate) fn structure_starts(meta: &FileMetaData, file_len: u64) -> Vec<u64> {
+    let chunks = || meta.row_groups().iter().flat_map(|g| g.columns());
+    if !chunks().any(|c| c.bloom_filter_offset().is_some() && c.bloom_filter_length().is_none()) {
+        return Vec::new();
+    }
+    let mut starts: Vec<u64> = chunks()
+        .flat_map(|c| {
+            [
+                Some(c.data_page_offset()),
+                c.dictionary_page_offset(),
+                c.index_page_offset(),
+                c.column_index_offset(),
+                c.offset_index_offset(),
+                c.bloom_filter_offset(),
+            ]
+        })
+        .flatten()
+        .filter_map(|o| u64::try_from(o).ok())
+        .collect();
+    starts.push(file_len.saturating_sub(8));
+    starts.sort_unstable();
+    starts.dedup();
+    starts
 }
 
 /// The bound columns `node` compares for equality (where it is not negated).
