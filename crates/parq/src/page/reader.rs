@@ -449,6 +449,17 @@ impl PageReader {
         self.buffer.capacity()
     }
 
+    /// After the page last returned is used: lets go of its file bytes (so that a fetched
+    /// range is freed once the pages in it are done), and of the decompression buffer when
+    /// it holds more than `keep` bytes (0: any; the next page then allocates its own).
+    pub fn end_page(&mut self, keep: usize) {
+        self.body = Bytes::new();
+        self.header_bytes = Bytes::new();
+        if keep > 0 && self.buffer.capacity() > keep {
+            self.buffer = Vec::new();
+        }
+    }
+
     /// The next page, decompressed; `None` after the last. The page borrows the reader.
     pub fn next_page(&mut self) -> Result<Option<Page<'_>>> {
         match self.next_compressed()? {
@@ -525,17 +536,14 @@ impl PageReader {
                 let Some(h) = header.dictionary_page_header else {
                     return Err(ctx(missing_header(&meta, "dictionary_page_header")));
                 };
-                check_expansion(codec, self.body.len(), meta.uncompressed_size, &meta)
-                    .map_err(ctx)?;
-                let buffer = self
-                    .decompressor
-                    .decompress_or_borrow(
-                        codec,
-                        &self.body,
-                        meta.uncompressed_size,
-                        &mut self.buffer,
-                    )
-                    .map_err(ctx)?;
+                let buffer = expand(
+                    codec,
+                    &mut self.decompressor,
+                    &mut self.body,
+                    &mut self.buffer,
+                    &meta,
+                )
+                .map_err(ctx)?;
                 Ok(Page::Dictionary(DictionaryPage {
                     meta,
                     header: h,
@@ -546,17 +554,14 @@ impl PageReader {
                 let Some(h) = header.data_page_header else {
                     return Err(ctx(missing_header(&meta, "data_page_header")));
                 };
-                check_expansion(codec, self.body.len(), meta.uncompressed_size, &meta)
-                    .map_err(ctx)?;
-                let buffer = self
-                    .decompressor
-                    .decompress_or_borrow(
-                        codec,
-                        &self.body,
-                        meta.uncompressed_size,
-                        &mut self.buffer,
-                    )
-                    .map_err(ctx)?;
+                let buffer = expand(
+                    codec,
+                    &mut self.decompressor,
+                    &mut self.body,
+                    &mut self.buffer,
+                    &meta,
+                )
+                .map_err(ctx)?;
                 Ok(Page::DataV1(DataPageV1 {
                     meta,
                     header: h,
@@ -706,9 +711,10 @@ impl PageReader {
         let ordinal = self.ordinal;
         let header_offset = self.chunk_offset.saturating_add(start);
         // The joined page when it is the one asked for, else the bytes held.
-        let (buf, buf_start) = match start == self.carry_start && !self.carry.is_empty() {
-            true => (std::mem::take(&mut self.carry), self.carry_start),
-            false => (self.held.clone(), self.held_start),
+        let from_held = start != self.carry_start || self.carry.is_empty();
+        let (buf, buf_start) = match from_held {
+            false => (std::mem::take(&mut self.carry), self.carry_start),
+            true => (self.held.clone(), self.held_start),
         };
         let held_end = buf_start + buf.len() as u64;
         if start < buf_start || start >= held_end {
@@ -790,6 +796,10 @@ impl PageReader {
         // Within `buf`: body_end <= held_end.
         let body_at = at + header_len;
         let body_stop = (body_end - buf_start) as usize;
+        if from_held && body_end >= held_end {
+            // Every byte held is in this page: the fetched range is no longer kept for it.
+            self.held = Bytes::new();
+        }
         Ok(PageStep::Page(CompressedPage {
             header,
             header_bytes: buf.slice(at..body_at),
@@ -902,6 +912,25 @@ fn missing_header(meta: &PageMeta, field: &'static str) -> Error {
         meta.header_offset,
         format!("the page header has no {field}"),
     )
+}
+
+/// The whole body of a dictionary or v1 data page, uncompressed: borrowed when stored so,
+/// else decompressed into `buffer` and the compressed bytes let go (so that the fetched range
+/// they share can be freed once its pages are decompressed).
+fn expand<'a>(
+    codec: Compression,
+    decompressor: &mut Decompressor,
+    body: &'a mut Bytes,
+    buffer: &'a mut Vec<u8>,
+    meta: &PageMeta,
+) -> Result<&'a [u8]> {
+    check_expansion(codec, body.len(), meta.uncompressed_size, meta)?;
+    if codec == Compression::Uncompressed {
+        return decompressor.decompress_or_borrow(codec, body, meta.uncompressed_size, buffer);
+    }
+    decompressor.decompress(codec, body, meta.uncompressed_size, buffer)?;
+    *body = Bytes::new();
+    Ok(buffer)
 }
 
 /// Splits a v2 body into (repetition levels, definition levels, stored values).

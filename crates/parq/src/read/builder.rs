@@ -123,6 +123,10 @@ macro_rules! reader_settings {
 }
 pub(crate) use reader_settings;
 
+/// The decompression buffers all the leaves of a read keep between pages, at most (each
+/// its share): a few columns keep theirs whole, thousands let them go after each page.
+const BUFFERS_BUDGET: usize = 64 << 20;
+
 /// The choice of what a read decodes: a file's metadata, columns, row groups and options.
 /// [`ParquetDecoderBuilder::build`] makes the [`ParquetDecoder`].
 #[derive(Debug, Clone)]
@@ -300,6 +304,7 @@ impl ParquetDecoderBuilder {
                 legacy_dictionary_padding: needs_legacy_dictionary_padding(
                     self.meta.created_by().as_deref(),
                 ),
+                buffer_budget: BUFFERS_BUDGET / leaves.len().max(1),
             },
             source: ChunkSource {
                 meta: Arc::clone(&self.meta),

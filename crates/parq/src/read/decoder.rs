@@ -908,13 +908,22 @@ fn mark_leaves(node: &Node, marks: &mut [bool]) {
     }
 }
 
-/// `ranges` sorted, those closer than `gap` merged.
+/// The most bytes ranges are merged into: a read shared by many leaves is freed only when
+/// the last of them has decompressed its pages, so a wide row group read at once would hold
+/// all its compressed bytes beside what the leaves decoded.
+const MAX_COALESCED: u64 = 8 << 20;
+
+/// `ranges` sorted, those closer than `gap` merged (up to [`MAX_COALESCED`] bytes).
 fn coalesce(mut ranges: Vec<Range<u64>>, gap: u64) -> Vec<Range<u64>> {
     ranges.sort_by_key(|r| (r.start, r.end));
     let mut out: Vec<Range<u64>> = Vec::with_capacity(ranges.len());
     for r in ranges {
         match out.last_mut() {
-            Some(last) if r.start <= last.end.saturating_add(gap) => {
+            Some(last)
+                if r.start <= last.end.saturating_add(gap)
+                    && (r.start < last.end
+                        || r.end.max(last.end) - last.start <= MAX_COALESCED) =>
+            {
                 last.end = last.end.max(r.end);
             }
             _ => out.push(r),

@@ -49,6 +49,10 @@ pub struct ColumnOptions {
     /// Extend chunks for old parquet-mr files (see
     /// [`crate::page::needs_legacy_dictionary_padding`]).
     pub legacy_dictionary_padding: bool,
+    /// The most bytes of decompression buffer kept between pages (0: no limit); a read of
+    /// many columns keeps less per column, so that the buffers do not add up to a second
+    /// copy of the row group.
+    pub buffer_budget: usize,
 }
 
 /// One chunk to read: its row group (whose chunk of the leaf exists) and the most records
@@ -477,6 +481,7 @@ impl LeafReader {
         if let Err(e) = decoded {
             return Err(locate(in_page(e, &meta), rg, leaf));
         }
+        cur.pages.end_page(self.options.buffer_budget);
         self.current = Some(cur);
         Ok(None)
     }
