@@ -4,12 +4,13 @@
 //! filter's statistics leave, the Bloom filters to read for its `=` and `IN`, and whether
 //! the page index is read (when pages may be skipped).
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use arrow_schema::SchemaRef;
 
 use super::decoder::{data_pages, row_group_rows, BloomWant, ParquetDecoder, ReadStats, Setup};
-use super::filter::{structure_starts, BoundFilter};
+use super::filter::BoundFilter;
 use super::leaf::{ChunkSource, ColumnOptions};
 use super::options::ReadOptions;
 use super::plan::{plan, ColumnSelection, Plan, Shape};
@@ -272,9 +273,9 @@ impl ParquetDecoderBuilder {
         // The Bloom filters of the row groups left, for the filter's `=` and `IN`.
         let mut blooms = Vec::new();
         if let (Some((f, _)), true) = (&filter, self.options.bloom_filters) {
-            let starts = structure_starts(&self.meta, self.file_len);
+            let starts = OnceCell::new();
             for (group, (rg, _)) in row_groups.iter().enumerate() {
-                for (col, range) in f.bloom_ranges(&self.meta, *rg, &starts) {
+                for (col, range) in f.bloom_ranges(&self.meta, *rg, self.file_len, &starts) {
                     if range.end <= self.file_len {
                         blooms.push(BloomWant {
                             group,

@@ -19,6 +19,7 @@
 //! floats except zeros and NaN, byte arrays by their bytes); times and timestamps, whose
 //! stored unit may differ from the Arrow type's, and other types use none.
 
+use std::cell::OnceCell;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -239,13 +240,15 @@ impl BoundFilter {
 impl BoundFilter {
     /// The Bloom filters of row group `rg` the predicate can use (for `=` and `IN`): the
     /// bound column and the filter's file range. A chunk without `bloom_filter_length`
-    /// (parquet-mr before 1.13 writes none) gives the bytes up to the next structure
-    /// `starts` knows of ([`structure_starts`]), at most [`MAX_UNSIZED_BLOOM`].
+    /// (parquet-mr before 1.13 writes none) gives the bytes up to the next structure the
+    /// footer locates ([`structure_starts`] of a file of `file_len` bytes, found once in
+    /// `starts` when first needed), at most [`MAX_UNSIZED_BLOOM`].
     pub(crate) fn bloom_ranges(
         &self,
         meta: &FileMetaData,
         rg: usize,
-        starts: &[u64],
+        file_len: u64,
+        starts: &OnceCell<Vec<u64>>,
     ) -> Vec<(usize, Range<u64>)> {
         let mut cols = Vec::new();
         equality_columns(&self.node, false, &mut cols);
@@ -264,6 +267,7 @@ impl BoundFilter {
                 Some(Ok(l)) => l,
                 Some(Err(_)) => continue,
                 None => {
+                    let starts = starts.get_or_init(|| structure_starts(meta, file_len));
                     let next = starts.get(starts.partition_point(|&s| s <= o));
                     next.map_or(0, |n| (n - o).min(MAX_UNSIZED_BLOOM))
                 }
@@ -297,13 +301,12 @@ pub(crate) const MAX_UNSIZED_BLOOM: u64 = 16 << 20;
 
 /// Where the structures the footer locates start (pages, indexes, Bloom filters), and the
 /// file's tail (`file_len - 8`), sorted: the end of a Bloom filter of unknown length is at
-/// most the first of them after it. Empty when every Bloom filter gives its length.
-pub(crate) fn structure_starts(meta: &FileMetaData, file_len: u64) -> Vec<u64> {
-    let chunks = || meta.row_groups().iter().flat_map(|g| g.columns());
-    if !chunks().any(|c| c.bloom_filter_offset().is_some() && c.bloom_filter_length().is_none()) {
-        return Vec::new();
-    }
-    let mut starts: Vec<u64> = chunks()
+/// most the first of them after it.
+fn structure_starts(meta: &FileMetaData, file_len: u64) -> Vec<u64> {
+    let mut starts: Vec<u64> = meta
+        .row_groups()
+        .iter()
+        .flat_map(|g| g.columns())
         .flat_map(|c| {
             [
                 Some(c.data_page_offset()),
