@@ -31,7 +31,7 @@ use crate::report::{
     fmt_ms, fmt_speedup, machine_line, render_table, target_summary, write_json_values, Tally,
 };
 use crate::scan_data::{ensure_table, DEFAULT_ROWS, QUICK_ROWS};
-use crate::scan_floor::codec_floor;
+use crate::scan_floor::{codec_floor, file_bytes};
 use crate::scan_impls::{read_60, read_parq, Answer, Query, Scanned};
 use crate::scan_python::{has_polars, run_peer};
 use crate::worker::ROUNDS;
@@ -326,13 +326,14 @@ pub fn run(args: &ScanArgs, root: &Path) -> Result<()> {
 
 /// The codec floor of each query ([`crate::scan_floor`]).
 fn floor_line(setup: &Setup) -> Result<String> {
+    let bytes = file_bytes(&setup.path)?;
     let mut parts = Vec::new();
     for q in &setup.queries {
         let rows = q
             .filter
             .bounds()
             .map(|(lo, hi)| (lo.max(0) as u64, hi.max(0) as u64));
-        let ns = u64::try_from(codec_floor(&setup.path, rows)?.as_nanos()).unwrap_or(u64::MAX);
+        let ns = u64::try_from(codec_floor(&bytes, rows)?.as_nanos()).unwrap_or(u64::MAX);
         parts.push(match q.threaded {
             true => format!(
                 "{} {} ({} on {} threads)",

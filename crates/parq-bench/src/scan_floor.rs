@@ -63,11 +63,16 @@ fn pages_of(bytes: &Bytes, rows: Option<(u64, u64)>) -> Result<Pages> {
     Ok(out)
 }
 
+/// The bytes of the file at `path`, for [`codec_floor`].
+pub fn file_bytes(path: &Path) -> Result<Bytes> {
+    let data = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(Bytes::from(data))
+}
+
 /// The median time of decompressing the pages holding rows `lo..hi` (all with `None`) of
-/// the file at `path`, on one thread.
-pub fn codec_floor(path: &Path, rows: Option<(u64, u64)>) -> Result<Duration> {
-    let bytes = Bytes::from(std::fs::read(path)?);
-    let Pages { mut readers, pages } = pages_of(&bytes, rows)?;
+/// the file held in `bytes`, on one thread.
+pub fn codec_floor(bytes: &Bytes, rows: Option<(u64, u64)>) -> Result<Duration> {
+    let Pages { mut readers, pages } = pages_of(bytes, rows)?;
     let mut times = Vec::with_capacity(REPEATS);
     for _ in 0..REPEATS {
         let t = Instant::now();
@@ -95,7 +100,7 @@ pub struct FloorArgs {
 /// other benchmarks (`python/bench.py`'s files).
 pub fn run(args: &FloorArgs) -> Result<()> {
     for f in &args.files {
-        let floor = codec_floor(f, None)?;
+        let floor = codec_floor(&file_bytes(f)?, None)?;
         println!(
             "{}: {:.2} ms to decompress every page (one thread)",
             f.display(),
