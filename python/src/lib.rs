@@ -124,7 +124,7 @@ fn read_table<'py>(
     use_threads: bool,
     batch_size: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let reader = open(py, source)?;
+    let (reader, _) = open(py, source)?;
     let reader = configure(
         reader,
         columns,
@@ -168,14 +168,34 @@ struct ParquetFile {
     file_like: bool,
 }
 
+impl ParquetFile {
+    /// The chosen columns and row groups read whole, as a `pyarrow.Table`.
+    fn read_chosen<'py>(
+        &self,
+        py: Python<'py>,
+        columns: Option<Vec<String>>,
+        row_groups: Option<Vec<usize>>,
+        filter: Option<&str>,
+        use_threads: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let r = configure(
+            self.reader.clone(),
+            columns,
+            row_groups,
+            filter,
+            use_threads,
+            None,
+        )?;
+        read_all(py, &r)
+    }
+}
+
 #[pymethods]
 impl ParquetFile {
     #[new]
     fn new(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(ParquetFile {
-            reader: open(py, source)?,
-            file_like: source::is_file_like(source)?,
-        })
+        let (reader, file_like) = open(py, source)?;
+        Ok(ParquetFile { reader, file_like })
     }
 
     /// The file's metadata (footer).
@@ -206,15 +226,7 @@ impl ParquetFile {
         use_threads: bool,
         filter: Option<String>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let r = configure(
-            self.reader.clone(),
-            columns,
-            None,
-            filter.as_deref(),
-            use_threads,
-            None,
-        )?;
-        read_all(py, &r)
+        self.read_chosen(py, columns, None, filter.as_deref(), use_threads)
     }
 
     /// Reads row group `i`.
@@ -226,15 +238,7 @@ impl ParquetFile {
         columns: Option<Vec<String>>,
         use_threads: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let r = configure(
-            self.reader.clone(),
-            columns,
-            Some(vec![i]),
-            None,
-            use_threads,
-            None,
-        )?;
-        read_all(py, &r)
+        self.read_chosen(py, columns, Some(vec![i]), None, use_threads)
     }
 
     /// Reads the row groups `row_groups`, in this order.
@@ -246,15 +250,7 @@ impl ParquetFile {
         columns: Option<Vec<String>>,
         use_threads: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let r = configure(
-            self.reader.clone(),
-            columns,
-            Some(row_groups),
-            None,
-            use_threads,
-            None,
-        )?;
-        read_all(py, &r)
+        self.read_chosen(py, columns, Some(row_groups), None, use_threads)
     }
 
     /// The batches of the chosen columns and row groups, as a `pyarrow.RecordBatchReader`
@@ -366,7 +362,7 @@ fn read_metadata(
 /// Reads a file's Arrow schema.
 #[pyfunction]
 fn read_schema<'py>(py: Python<'py>, source: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let reader = open(py, source)?;
+    let (reader, _) = open(py, source)?;
     let schema = reader.schema().map_err(error)?;
     schema.as_ref().to_pyarrow(py)
 }

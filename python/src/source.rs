@@ -113,9 +113,13 @@ impl RangeRead for PyFileSource {
     }
 }
 
-/// A source's bytes: read by ranges (a file, a seekable file-like object), or in memory.
+/// A source's bytes: read by ranges (a file, or a seekable file-like object, whose reads
+/// take the GIL: `python`), or in memory.
 enum Source {
-    Ranges(Arc<dyn RangeRead>),
+    Ranges {
+        read: Arc<dyn RangeRead>,
+        python: bool,
+    },
     Memory(Bytes),
 }
 
@@ -126,14 +130,20 @@ fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
             .py()
             .detach(|| FileSource::open(&path))
             .map_err(error)?;
-        return Ok(Source::Ranges(Arc::new(file)));
+        return Ok(Source::Ranges {
+            read: Arc::new(file),
+            python: false,
+        });
     }
     if let Some(data) = bytes_of(source)? {
         return Ok(Source::Memory(data));
     }
     if source.hasattr("read")? {
         if let Some(file) = PyFileSource::new(source)? {
-            return Ok(Source::Ranges(Arc::new(file)));
+            return Ok(Source::Ranges {
+                read: Arc::new(file),
+                python: true,
+            });
         }
         let data = source.call_method0("read")?;
         if let Some(data) = bytes_of(&data)? {
@@ -149,23 +159,19 @@ fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     )))
 }
 
-/// Whether `source` is a file-like object (neither a path nor bytes-like).
-pub(crate) fn is_file_like(source: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(!source.is_instance_of::<PyString>()
-        && !source.hasattr("__fspath__")?
-        && !source.is_instance_of::<PyBytes>()
-        && !source.is_instance_of::<PyByteArray>()
-        && !source.is_instance_of::<PyMemoryView>()
-        && source.hasattr("read")?)
-}
-
-/// A reader of `source`, its footer read (the GIL released for the file's reads).
-pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<ParquetReader> {
+/// A reader of `source`, its footer read (the GIL released for the file's reads), and
+/// whether its reads go through a Python file-like object (which only the thread holding
+/// the GIL reads).
+pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(ParquetReader, bool)> {
     match source_of(source)? {
-        Source::Ranges(file) => py
-            .detach(|| ParquetReader::from_source(file))
+        Source::Ranges { read, python } => py
+            .detach(|| ParquetReader::from_source(read))
+            .map(|r| (r, python))
             .map_err(error),
-        Source::Memory(data) => py.detach(|| ParquetReader::from_bytes(data)).map_err(error),
+        Source::Memory(data) => py
+            .detach(|| ParquetReader::from_bytes(data))
+            .map(|r| (r, false))
+            .map_err(error),
     }
 }
 
@@ -176,7 +182,7 @@ pub(crate) fn read_footer(
     options: DecodeOptions,
 ) -> PyResult<FileMetaData> {
     let result = match source_of(source)? {
-        Source::Ranges(file) => py.detach(|| read_source_footer(file.as_ref(), options)),
+        Source::Ranges { read, .. } => py.detach(|| read_source_footer(read.as_ref(), options)),
         Source::Memory(data) => py.detach(|| decode_file_metadata(&data, &options)),
     };
     result.map_err(error)
@@ -190,7 +196,7 @@ pub(crate) fn lazy_footer(
     options: &DecodeOptions,
 ) -> PyResult<LazyFooter> {
     let result = match source_of(source)? {
-        Source::Ranges(file) => py.detach(|| {
+        Source::Ranges { read: file, .. } => py.detach(|| {
             let len = file.file_len();
             let tail = file.read_range(len.saturating_sub(8)..len)?;
             let footer_len = parse_tail(&tail, len, options.max_footer_bytes)?;
