@@ -33,6 +33,13 @@ fn bytes_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Bytes>> {
     Ok(None)
 }
 
+/// The error of a file-like object whose `read()` gives something else than bytes.
+fn not_bytes() -> PyErr {
+    PyTypeError::new_err(
+        "the file-like object's read() did not return bytes (open it in binary mode)",
+    )
+}
+
 /// A seekable binary file-like object read by ranges: a `seek` and `read`s under the GIL,
 /// one range at a time.
 struct PyFileSource {
@@ -71,15 +78,15 @@ impl PyFileSource {
         let mut out = Vec::new();
         while out.len() < n {
             let chunk = file.call_method1("read", (n - out.len(),))?;
-            let Some(chunk) = bytes_of(&chunk)? else {
-                return Err(PyTypeError::new_err(
-                    "the file-like object's read() did not return bytes (open it in binary mode)",
-                ));
-            };
-            if chunk.is_empty() {
+            let before = out.len();
+            // `bytes` (what binary files return) copied once, straight into `out`.
+            match chunk.cast::<PyBytes>() {
+                Ok(b) => out.extend_from_slice(b.as_bytes()),
+                Err(_) => out.extend_from_slice(&bytes_of(&chunk)?.ok_or_else(not_bytes)?),
+            }
+            if out.len() == before {
                 break;
             }
-            out.extend_from_slice(&chunk);
         }
         Ok(out)
     }
@@ -146,12 +153,7 @@ fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
             });
         }
         let data = source.call_method0("read")?;
-        if let Some(data) = bytes_of(&data)? {
-            return Ok(Source::Memory(data));
-        }
-        return Err(PyTypeError::new_err(
-            "the file-like object's read() did not return bytes (open it in binary mode)",
-        ));
+        return Ok(Source::Memory(bytes_of(&data)?.ok_or_else(not_bytes)?));
     }
     Err(PyTypeError::new_err(format!(
         "cannot read Parquet from a {}: give a path, bytes or a binary file-like object",
