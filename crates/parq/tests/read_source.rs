@@ -310,3 +310,67 @@ fn a_chunk_outside_the_file_is_an_error_before_any_read() {
     assert!(e.contains("lies outside the file of 100 bytes"), "{e}");
     assert!(matches!(decoder.poll().unwrap(), DecodeStep::Finished));
 }
+
+/// Row groups of uneven sizes (`sizes`) of an int64 `id` (the row number) and a nullable
+/// string, written by parq with a row group ended after each size.
+fn uneven_row_groups(sizes: &[usize]) -> Bytes {
+    use arrow_array::{Int64Array, StringArray};
+    use arrow_schema::{DataType, Field, Schema};
+    use parq::write::{ParquetWriter, WriterProperties};
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("s", DataType::Utf8, true),
+    ]));
+    let mut out = Vec::new();
+    let mut w =
+        ParquetWriter::try_new(&mut out, schema.clone(), WriterProperties::default()).unwrap();
+    let mut start = 0i64;
+    for &n in sizes {
+        let ids: Vec<i64> = (start..start + n as i64).collect();
+        let s: StringArray = ids
+            .iter()
+            .map(|i| (i % 7 != 0).then(|| format!("v{}", i % 13)))
+            .collect();
+        let batch = RecordBatch::try_new(
+            schema.clone(),
+            vec![Arc::new(Int64Array::from(ids)), Arc::new(s)],
+        )
+        .unwrap();
+        w.write(&batch).unwrap();
+        w.flush().unwrap();
+        start += n as i64;
+    }
+    w.close().unwrap();
+    Bytes::from(out)
+}
+
+#[test]
+fn row_groups_read_side_by_side_give_the_batches_of_one_thread() {
+    let data = uneven_row_groups(&[1000, 1000, 250, 3001, 7, 1000, 999, 1]);
+    for batch_size in [1, 7, 300, 1000, 1024, 2500, 10_000] {
+        let read = |threads: usize| {
+            ParquetReader::from_bytes(data.clone())
+                .unwrap()
+                .with_batch_size(batch_size)
+                .with_threads(threads)
+                .read_all()
+                .unwrap()
+        };
+        let one = read(1);
+        let sizes: Vec<usize> = one.iter().map(RecordBatch::num_rows).collect();
+        let total: usize = sizes.iter().sum();
+        assert_eq!(total, 7258);
+        // Every batch but the last is full, across row group ends.
+        assert!(
+            sizes[..sizes.len() - 1].iter().all(|&n| n == batch_size),
+            "{batch_size}: {sizes:?}"
+        );
+        for threads in [2, 3, 8] {
+            assert_eq!(
+                read(threads),
+                one,
+                "batch size {batch_size}, {threads} threads"
+            );
+        }
+    }
+}

@@ -228,6 +228,8 @@ impl Setup {
 #[derive(Debug)]
 pub struct ParquetDecoder {
     batch_size: usize,
+    /// Rows of the first batch when it is not `batch_size` (no rows skipped).
+    head: Option<usize>,
     /// The schema of the batches handed out.
     output: SchemaRef,
     /// The filter, and how many of the decoded columns are handed out (the first ones).
@@ -290,6 +292,7 @@ impl ParquetDecoder {
     pub(crate) fn new(setup: Setup) -> Result<Self> {
         let mut d = ParquetDecoder {
             batch_size: setup.batch_size,
+            head: None,
             output: setup.output.clone(),
             filter: None,
             stats: setup.stats,
@@ -466,6 +469,14 @@ impl ParquetDecoder {
         self
     }
 
+    /// Makes the first batch (when every row is read) `rows` rows long, the others
+    /// `batch_size`: a row group read apart from the rows before it then cuts its batches
+    /// where one reader of them all would.
+    pub(crate) fn with_head(mut self, rows: usize) -> Self {
+        self.head = Some(rows.max(1));
+        self
+    }
+
     /// The next batch, the file ranges needed first, or the end. After an error the decoder
     /// is finished.
     pub fn poll(&mut self) -> Result<DecodeStep> {
@@ -578,7 +589,7 @@ impl ParquetDecoder {
                 return Ok(DecodeStep::NeedData(self.needed()));
             }
             let want = match self.runs.as_ref().map(Runs::front) {
-                None => self.batch_size,
+                None => self.head.unwrap_or(self.batch_size),
                 Some(None) => return Ok(DecodeStep::Finished),
                 Some(Some((false, n))) => {
                     if self.skip(n)? {
@@ -595,6 +606,9 @@ impl ParquetDecoder {
                 false => self.decode_late(want)?,
             };
             self.stats.rows_decoded += rows as u64;
+            if rows > 0 {
+                self.head = None;
+            }
             if let Some(runs) = &mut self.runs {
                 runs.advance(rows as u64);
             }

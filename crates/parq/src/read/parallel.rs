@@ -3,9 +3,10 @@
 //! its own [`super::ParquetDecoder`] over the shared source, worker `w` taking the `w`-th,
 //! `w + threads`-th, ... row group and running up to one row group (and [`AHEAD`] batches)
 //! ahead of the reader, so that every worker keeps decoding while the reader takes the
-//! batches of another's row group. The batches are handed out in row-group order; without a filter they are cut
-//! again to the batch size across row groups, so that they are the batches of one thread
-//! (with a batch size of a row group's rows, row groups of that size pass whole).
+//! batches of another's row group. The batches are handed out in row-group order. Without a
+//! filter they are the batches of one thread: a worker cuts its row group's batches where
+//! one reader of all the row groups would (its first batch ends where that reader's batch
+//! does), and the reader joins the two parts of each batch that spans row groups.
 
 use std::collections::VecDeque;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -62,18 +63,32 @@ impl RowGroupBatches {
     ) -> Self {
         let n = threads.clamp(1, groups.len().max(1));
         let batch_size = builder.options().batch_size.max(1);
+        let cut = builder.filter.is_none().then_some(batch_size);
         let row_groups = builder.metadata().row_groups.as_slice();
+        let rows = |rg: usize| {
+            row_groups
+                .get(rg)
+                .map_or(0, |g| usize::try_from(g.num_rows).unwrap_or(0))
+        };
+        // Each row group with the rows of its first batch, when the batches of the row
+        // groups before it do not end at its start.
+        let mut start = 0usize;
+        let jobs: Vec<Job> = groups
+            .iter()
+            .map(|&rg| {
+                let head = cut
+                    .map(|size| (size - start % size) % size)
+                    .filter(|&h| h > 0);
+                start = start.wrapping_add(rows(rg));
+                Job { rg, head }
+            })
+            .collect();
         let mut workers = Vec::with_capacity(n);
         for w in 0..n {
-            let mine: Vec<usize> = groups.iter().copied().skip(w).step_by(n).collect();
+            let mine: Vec<Job> = jobs.iter().copied().skip(w).step_by(n).collect();
             let batches = mine
                 .iter()
-                .filter_map(|&rg| row_groups.get(rg))
-                .map(|rg| {
-                    usize::try_from(rg.num_rows)
-                        .unwrap_or(0)
-                        .div_ceil(batch_size)
-                })
+                .map(|j| rows(j.rg).div_ceil(batch_size) + usize::from(j.head.is_some()))
                 .max()
                 .unwrap_or(0);
             let (send, receive) = sync_channel((batches + AHEAD).min(MAX_WAITING));
@@ -88,10 +103,7 @@ impl RowGroupBatches {
             ended: 0,
             pending: VecDeque::new(),
             pending_rows: 0,
-            cut: builder
-                .filter
-                .is_none()
-                .then_some(builder.options().batch_size.max(1)),
+            cut,
             schema,
             stats: ReadStats::default(),
             failed: false,
@@ -173,16 +185,28 @@ impl RowGroupBatches {
     }
 }
 
-/// A worker: reads the row groups `groups` one after the other, sending their batches.
+/// A row group for a worker to read, and the rows of its first batch when not the batch
+/// size.
+#[derive(Debug, Clone, Copy)]
+struct Job {
+    rg: usize,
+    head: Option<usize>,
+}
+
+/// A worker: reads the row groups `jobs` one after the other, sending their batches.
 fn work(
     builder: ParquetDecoderBuilder,
     source: Arc<dyn RangeRead>,
-    groups: Vec<usize>,
+    jobs: Vec<Job>,
     send: SyncSender<Message>,
 ) {
-    for rg in groups {
+    for Job { rg, head } in jobs {
         let one = builder.clone().with_row_groups([rg]).with_threads(1);
-        let mut batches = match one.build() {
+        let built = one.build().map(|d| match head {
+            Some(rows) => d.with_head(rows),
+            None => d,
+        });
+        let mut batches = match built {
             Ok(decoder) => RecordBatches::serial(decoder, Arc::clone(&source)),
             Err(e) => {
                 let _ = send.send(Message::Failed(e));
