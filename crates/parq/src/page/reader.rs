@@ -365,9 +365,9 @@ impl PageReader {
         self
     }
 
-    /// Reuses `buffer`'s allocation for decompressed pages.
-    pub fn with_buffer(mut self, mut buffer: Vec<u8>) -> Self {
-        buffer.clear();
+    /// Reuses `buffer`'s allocation for decompressed pages, and its bytes: the codecs that
+    /// need an initialized destination overwrite them instead of zeroing that much first.
+    pub fn with_buffer(mut self, buffer: Vec<u8>) -> Self {
         self.buffer = buffer;
         self
     }

@@ -31,6 +31,7 @@ use super::error::{
 };
 use super::levels::{count_at_least, count_zeros, levels_to_bits, nth_zero, slot_bits};
 use super::plan::ColumnSpec;
+use super::pool;
 use super::spread::bits_range;
 use super::values::{Hint, Storage};
 use crate::compression::Decompressor;
@@ -169,6 +170,16 @@ impl std::fmt::Debug for LeafReader {
             .field("slots", &self.slots)
             .field("records", &self.records)
             .finish_non_exhaustive()
+    }
+}
+
+impl Drop for LeafReader {
+    /// Gives the decompression buffer back to the [`pool`] for the next read.
+    fn drop(&mut self) {
+        let current = self.current.take().map(|c| c.pages.into_parts());
+        for (_, buffer) in self.reuse.take().into_iter().chain(current) {
+            pool::give(buffer);
+        }
     }
 }
 
@@ -378,6 +389,12 @@ impl LeafReader {
         let mut hint = chunk_hint(chunk, meta.buf(), file_len);
         if let Some((d, b)) = self.reuse.take() {
             pages = pages.with_decompressor(d).with_buffer(b);
+        } else {
+            // A page's worth, as most pages are at most 1 MiB.
+            let page = usize::try_from(chunk.total_uncompressed_size()).unwrap_or(0);
+            if let Some(b) = pool::take(page.min(1 << 20)) {
+                pages = pages.with_buffer(b);
+            }
         }
         self.compact();
         if !*reserved {

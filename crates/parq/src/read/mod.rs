@@ -48,6 +48,7 @@ pub mod object_store;
 pub mod options;
 mod parallel;
 mod plan;
+mod pool;
 pub mod predicate;
 pub mod reader;
 mod selection;

@@ -4,10 +4,8 @@
 //! through it.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use bytes::Bytes;
 
@@ -53,15 +51,14 @@ impl RangeRead for Bytes {
     }
 }
 
-/// A file on disk, read range by range (a seek and a read into an unzeroed buffer, one at a
-/// time), so that one handle serves any number of readers and threads.
+/// A file on disk, read range by range by positional reads (into buffers that earlier reads
+/// let go, see [`super::pool`]), so that one handle serves any number of readers and threads
+/// at once.
 #[derive(Debug)]
 pub struct FileSource {
     file: File,
     len: u64,
     path: PathBuf,
-    /// Held for a seek and its read.
-    cursor: Mutex<()>,
 }
 
 impl FileSource {
@@ -71,12 +68,7 @@ impl FileSource {
         let io = |e: std::io::Error| Error::new(ErrorKind::Io(format!("{}: {e}", path.display())));
         let file = File::open(&path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
-        Ok(FileSource {
-            file,
-            len,
-            path,
-            cursor: Mutex::new(()),
-        })
+        Ok(FileSource { file, len, path })
     }
 
     /// A source reading `file`.
@@ -86,7 +78,6 @@ impl FileSource {
             file,
             len,
             path: PathBuf::new(),
-            cursor: Mutex::new(()),
         })
     }
 }
@@ -100,30 +91,47 @@ impl RangeRead for FileSource {
         check_range(&range, self.len)?;
         let n = usize::try_from(range.end - range.start)
             .map_err(|_| Error::new(ErrorKind::Io(format!("cannot read {range:?} at once"))))?;
-        let mut buf = Vec::new();
-        // At most the file's length (checked above).
-        buf.try_reserve_exact(n)
-            .map_err(|_| Error::new(ErrorKind::Io(format!("cannot allocate {n} bytes"))))?;
+        // At most the file's length (checked above); from the buffers earlier reads let go.
+        let mut buf = super::pool::buffer(n)
+            .ok_or_else(|| Error::new(ErrorKind::Io(format!("cannot allocate {n} bytes"))))?;
         let io = |e: std::io::Error| {
             Error::at(
                 ErrorKind::Io(format!("{}: {e}", self.path.display())),
                 range.start,
             )
         };
-        // A seek and a read into the buffer's spare capacity (std reads a `File` into
-        // uninitialised memory, so the buffer is not zeroed first), one read at a time.
-        let _one = self.cursor.lock().unwrap_or_else(|p| p.into_inner());
-        let mut file = &self.file;
-        file.seek(SeekFrom::Start(range.start)).map_err(io)?;
-        file.take(n as u64).read_to_end(&mut buf).map_err(io)?;
-        if buf.len() != n {
-            return Err(io(std::io::ErrorKind::UnexpectedEof.into()));
-        }
-        Ok(Bytes::from(buf))
+        let part = buf.get_mut(..n).unwrap_or_default();
+        read_exact_at(&self.file, part, range.start).map_err(io)?;
+        Ok(super::pool::lease(buf, n))
     }
 }
 
 /// Reads and decodes the footer of `source`.
+/// Fills `buf` from file offset `at` on, by positional reads (threads reading one file do
+/// not wait for each other).
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+
+/// Fills `buf` from file offset `at` on, by positional reads.
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, at) {
+            Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut std::mem::take(&mut buf)[n..];
+                at += n as u64;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 pub fn read_footer(source: &dyn RangeRead, opts: DecodeOptions) -> Result<FileMetaData> {
     let mut dec = FooterDecoder::new(source.file_len(), opts).with_prefetch(FOOTER_PREFETCH);
     while let Some(range) = dec.next_range() {
