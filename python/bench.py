@@ -1,14 +1,13 @@
 """Reads and writes the same files with parq, pyarrow.parquet, polars and DuckDB from
-Python, on one thread and on the default threads, implementations interleaved round by
-round; prints median times and parq's speedups.
+Python, on one thread and on the default threads; prints median times and parq's speedups.
 
     python python/bench.py [--rounds N] [--rows N] [--cases a,b] [--dir DIR]
 
-Reads: ``parq.read_table``, ``pq.read_table`` (``use_threads=False`` / ``True``),
-``pl.read_parquet`` (its default pool; single-threaded in a child with
-``POLARS_MAX_THREADS=1``), DuckDB ``SELECT *`` to Arrow (``SET threads=1`` / default).
-Writes: ``parq.write_table``, ``pq.write_table``, ``DataFrame.write_parquet`` and DuckDB
-``COPY``, each with SNAPPY and statistics. Every read's row count is checked.
+Reads: ``parq.read_table`` and ``pq.read_table`` (``use_threads=False`` / ``True``),
+interleaved round by round; ``pl.read_parquet`` in a child process (``POLARS_MAX_THREADS=1``,
+then its default pool); then DuckDB ``SELECT *`` to Arrow (``SET threads=1`` / default),
+interleaved, after the others so that its idle workers do not run beside their reads. Writes: ``parq.write_table``, ``pq.write_table`` and DuckDB ``COPY``,
+interleaved, each with SNAPPY and statistics. Every read's row count is checked.
 """
 
 from __future__ import annotations
@@ -21,6 +20,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+# numpy's OpenBLAS threads spin after the data is generated and take cores from the
+# measured reads; no case here does linear algebra.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 # The installed parq (built by scripts/venv.sh), not the sources beside this script.
 sys.path = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
@@ -65,21 +68,23 @@ def timed(f) -> float:
     return (time.perf_counter() - t) * 1000
 
 
+# polars is timed in a child process (one with one thread, one with its default pool),
+# which prints its samples and row counts as JSON.
 POLARS_CHILD = r"""
 import json, os, sys, time
 import polars as pl
 paths, rounds = json.loads(sys.argv[1]), int(sys.argv[2])
 out = {}
 for p in paths:
-    ms = []
+    ms, rows = [], pl.read_parquet(p).height
     for _ in range(rounds):
         t = time.perf_counter(); pl.read_parquet(p); ms.append((time.perf_counter() - t) * 1000)
-    out[p] = ms
+    out[p] = {"ms": ms, "rows": rows}
 print(json.dumps(out))
 """
 
 
-def polars_times(paths, rounds, threads1: bool) -> dict[str, list[float]]:
+def polars_times(paths, rounds, threads1: bool) -> dict[str, dict]:
     env = dict(os.environ)
     if threads1:
         env["POLARS_MAX_THREADS"] = "1"
@@ -109,15 +114,11 @@ def main() -> None:
         p = os.path.join(work, name.replace(" ", "_").replace("<", "_").replace(">", "_") + ".parquet")
         pq.write_table(t, p, compression="snappy", use_dictionary=name == "string dict" or name == "table")
         paths[name] = p
-    con1, con = duckdb.connect(), duckdb.connect()
-    con1.execute("SET threads=1")
     reads = {
         "parq 1t": lambda p: parq.read_table(p, use_threads=False),
         "pyarrow 1t": lambda p: pq.read_table(p, use_threads=False),
-        "duckdb 1t": lambda p: con1.sql(f"SELECT * FROM '{p}'").to_arrow_table(),
         "parq": lambda p: parq.read_table(p),
         "pyarrow": lambda p: pq.read_table(p),
-        "duckdb": lambda p: con.sql(f"SELECT * FROM '{p}'").to_arrow_table(),
     }
     times: dict[tuple[str, str], list[float]] = {}
     for name, p in paths.items():
@@ -129,9 +130,26 @@ def main() -> None:
             for impl, f in reads.items():
                 times.setdefault((name, impl), []).append(timed(lambda: f(p)))
     for threads1, label in [(True, "polars 1t"), (False, "polars")]:
-        for p, ms in polars_times(list(paths.values()), args.rounds, threads1).items():
+        got = polars_times(list(paths.values()), args.rounds, threads1)
+        for p, r in got.items():
             name = next(k for k, v in paths.items() if v == p)
-            times[(name, label)] = ms
+            assert r["rows"] == tables[name].num_rows, (label, name)
+            times[(name, label)] = r["ms"]
+    # DuckDB after the others: its idle workers take a core from the threaded reads timed
+    # after its queries (parq's int64 read took 13 ms among them, 9 ms without them).
+    con1, con = duckdb.connect(), duckdb.connect()
+    con1.execute("SET threads=1")
+    duck = {
+        "duckdb 1t": lambda p: con1.sql(f"SELECT * FROM '{p}'").to_arrow_table(),
+        "duckdb": lambda p: con.sql(f"SELECT * FROM '{p}'").to_arrow_table(),
+    }
+    for name, p in paths.items():
+        for impl, f in duck.items():
+            assert f(p).num_rows == tables[name].num_rows, (impl, name)
+    for _ in range(args.rounds):
+        for name, p in paths.items():
+            for impl, f in duck.items():
+                times.setdefault((name, impl), []).append(timed(lambda: f(p)))
     writes = {
         "parq": lambda t, p: parq.write_table(t, p, compression="snappy"),
         "pyarrow": lambda t, p: pq.write_table(t, p, compression="snappy"),
@@ -148,13 +166,17 @@ def main() -> None:
     wmed = {k: statistics.median(v) for k, v in wtimes.items()}
     order = ["parq 1t", "pyarrow 1t", "polars 1t", "duckdb 1t", "parq", "pyarrow", "polars", "duckdb"]
     print(f"Python reads, median ms of {args.rounds} interleaved rounds, {args.rows:,} rows (pq.write_table, SNAPPY)")
-    print("| case | " + " | ".join(order) + " | parq 1t vs pyarrow 1t | parq vs pyarrow | parq vs polars | parq vs duckdb |")
-    print("|---" * (len(order) + 5) + "|")
+    print(
+        "| case | " + " | ".join(order) + " | parq 1t vs pyarrow 1t | parq vs pyarrow 1t | parq vs pyarrow "
+        "| parq vs polars | parq vs duckdb |"
+    )
+    print("|---" * (len(order) + 6) + "|")
     for name in paths:
         cells = [f"{med[(name, o)]:.1f}" for o in order]
         r = lambda a, b: f"{med[(name, b)] / med[(name, a)]:.1f}x"  # noqa: E731
         print(
-            f"| {name} | " + " | ".join(cells) + f" | {r('parq 1t', 'pyarrow 1t')} | {r('parq', 'pyarrow')} "
+            f"| {name} | " + " | ".join(cells) + f" | {r('parq 1t', 'pyarrow 1t')} | {r('parq', 'pyarrow 1t')} "
+            f"| {r('parq', 'pyarrow')} "
             f"| {r('parq', 'polars')} | {r('parq', 'duckdb')} |"
         )
     print()
