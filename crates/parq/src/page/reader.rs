@@ -372,6 +372,12 @@ impl PageReader {
         self
     }
 
+    /// Puts `buffer` in place of the decompression buffer (see [`PageReader::with_buffer`])
+    /// and returns the one it replaces.
+    pub fn replace_buffer(&mut self, buffer: Vec<u8>) -> Vec<u8> {
+        std::mem::replace(&mut self.buffer, buffer)
+    }
+
     /// The decompressor and the page buffer, to reuse for the next chunk.
     pub fn into_parts(self) -> (Decompressor, Vec<u8>) {
         (self.decompressor, self.buffer)

@@ -37,7 +37,7 @@ use super::values::{Hint, Storage};
 use crate::compression::Decompressor;
 use crate::encoding::bitmap::copy_bits;
 use crate::encoding::rle::RleDecoder;
-use crate::format::metadata::{ColumnChunk, Encoding};
+use crate::format::metadata::{ColumnChunk, Compression, Encoding};
 use crate::format::metadata::{FileMetaData, PageLocation};
 use crate::page::{DataSections, Levels, Page, PageReader, PageReaderOptions, PageStep};
 use crate::{Error, ErrorKind, Result};
@@ -389,12 +389,6 @@ impl LeafReader {
         let mut hint = chunk_hint(chunk, meta.buf(), file_len);
         if let Some((d, b)) = self.reuse.take() {
             pages = pages.with_decompressor(d).with_buffer(b);
-        } else {
-            // A page's worth, as most pages are at most 1 MiB.
-            let page = usize::try_from(chunk.total_uncompressed_size()).unwrap_or(0);
-            if let Some(b) = pool::take(page.min(1 << 20)) {
-                pages = pages.with_buffer(b);
-            }
         }
         self.compact();
         if !*reserved {
@@ -463,6 +457,13 @@ impl LeafReader {
                 self.pages_skipped += 1;
                 self.current = Some(cur);
                 return Ok(None);
+            }
+        }
+        let size = compressed.meta.uncompressed_size;
+        if cur.pages.codec() != Compression::Uncompressed && cur.pages.buffer_capacity() < size {
+            // A buffer an earlier read let go, rather than fresh memory.
+            if let Some(b) = pool::take(size) {
+                pool::give(cur.pages.replace_buffer(b));
             }
         }
         let page = cur
