@@ -15,9 +15,11 @@ use std::sync::{Mutex, MutexGuard};
 use bytes::Bytes;
 
 /// Bytes the pool holds at most.
-pub(crate) const POOL_BYTES: usize = 64 << 20;
-/// The largest buffer kept.
-pub(crate) const MAX_POOLED: usize = 16 << 20;
+pub(crate) const POOL_BYTES: usize = 16 << 20;
+/// The largest buffer kept: a page, or the reads of a small query. Larger buffers go back to
+/// the allocator, which reuses them for the arrays a large read makes (kept here, they would
+/// leave those arrays fresh memory to fault in).
+pub(crate) const MAX_POOLED: usize = 1 << 20;
 /// Buffers kept at most.
 const MAX_BUFFERS: usize = 64;
 /// A buffer this small serves any smaller read.

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
 
+use super::pool;
+
 use crate::format::footer::{DecodeOptions, FooterDecoder};
 use crate::format::metadata::FileMetaData;
 use crate::{Error, ErrorKind, Result};
@@ -51,9 +53,10 @@ impl RangeRead for Bytes {
     }
 }
 
-/// A file on disk, read range by range by positional reads (into buffers that earlier reads
-/// let go, see [`super::pool`]), so that one handle serves any number of readers and threads
-/// at once.
+/// A file on disk, read range by range by positional reads, so that one handle serves any
+/// number of readers and threads at once: ranges up to [`pool::MAX_POOLED`] bytes into
+/// buffers earlier reads let go (see [`pool`]), larger ones into a new buffer, not zeroed
+/// first.
 #[derive(Debug)]
 pub struct FileSource {
     file: File,
@@ -91,27 +94,73 @@ impl RangeRead for FileSource {
         check_range(&range, self.len)?;
         let n = usize::try_from(range.end - range.start)
             .map_err(|_| Error::new(ErrorKind::Io(format!("cannot read {range:?} at once"))))?;
-        // At most the file's length (checked above); from the buffers earlier reads let go.
-        let mut buf = super::pool::buffer(n)
-            .ok_or_else(|| Error::new(ErrorKind::Io(format!("cannot allocate {n} bytes"))))?;
         let io = |e: std::io::Error| {
             Error::at(
                 ErrorKind::Io(format!("{}: {e}", self.path.display())),
                 range.start,
             )
         };
-        let part = buf.get_mut(..n).unwrap_or_default();
-        read_exact_at(&self.file, part, range.start).map_err(io)?;
-        Ok(super::pool::lease(buf, n))
+        let no_memory = || Error::new(ErrorKind::Io(format!("cannot allocate {n} bytes")));
+        if n <= pool::MAX_POOLED {
+            // A buffer an earlier read let go, filled by a positional read.
+            let mut buf = pool::buffer(n).ok_or_else(no_memory)?;
+            let part = buf.get_mut(..n).unwrap_or_default();
+            read_exact_at(&self.file, part, range.start).map_err(io)?;
+            return Ok(pool::lease(buf, n));
+        }
+        // A new buffer, filled without being zeroed first. At most the file's length
+        // (checked above).
+        let mut buf = Vec::new();
+        buf.try_reserve_exact(n).map_err(|_| no_memory())?;
+        read_into_spare(&self.file, &mut buf, n, range.start).map_err(io)?;
+        Ok(Bytes::from(buf))
     }
 }
 
-/// Reads and decodes the footer of `source`.
 /// Fills `buf` from file offset `at` on, by positional reads (threads reading one file do
 /// not wait for each other).
 #[cfg(unix)]
 fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+
+/// Appends the `n` bytes at file offset `at` to the empty `buf` (whose capacity holds them),
+/// by positional reads into its spare capacity, which is not zeroed first.
+#[cfg(unix)]
+fn read_into_spare(file: &File, buf: &mut Vec<u8>, n: usize, at: u64) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let fd = file.as_raw_fd();
+    while buf.len() < n {
+        let done = buf.len();
+        let want = n - done;
+        let offset = at
+            .checked_add(done as u64)
+            .and_then(|o| libc::off_t::try_from(o).ok())
+            .ok_or_else(|| std::io::Error::other("file offset out of range"))?;
+        let spare = buf.spare_capacity_mut();
+        if spare.len() < want {
+            return Err(std::io::Error::other("read buffer too small"));
+        }
+        // SAFETY: `spare` is valid for writes of `want` bytes (checked above), and `pread`
+        // writes at most that many into it.
+        let read = unsafe { libc::pread(fd, spare.as_mut_ptr().cast(), want, offset) };
+        match read {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            r if r < 0 => {
+                let e = std::io::Error::last_os_error();
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+            }
+            r => {
+                let got = (r as usize).min(want);
+                // SAFETY: `pread` initialized the `got` bytes after the length (it returns
+                // how many it wrote, at most `want`).
+                unsafe { buf.set_len(done + got) };
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Fills `buf` from file offset `at` on, by positional reads.
@@ -132,6 +181,14 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> std::io::Resul
     Ok(())
 }
 
+/// Appends the `n` bytes at file offset `at` to the empty `buf`, zeroed first.
+#[cfg(windows)]
+fn read_into_spare(file: &File, buf: &mut Vec<u8>, n: usize, at: u64) -> std::io::Result<()> {
+    buf.resize(n, 0);
+    read_exact_at(file, buf, at)
+}
+
+/// Reads and decodes the footer of `source`.
 pub fn read_footer(source: &dyn RangeRead, opts: DecodeOptions) -> Result<FileMetaData> {
     let mut dec = FooterDecoder::new(source.file_len(), opts).with_prefetch(FOOTER_PREFETCH);
     while let Some(range) = dec.next_range() {
