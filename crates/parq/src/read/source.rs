@@ -54,9 +54,8 @@ impl RangeRead for Bytes {
 }
 
 /// A file on disk, read range by range by positional reads, so that one handle serves any
-/// number of readers and threads at once: ranges up to [`pool::MAX_POOLED`] bytes into
-/// buffers earlier reads let go (see [`pool`]), larger ones into a new buffer, not zeroed
-/// first.
+/// number of readers and threads at once, into buffers earlier reads let go (see [`pool`])
+/// or new ones, not zeroed first.
 #[derive(Debug)]
 pub struct FileSource {
     file: File,
@@ -101,19 +100,25 @@ impl RangeRead for FileSource {
             )
         };
         let no_memory = || Error::new(ErrorKind::Io(format!("cannot allocate {n} bytes")));
-        if n <= pool::MAX_POOLED {
-            // A buffer an earlier read let go, filled by a positional read.
-            let mut buf = pool::buffer(n).ok_or_else(no_memory)?;
-            let part = buf.get_mut(..n).unwrap_or_default();
-            read_exact_at(&self.file, part, range.start).map_err(io)?;
-            return Ok(pool::lease(buf, n));
+        // A buffer an earlier read let go, else a new one; filled by positional reads, into
+        // the spare capacity (not zeroed first) where it holds fewer initialized bytes.
+        let mut buf = match pool::take(n) {
+            Some(b) => b,
+            None => {
+                let mut b = Vec::new();
+                // At most the file's length (checked above).
+                b.try_reserve_exact(n).map_err(|_| no_memory())?;
+                b
+            }
+        };
+        match buf.get_mut(..n) {
+            Some(part) => read_exact_at(&self.file, part, range.start).map_err(io)?,
+            None => {
+                buf.clear();
+                read_into_spare(&self.file, &mut buf, n, range.start).map_err(io)?;
+            }
         }
-        // A new buffer, filled without being zeroed first. At most the file's length
-        // (checked above).
-        let mut buf = Vec::new();
-        buf.try_reserve_exact(n).map_err(|_| no_memory())?;
-        read_into_spare(&self.file, &mut buf, n, range.start).map_err(io)?;
-        Ok(Bytes::from(buf))
+        Ok(pool::lease(buf, n))
     }
 }
 
