@@ -39,10 +39,11 @@ use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
+use super::chunk::chunk_of;
 use super::error::{inconsistent, index};
 use super::filter::BoundFilter;
 use super::late::{keep, steps, LateLeaf, Step};
-use super::leaf::{chunk_of, ChunkSource, ChunkTask, ColumnOptions, Fill, LeafBatch, LeafReader};
+use super::leaf::{ChunkSource, ChunkTask, ColumnOptions, Fill, LeafBatch, LeafReader};
 use super::nested::assemble;
 use super::plan::{Node, Plan, Shape};
 use super::selection::{RowSelection, Runs};

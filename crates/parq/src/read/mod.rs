@@ -14,7 +14,8 @@
 //!   `late`: a filter's columns decoded first, the others only for the rows it keeps;
 //!   `threads`: leaves decoded side by side; `parallel`: row groups decoded side by side.
 //! - `plan`: the chosen fields as a tree of nodes over leaf columns, with their levels.
-//! - `leaf`: one leaf column, page by page, into arrays of whole records and their levels.
+//! - `leaf`: one leaf column, page by page, into arrays of whole records and their levels;
+//!   `chunk`: a chunk's metadata as a leaf reads it (which chunk, refusals, pre-sizing).
 //! - `values` / `bytes` / `dict`: the decoded values of a leaf by physical type; `spread`:
 //!   the bit kernels placing values and validity; `levels`: masks of levels and the slots,
 //!   validity and offsets they give; [`convert`]: physical values into the
@@ -35,6 +36,7 @@
 pub mod async_reader;
 mod builder;
 mod bytes;
+mod chunk;
 pub mod convert;
 pub mod decoder;
 mod dict;

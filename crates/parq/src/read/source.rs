@@ -99,7 +99,6 @@ impl RangeRead for FileSource {
                 range.start,
             )
         };
-        let no_memory = || Error::new(ErrorKind::Io(format!("cannot allocate {n} bytes")));
         // A buffer an earlier read let go, else a new one; filled by positional reads, into
         // the spare capacity (not zeroed first) where it holds fewer initialized bytes.
         let mut buf = match pool::take(n) {
@@ -107,7 +106,8 @@ impl RangeRead for FileSource {
             None => {
                 let mut b = Vec::new();
                 // At most the file's length (checked above).
-                b.try_reserve_exact(n).map_err(|_| no_memory())?;
+                b.try_reserve_exact(n)
+                    .map_err(|_| Error::new(ErrorKind::Io(format!("cannot allocate {n} bytes"))))?;
                 b
             }
         };

@@ -44,7 +44,7 @@ pub(crate) enum Storage {
     LargeDict(DictBytes<i64>),
 }
 
-/// What the metadata says is coming, for pre-sizing (see `leaf::chunk_hint`).
+/// What the metadata says is coming, for pre-sizing (see `chunk::chunk_hint`).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Hint {
     /// Slots (values and nulls).
