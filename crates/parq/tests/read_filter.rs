@@ -387,15 +387,20 @@ fn late_columns_skip_the_pages_of_rows_the_filter_drops() {
             let v = u32s.as_primitive::<UInt32Type>().value(row);
             let mask = arrow_ord::cmp::eq(u32s, &UInt32Array::new_scalar(v)).unwrap();
             let expected = arrow_select::filter::filter_record_batch(&whole, &mask).unwrap();
-            for threads in [1, 3] {
+            // Batches of 100 rows end inside pages; in batches of 5,000 a late column's page
+            // holds the row and rows skipped right after it, left undecoded.
+            for (threads, batch) in [(1, 100), (3, 100), (1, 5000), (3, 5000)] {
                 let reader = ParquetReader::open(&generated)
                     .unwrap()
-                    .with_batch_size(100)
+                    .with_batch_size(batch)
                     .with_threads(threads)
                     .with_filter(col("u32").eq(v as i64));
                 let mut batches = reader.batches().unwrap();
                 let got = concat(&(&mut batches).collect::<parq::Result<Vec<_>>>().unwrap());
-                assert_eq!(got, expected, "u32 = {v}, {threads} threads, index {index}");
+                assert_eq!(
+                    got, expected,
+                    "u32 = {v}, {threads} threads, batch {batch}, index {index}"
+                );
                 let stats = batches.stats();
                 // One row group's pages of u32, and about one page of each other column.
                 assert!(

@@ -92,6 +92,11 @@ impl LateLeaf {
                 }
                 Step::Take(n) => n,
             };
+            let after = match steps.get(self.step + 1) {
+                Some(&Step::Skip(m)) => m as u64,
+                _ => 0,
+            };
+            leaf.plan(rows, after);
             if self.skip_rows > 0 {
                 let (done, fill) = leaf.skip(self.skip_rows)?;
                 self.skip_rows -= done;

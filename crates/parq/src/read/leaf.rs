@@ -125,6 +125,14 @@ impl Counts {
     }
 }
 
+/// The part of a data page a fill wants: `want` more records, after which the caller
+/// skips `skip` (their values are passed over undecoded).
+#[derive(Debug, Clone, Copy, Default)]
+struct Tail {
+    want: usize,
+    skip: u64,
+}
+
 /// Reads one leaf column: see the [module documentation](self).
 pub(crate) struct LeafReader {
     spec: ColumnSpec,
@@ -148,6 +156,11 @@ pub(crate) struct LeafReader {
     records: usize,
     /// The last record started may go on in the next page.
     open: bool,
+    /// Records after the buffered ones already passed over (the tail of a page the caller
+    /// said it would skip): the next [`LeafReader::skip`] counts them first.
+    ahead: u64,
+    /// The records the caller takes next and skips after them ([`LeafReader::plan`]).
+    planned: Tail,
     /// Records and slots handed out so far (absolute positions of the buffers' starts).
     records_out: u64,
     slots_out: u64,
@@ -209,6 +222,8 @@ impl LeafReader {
             taken_levels: 0,
             records: 0,
             open: false,
+            ahead: 0,
+            planned: Tail::default(),
             records_out: 0,
             slots_out: 0,
             finished: Vec::new(),
@@ -237,7 +252,17 @@ impl LeafReader {
 
     /// Records started so far (taken or buffered), counting one still open.
     pub(crate) fn records_seen(&self) -> u64 {
-        self.records_out + self.records as u64
+        self.records_out + self.records as u64 + self.ahead
+    }
+
+    /// Says that the caller, after its next [`LeafReader::skip`] (if any), fills and takes
+    /// `take` records, then skips `then_skip`: a flat leaf leaves the values of a page's
+    /// records past those taken undecoded, and the next skip counts them.
+    pub(crate) fn plan(&mut self, take: usize, then_skip: u64) {
+        self.planned = Tail {
+            want: take,
+            skip: then_skip,
+        };
     }
 
     /// Every chunk finished so far: (row group, records it gave).
@@ -270,6 +295,15 @@ impl LeafReader {
                 left -= n;
                 continue;
             }
+            if self.ahead > 0 {
+                // Passed over after the records just taken (one slot each: a flat leaf).
+                let n = self.ahead.min(left);
+                self.ahead -= n;
+                self.records_out += n;
+                self.slots_out += n;
+                left -= n;
+                continue;
+            }
             if self.current.is_none() {
                 let Some(task) = self.tasks.pop_front() else {
                     break;
@@ -291,7 +325,8 @@ impl LeafReader {
             }
             let mut skippable = if self.records == 0 { left } else { 0 };
             let before = skippable;
-            if let Some(range) = self.next_page(left.saturating_add(1), &mut skippable)? {
+            let tail = self.planned;
+            if let Some(range) = self.next_page(left.saturating_add(1), &mut skippable, tail)? {
                 return Ok((records - left, Fill::Need(range)));
             }
             left -= before - skippable;
@@ -337,6 +372,12 @@ impl LeafReader {
     pub(crate) fn fill(&mut self, records: usize) -> Result<Fill> {
         let mut reserved = false;
         while self.complete() < records {
+            if self.ahead > 0 {
+                return Err(inconsistent(format!(
+                    "column `{}`: {} records passed over were not skipped",
+                    self.spec.path, self.ahead
+                )));
+            }
             if self.current.is_none() {
                 let Some(task) = self.tasks.pop_front() else {
                     return Ok(Fill::Done);
@@ -344,11 +385,16 @@ impl LeafReader {
                 self.start_chunk(task, records.saturating_sub(self.complete()), &mut reserved)?;
             }
             // Up to the page of the record after them, which completes the last.
-            let rows = records.saturating_sub(self.complete()).saturating_add(1);
-            if let Some(range) = self.next_page(rows as u64, &mut 0)? {
+            let want = records.saturating_sub(self.complete());
+            let tail = Tail {
+                want,
+                skip: self.planned.skip,
+            };
+            if let Some(range) = self.next_page(want.saturating_add(1) as u64, &mut 0, tail)? {
                 return Ok(Fill::Need(range));
             }
         }
+        self.planned = Tail::default();
         Ok(Fill::Done)
     }
 
@@ -423,8 +469,14 @@ impl LeafReader {
     /// file bytes the page needs when they are not held (with an offset index, no more than
     /// the pages of the next `rows` rows). A data page of a leaf with one value per row
     /// whose header shows it holds no more than `skippable` rows is skipped without being
-    /// decompressed, and its rows taken off `skippable`.
-    fn next_page(&mut self, rows: u64, skippable: &mut u64) -> Result<Option<Range<u64>>> {
+    /// decompressed, and its rows taken off `skippable`; of the others, a flat leaf decodes
+    /// no more than `tail` wants.
+    fn next_page(
+        &mut self,
+        rows: u64,
+        skippable: &mut u64,
+        tail: Tail,
+    ) -> Result<Option<Range<u64>>> {
         let Some(mut cur) = self.current.take() else {
             return Ok(None);
         };
@@ -486,7 +538,9 @@ impl LeafReader {
                 self.begin_data_page(meta.header_offset);
                 let n = p.num_values();
                 p.sections(self.spec.max_rep_level, self.spec.max_def_level)
-                    .and_then(|s| self.decode_data(&mut cur.counts, n, p.encoding(), s, skippable))
+                    .and_then(|s| {
+                        self.decode_data(&mut cur.counts, n, p.encoding(), s, skippable, tail)
+                    })
             }
             Page::DataV2(p) => {
                 self.begin_data_page(meta.header_offset);
@@ -494,7 +548,9 @@ impl LeafReader {
                 // the definition levels are what count (as pyarrow reads such pages).
                 let n = p.num_values();
                 p.sections(self.spec.max_rep_level, self.spec.max_def_level)
-                    .and_then(|s| self.decode_data(&mut cur.counts, n, p.encoding(), s, skippable))
+                    .and_then(|s| {
+                        self.decode_data(&mut cur.counts, n, p.encoding(), s, skippable, tail)
+                    })
             }
         };
         if let Err(e) = decoded {
@@ -550,7 +606,8 @@ impl LeafReader {
         }
     }
 
-    /// Decodes a data page of `n` levels.
+    /// Decodes a data page of `n` levels: of a flat leaf, not the first `skip` records (taken
+    /// off it) nor those past what `tail` wants.
     fn decode_data(
         &mut self,
         cur: &mut Counts,
@@ -558,6 +615,7 @@ impl LeafReader {
         encoding: Encoding,
         sections: DataSections<'_>,
         skip: &mut u64,
+        tail: Tail,
     ) -> Result<()> {
         // The levels of the page to read: up to the start of the first record the chunk may
         // no longer give.
@@ -607,6 +665,26 @@ impl LeafReader {
                 (slots - k, valid - valid_k, valid_k)
             }
         };
+        // The rest of the page after the records wanted, when the caller skips it next:
+        // passed over, and counted by that skip.
+        let rest = slots.saturating_sub(tail.want);
+        let passed = match flat && self.storage.can_skip(encoding) && rest as u64 <= tail.skip {
+            true => rest,
+            false => 0,
+        };
+        let (slots, valid) = match passed {
+            0 => (slots, valid),
+            t => {
+                let kept = slots - t;
+                let valid_t = match self.nullable() {
+                    true => self.cut_validity(start + kept, t),
+                    false => t,
+                };
+                self.records -= t;
+                self.ahead += t as u64;
+                (kept, valid - valid_t)
+            }
+        };
         if valid > 0 {
             self.storage
                 .decode(encoding, sections.values, skip_values, valid, &self.spec)?;
@@ -621,20 +699,27 @@ impl LeafReader {
     /// Drops the validity bits of the first `k` of the `n` slots just decoded at `start`
     /// (moving the others down); returns how many of them were valid.
     fn drop_validity(&mut self, start: usize, k: usize, n: usize) -> usize {
-        let dropped = bits_range(&self.validity, start, k);
-        let valid_k = dropped.iter().map(|b| b.count_ones() as usize).sum();
         let kept = bits_range(&self.validity, start + k, n - k);
-        self.validity.truncate(start.div_ceil(8));
-        if !start.is_multiple_of(8) {
-            // Clear the bits of the last byte from `start` on.
-            if let Some(last) = self.validity.last_mut() {
-                *last &= (1u8 << (start % 8)) - 1;
-            }
-        }
+        let valid_k = self.cut_validity(start, k);
         let end = (start + n - k).div_ceil(8);
         self.validity.resize(end, 0);
         copy_bits(&kept, n - k, &mut self.validity, start);
         valid_k
+    }
+
+    /// Cuts the validity bits at slot `at`, ahead of the `k` slots there; returns how many
+    /// of those `k` were valid.
+    fn cut_validity(&mut self, at: usize, k: usize) -> usize {
+        let cut = bits_range(&self.validity, at, k);
+        let valid = cut.iter().map(|b| b.count_ones() as usize).sum();
+        self.validity.truncate(at.div_ceil(8));
+        if !at.is_multiple_of(8) {
+            // Clear the bits of the last byte from `at` on.
+            if let Some(last) = self.validity.last_mut() {
+                *last &= (1u8 << (at % 8)) - 1;
+            }
+        }
+        valid
     }
 
     /// Decodes `n` repetition levels, keeps those of the records the chunk may still give
