@@ -3,6 +3,7 @@
 
 use super::convert::values_utf8;
 use super::error::{no_dictionary, unsupported_encoding};
+use super::pool::{self, Recycled};
 use crate::encoding::delta_byte_array::DeltaByteArrayDecoder;
 use crate::encoding::delta_length_byte_array::DeltaLengthByteArrayDecoder;
 use crate::encoding::dictionary::DictionaryDecoder;
@@ -50,7 +51,7 @@ impl<O: OffsetSize> Default for Bytes<O> {
     }
 }
 
-impl<O: OffsetSize> Bytes<O> {
+impl<O: OffsetSize + Recycled> Bytes<O> {
     /// Values read as strings (`utf8`) or as binary.
     pub(super) fn new(utf8: bool) -> Self {
         Bytes {
@@ -71,8 +72,12 @@ impl<O: OffsetSize> Bytes<O> {
         let mut head = Bytes::new(self.utf8);
         head.utf8_checked = self.utf8_checked;
         if all {
-            head.offsets = std::mem::replace(&mut self.offsets, vec![O::from_usize(0)]);
-            head.values = std::mem::take(&mut self.values);
+            // Recycled vectors as large, if some fit, for the next batch.
+            let mut offsets = pool::take_vec(self.offsets.capacity()).unwrap_or_default();
+            offsets.push(O::from_usize(0));
+            head.offsets = std::mem::replace(&mut self.offsets, offsets);
+            let values = pool::take_vec(self.values.capacity()).unwrap_or_default();
+            head.values = std::mem::replace(&mut self.values, values);
             self.utf8_checked = self.utf8;
             return head;
         }
@@ -94,7 +99,7 @@ impl<O: OffsetSize> Bytes<O> {
     /// the rest.
     pub(super) fn split_head(&mut self, n: usize) -> Self {
         let start = self.offsets.get(n).and_then(|o| o.to_usize()).unwrap_or(0);
-        let mut rest_offsets = Vec::with_capacity(self.offsets.capacity());
+        let mut rest_offsets = pool::vec_for(self.offsets.capacity());
         rest_offsets.extend(
             self.offsets
                 .get(n..)
@@ -105,7 +110,7 @@ impl<O: OffsetSize> Bytes<O> {
         if rest_offsets.is_empty() {
             rest_offsets.push(O::from_usize(0));
         }
-        let mut rest_values = Vec::with_capacity(self.values.capacity());
+        let mut rest_values = pool::vec_for(self.values.capacity());
         rest_values.extend_from_slice(self.values.get(start..).unwrap_or_default());
         let mut head = Bytes::new(self.utf8);
         head.utf8_checked = self.utf8_checked;

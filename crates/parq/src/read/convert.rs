@@ -30,11 +30,12 @@ use arrow_array::{
     ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, BooleanArray, FixedSizeBinaryArray,
     GenericStringArray, LargeBinaryArray, OffsetSizeTrait, PrimitiveArray, StringViewArray,
 };
-use arrow_buffer::ScalarBuffer;
 use arrow_buffer::{i256, BooleanBuffer, Buffer, IntervalDayTime, NullBuffer, OffsetBuffer};
+use arrow_buffer::{ArrowNativeType, ScalarBuffer};
 use arrow_schema::{DataType, IntervalUnit, TimeUnit};
 
 use super::error::ConvertError;
+use super::pool::{self, Recycled};
 use crate::encoding::plain::Int96;
 use crate::encoding::OffsetSize;
 
@@ -47,7 +48,7 @@ pub(crate) fn null_buffer(validity: Vec<u8>, len: usize) -> NullBuffer {
     if validity.len() < need {
         validity.resize(need, 0);
     }
-    NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(validity), 0, len))
+    NullBuffer::new(BooleanBuffer::new(pool::buffer(validity), 0, len))
 }
 
 pub(crate) fn boolean(bits: Vec<u8>, len: usize, nulls: Option<NullBuffer>) -> ArrayRef {
@@ -66,6 +67,24 @@ fn prim<T: ArrowPrimitiveType>(
     t: &DataType,
 ) -> ArrayRef {
     Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(values), nulls).with_data_type(t.clone()))
+}
+
+/// `values` in a buffer recycled once the arrays holding it are dropped.
+fn recycled<T: Recycled + ArrowNativeType>(values: Vec<T>) -> ScalarBuffer<T> {
+    let len = values.len();
+    ScalarBuffer::new(pool::buffer(values), 0, len)
+}
+
+/// The values decoded, as they are, in a buffer recycled once the array is dropped.
+fn kept<T: ArrowPrimitiveType>(
+    values: Vec<T::Native>,
+    nulls: Option<NullBuffer>,
+    t: &DataType,
+) -> ArrayRef
+where
+    T::Native: Recycled,
+{
+    Arc::new(PrimitiveArray::<T>::new(recycled(values), nulls).with_data_type(t.clone()))
 }
 
 /// Reinterprets the native buffer `buffer` of `len` values.
@@ -87,18 +106,18 @@ fn cannot(physical: &str, t: &DataType) -> ConvertError {
 pub(crate) fn from_i32(values: Vec<i32>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
     let len = values.len();
     Ok(match t {
-        DataType::Int32 => prim::<Int32Type>(values, nulls, t),
-        DataType::Date32 => prim::<Date32Type>(values, nulls, t),
-        DataType::Time32(TimeUnit::Second) => prim::<Time32SecondType>(values, nulls, t),
-        DataType::Time32(TimeUnit::Millisecond) => prim::<Time32MillisecondType>(values, nulls, t),
-        DataType::UInt32 => reinterpret::<UInt32Type>(Buffer::from_vec(values), len, nulls, t),
+        DataType::Int32 => kept::<Int32Type>(values, nulls, t),
+        DataType::Date32 => kept::<Date32Type>(values, nulls, t),
+        DataType::Time32(TimeUnit::Second) => kept::<Time32SecondType>(values, nulls, t),
+        DataType::Time32(TimeUnit::Millisecond) => kept::<Time32MillisecondType>(values, nulls, t),
+        DataType::UInt32 => reinterpret::<UInt32Type>(pool::buffer(values), len, nulls, t),
         DataType::Int8 => prim::<Int8Type>(values.iter().map(|&v| v as i8).collect(), nulls, t),
         DataType::Int16 => prim::<Int16Type>(values.iter().map(|&v| v as i16).collect(), nulls, t),
         DataType::UInt8 => prim::<UInt8Type>(values.iter().map(|&v| v as u8).collect(), nulls, t),
         DataType::UInt16 => {
             prim::<UInt16Type>(values.iter().map(|&v| v as u16).collect(), nulls, t)
         }
-        DataType::Decimal32(..) => prim::<Decimal32Type>(values, nulls, t),
+        DataType::Decimal32(..) => kept::<Decimal32Type>(values, nulls, t),
         DataType::Decimal64(..) => {
             prim::<Decimal64Type>(values.iter().map(|&v| i64::from(v)).collect(), nulls, t)
         }
@@ -120,24 +139,24 @@ pub(crate) fn from_i32(values: Vec<i32>, nulls: Option<NullBuffer>, t: &DataType
 pub(crate) fn from_i64(values: Vec<i64>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
     let len = values.len();
     Ok(match t {
-        DataType::Int64 => prim::<Int64Type>(values, nulls, t),
-        DataType::UInt64 => reinterpret::<UInt64Type>(Buffer::from_vec(values), len, nulls, t),
-        DataType::Date64 => prim::<Date64Type>(values, nulls, t),
+        DataType::Int64 => kept::<Int64Type>(values, nulls, t),
+        DataType::UInt64 => reinterpret::<UInt64Type>(pool::buffer(values), len, nulls, t),
+        DataType::Date64 => kept::<Date64Type>(values, nulls, t),
         DataType::Timestamp(unit, _) => match unit {
-            TimeUnit::Second => prim::<TimestampSecondType>(values, nulls, t),
-            TimeUnit::Millisecond => prim::<TimestampMillisecondType>(values, nulls, t),
-            TimeUnit::Microsecond => prim::<TimestampMicrosecondType>(values, nulls, t),
-            TimeUnit::Nanosecond => prim::<TimestampNanosecondType>(values, nulls, t),
+            TimeUnit::Second => kept::<TimestampSecondType>(values, nulls, t),
+            TimeUnit::Millisecond => kept::<TimestampMillisecondType>(values, nulls, t),
+            TimeUnit::Microsecond => kept::<TimestampMicrosecondType>(values, nulls, t),
+            TimeUnit::Nanosecond => kept::<TimestampNanosecondType>(values, nulls, t),
         },
-        DataType::Time64(TimeUnit::Microsecond) => prim::<Time64MicrosecondType>(values, nulls, t),
-        DataType::Time64(TimeUnit::Nanosecond) => prim::<Time64NanosecondType>(values, nulls, t),
+        DataType::Time64(TimeUnit::Microsecond) => kept::<Time64MicrosecondType>(values, nulls, t),
+        DataType::Time64(TimeUnit::Nanosecond) => kept::<Time64NanosecondType>(values, nulls, t),
         DataType::Duration(unit) => match unit {
-            TimeUnit::Second => prim::<DurationSecondType>(values, nulls, t),
-            TimeUnit::Millisecond => prim::<DurationMillisecondType>(values, nulls, t),
-            TimeUnit::Microsecond => prim::<DurationMicrosecondType>(values, nulls, t),
-            TimeUnit::Nanosecond => prim::<DurationNanosecondType>(values, nulls, t),
+            TimeUnit::Second => kept::<DurationSecondType>(values, nulls, t),
+            TimeUnit::Millisecond => kept::<DurationMillisecondType>(values, nulls, t),
+            TimeUnit::Microsecond => kept::<DurationMicrosecondType>(values, nulls, t),
+            TimeUnit::Nanosecond => kept::<DurationNanosecondType>(values, nulls, t),
         },
-        DataType::Decimal64(..) => prim::<Decimal64Type>(values, nulls, t),
+        DataType::Decimal64(..) => kept::<Decimal64Type>(values, nulls, t),
         DataType::Decimal128(..) => {
             prim::<Decimal128Type>(values.iter().map(|&v| i128::from(v)).collect(), nulls, t)
         }
@@ -190,14 +209,14 @@ pub(crate) fn from_int96(values: &[Int96], nulls: Option<NullBuffer>, t: &DataTy
 
 pub(crate) fn from_f32(values: Vec<f32>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
     match t {
-        DataType::Float32 => Ok(prim::<Float32Type>(values, nulls, t)),
+        DataType::Float32 => Ok(kept::<Float32Type>(values, nulls, t)),
         _ => Err(cannot("FLOAT", t)),
     }
 }
 
 pub(crate) fn from_f64(values: Vec<f64>, nulls: Option<NullBuffer>, t: &DataType) -> Res {
     match t {
-        DataType::Float64 => Ok(prim::<Float64Type>(values, nulls, t)),
+        DataType::Float64 => Ok(kept::<Float64Type>(values, nulls, t)),
         _ => Err(cannot("DOUBLE", t)),
     }
 }
@@ -449,12 +468,12 @@ pub(crate) fn from_bytes(
     match t {
         DataType::Utf8 => {
             // Offsets are built increasing from 0 by the decoders.
-            let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
-            string_array(o, Buffer::from_vec(values), nulls, checked)
+            let o = OffsetBuffer::new(recycled(offsets));
+            string_array(o, pool::buffer(values), nulls, checked)
         }
         DataType::Binary => {
-            let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
-            let a = BinaryArray::try_new(o, Buffer::from_vec(values), nulls)
+            let o = OffsetBuffer::new(recycled(offsets));
+            let a = BinaryArray::try_new(o, pool::buffer(values), nulls)
                 .map_err(|e| ConvertError::new(e.to_string()))?;
             Ok(Arc::new(a))
         }
@@ -516,12 +535,12 @@ pub(crate) fn from_large_bytes(
 ) -> Res {
     match t {
         DataType::LargeUtf8 => {
-            let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
-            string_array(o, Buffer::from_vec(values), nulls, checked)
+            let o = OffsetBuffer::new(recycled(offsets));
+            string_array(o, pool::buffer(values), nulls, checked)
         }
         DataType::LargeBinary => {
-            let o = OffsetBuffer::new(ScalarBuffer::from(offsets));
-            let a = LargeBinaryArray::try_new(o, Buffer::from_vec(values), nulls)
+            let o = OffsetBuffer::new(recycled(offsets));
+            let a = LargeBinaryArray::try_new(o, pool::buffer(values), nulls)
                 .map_err(|e| ConvertError::new(e.to_string()))?;
             Ok(Arc::new(a))
         }

@@ -34,6 +34,7 @@ use arrow_schema::DataType;
 use super::bytes::Bytes;
 use super::error::ConvertError;
 use super::error::{no_dictionary, SLOTS};
+use super::pool::Recycled;
 use super::spread::spread_fixed;
 use crate::encoding::encode::dictionary::ByteArrayDictEncoder;
 use crate::encoding::plain;
@@ -73,7 +74,7 @@ impl<O: OffsetSize> Default for DictBytes<O> {
     }
 }
 
-impl<O: OffsetSize> DictBytes<O> {
+impl<O: OffsetSize + Recycled> DictBytes<O> {
     /// Entries of the Arrow dictionary so far.
     fn entries(&self) -> usize {
         self.dict_offsets.len() - 1
@@ -433,7 +434,7 @@ mod tests {
     }
 
     /// The values of the slots (None for null slots) of a finished `DictBytes`.
-    fn read<O: OffsetSize>(
+    fn read<O: OffsetSize + Recycled>(
         d: DictBytes<O>,
         key: &DataType,
         nulls: Option<&NullBuffer>,
@@ -507,7 +508,7 @@ mod tests {
         fallback_values_and_unused_entries::<i64>();
     }
 
-    fn fallback_values_and_unused_entries<O: OffsetSize>() {
+    fn fallback_values_and_unused_entries<O: OffsetSize + Recycled>() {
         // A chunk dictionary of 200 distinct values of which the data page uses 100; then
         // 300 PLAIN values of 28 others and of used ones: 128 distinct values are used.
         let dict = names(200, "d");

@@ -4,78 +4,101 @@
 //! page by page and that the codecs zero before writing. A query engine's many small reads
 //! (a point lookup touches a few pages of each column) are where this counts.
 //!
-//! The pool is shared by every thread of the process and bounded: at most [`POOL_BYTES`] in
-//! at most [`MAX_BUFFERS`] buffers of at most [`MAX_POOLED`] bytes each; a buffer given back
-//! beyond that is freed. A buffer's length is the part of it that is initialized: whoever
-//! takes it may use that much without writing it first.
+//! The arrays a read hands out recycle their buffers the same way: the buffers of the
+//! common value types ([`Recycled`]) go back to a shelf of their type when the arrays are
+//! dropped ([`buffer`]) and make the next batches' arrays ([`take_vec`]), so a reader whose
+//! batches are dropped as it goes writes into memory already mapped (the system allocator
+//! hands large freed blocks back to the kernel, which faults them in again page by page).
+//!
+//! The pool and the shelves are shared by every thread of the process and bounded: at most
+//! [`POOL_BYTES`] of read buffers and [`OUTPUT_BYTES`] per shelf, in at most [`MAX_BUFFERS`]
+//! buffers of at most [`MAX_POOLED`] bytes each; a buffer given back beyond that is freed. A
+//! read buffer's length is the part of it that is initialized: whoever takes it may use that
+//! much without writing it first.
 
 use std::ops::Range;
-use std::sync::{Mutex, MutexGuard};
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex, MutexGuard};
 
+use arrow_buffer::alloc::Allocation;
+use arrow_buffer::{ArrowNativeType, Buffer};
 use bytes::Bytes;
 
-/// Bytes the pool holds at most.
+/// Bytes the pool of read buffers holds at most.
 pub(crate) const POOL_BYTES: usize = 64 << 20;
+/// Bytes each shelf of output buffers holds at most.
+pub(crate) const OUTPUT_BYTES: usize = 32 << 20;
 /// The largest buffer kept (the decoder's merged reads stop at 8 MiB).
 pub(crate) const MAX_POOLED: usize = 16 << 20;
-/// Buffers kept at most.
+/// Buffers a shelf keeps at most.
 const MAX_BUFFERS: usize = 64;
 /// A buffer this small serves any smaller read.
 const SMALL: usize = 64 << 10;
 
-struct Pool {
-    buffers: Vec<Vec<u8>>,
+/// Buffers of `T` kept for reuse, at most `limit` bytes of them.
+pub(crate) struct Shelf<T> {
+    buffers: Vec<Vec<T>>,
     bytes: usize,
+    limit: usize,
 }
 
-static POOL: Mutex<Pool> = Mutex::new(Pool {
-    buffers: Vec::new(),
-    bytes: 0,
-});
+impl<T> Shelf<T> {
+    const fn new(limit: usize) -> Self {
+        Shelf {
+            buffers: Vec::new(),
+            bytes: 0,
+            limit,
+        }
+    }
 
-fn lock() -> MutexGuard<'static, Pool> {
-    // The pool's state stays consistent through a panic elsewhere (nothing panics while it
-    // is held), so a poisoned lock is used as it is.
-    POOL.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-impl Pool {
-    /// The smallest buffer holding `sizes.start` bytes or more and less than `sizes.end`.
-    fn take(&mut self, sizes: Range<usize>) -> Option<Vec<u8>> {
+    /// The smallest buffer of a capacity of `caps.start` or more and less than `caps.end`.
+    fn take(&mut self, caps: Range<usize>) -> Option<Vec<T>> {
         let fits = self
             .buffers
             .iter()
             .enumerate()
-            .filter(|(_, b)| sizes.contains(&b.capacity()))
+            .filter(|(_, b)| caps.contains(&b.capacity()))
             .min_by_key(|(_, b)| b.capacity());
         let i = fits?.0;
         let buffer = self.buffers.swap_remove(i);
-        self.bytes -= buffer.capacity();
+        self.bytes -= bytes_of(&buffer);
         Some(buffer)
     }
 
-    /// Keeps `buffer` unless it is too large or the pool is full.
-    fn give(&mut self, buffer: Vec<u8>) {
-        let cap = buffer.capacity();
-        let room = self.buffers.len() < MAX_BUFFERS && self.bytes + cap <= POOL_BYTES;
-        if cap > 0 && cap <= MAX_POOLED && room {
-            self.bytes += cap;
+    /// Keeps `buffer` unless it is too large or the shelf is full.
+    fn give(&mut self, buffer: Vec<T>) {
+        let size = bytes_of(&buffer);
+        let room = self.buffers.len() < MAX_BUFFERS && self.bytes + size <= self.limit;
+        if size > 0 && size <= MAX_POOLED && room {
+            self.bytes += size;
             self.buffers.push(buffer);
         }
     }
 }
 
+fn bytes_of<T>(buffer: &Vec<T>) -> usize {
+    buffer.capacity().saturating_mul(std::mem::size_of::<T>())
+}
+
+fn lock<T>(shelf: &'static Mutex<Shelf<T>>) -> MutexGuard<'static, Shelf<T>> {
+    // A shelf stays consistent through a panic elsewhere (nothing panics while it is
+    // held), so a poisoned lock is used as it is.
+    shelf.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+static READS: Mutex<Shelf<u8>> = Mutex::new(Shelf::new(POOL_BYTES));
+
 /// A buffer from the pool of at least `n` bytes and, so that a small read does not hold on
 /// to a large buffer, at most 4 times that (or [`SMALL`] bytes).
 pub(crate) fn take(n: usize) -> Option<Vec<u8>> {
-    lock().take(n..n.saturating_mul(4).max(SMALL) + 1)
+    lock(&READS).take(n..n.saturating_mul(4).max(SMALL) + 1)
 }
 
 /// Gives `buffer` back for a later read (its length: the bytes initialized), or frees it
 /// when it is too large or the pool is full.
 pub(crate) fn give(buffer: Vec<u8>) {
     if buffer.capacity() > 0 && buffer.capacity() <= MAX_POOLED {
-        lock().give(buffer);
+        lock(&READS).give(buffer);
     }
 }
 
@@ -102,16 +125,72 @@ impl Drop for Lease {
     }
 }
 
+/// A value type of the arrays a read hands out whose buffers come back to a shelf of their
+/// own when the arrays are dropped ([`buffer`]), for the next batches ([`take_vec`]).
+pub(crate) trait Recycled: Copy + Send + Sync + std::panic::RefUnwindSafe + 'static {
+    fn shelf() -> &'static Mutex<Shelf<Self>>;
+}
+
+macro_rules! recycled {
+    ($($t:ty => $shelf:ident),*) => {$(
+        static $shelf: Mutex<Shelf<$t>> = Mutex::new(Shelf::new(OUTPUT_BYTES));
+        impl Recycled for $t {
+            fn shelf() -> &'static Mutex<Shelf<Self>> {
+                &$shelf
+            }
+        }
+    )*};
+}
+
+recycled!(u8 => OUT_U8, i32 => OUT_I32, i64 => OUT_I64, f32 => OUT_F32, f64 => OUT_F64);
+
+/// An empty vector with room for `n` values and not much more (a quarter), from the
+/// buffers of arrays dropped, if one fits.
+pub(crate) fn take_vec<T: Recycled>(n: usize) -> Option<Vec<T>> {
+    let mut v = lock(T::shelf()).take(n..n.saturating_add(n / 4).saturating_add(2))?;
+    v.clear();
+    Some(v)
+}
+
+/// An empty vector with room for `n` values: [`take_vec`]'s, or a new one.
+pub(crate) fn vec_for<T: Recycled>(n: usize) -> Vec<T> {
+    take_vec(n).unwrap_or_else(|| Vec::with_capacity(n))
+}
+
+/// `values` as an Arrow buffer whose memory goes back to `T`'s shelf once the last array
+/// holding it is dropped (too small or too large a vector is just moved into the buffer).
+pub(crate) fn buffer<T: Recycled + ArrowNativeType>(values: Vec<T>) -> Buffer {
+    let size = bytes_of(&values);
+    if !(SMALL..=MAX_POOLED).contains(&size) {
+        return Buffer::from_vec(values);
+    }
+    let len = values.len() * std::mem::size_of::<T>();
+    let ptr = NonNull::from(values.as_slice()).cast::<u8>();
+    let owner: Arc<dyn Allocation> = Arc::new(Returned(values));
+    // SAFETY: `ptr` points to the vector's `len` initialized bytes. The vector lives in
+    // `owner` until the buffer and its clones are dropped; moving the vector into the `Arc`
+    // did not move its heap memory, and nothing changes or frees that memory before
+    // `Returned::drop`.
+    unsafe { Buffer::from_custom_allocation(ptr, len, owner) }
+}
+
+/// A vector lent to Arrow arrays, put on its shelf when they let it go.
+struct Returned<T: Recycled>(Vec<T>);
+
+impl<T: Recycled> Drop for Returned<T> {
+    fn drop(&mut self) {
+        let values = std::mem::take(&mut self.0);
+        lock(T::shelf()).give(values);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn the_pool_keeps_what_fits_and_gives_the_smallest_that_is_large_enough() {
-        let mut pool = Pool {
-            buffers: Vec::new(),
-            bytes: 0,
-        };
+        let mut pool = Shelf::<u8>::new(POOL_BYTES);
         assert!(pool.take(1..10).is_none());
         for cap in [100, 5000, 1000] {
             pool.give(Vec::with_capacity(cap));
@@ -132,6 +211,27 @@ mod tests {
         assert!(pool.bytes <= POOL_BYTES && pool.buffers.len() <= MAX_BUFFERS);
         let held: usize = pool.buffers.iter().map(Vec::capacity).sum();
         assert_eq!(held, pool.bytes);
+    }
+
+    #[test]
+    fn an_arrays_buffer_goes_back_to_its_shelf_when_dropped() {
+        // A capacity no other test's read asks for (the shelves are the process's).
+        let n = 123_457;
+        let mut values: Vec<f32> = Vec::with_capacity(n);
+        values.extend((0..1000).map(|i| i as f32));
+        let at = values.as_ptr();
+        let lent = buffer(values);
+        assert_eq!(lent.len(), 4000);
+        assert_eq!(lent.typed_data::<f32>()[999], 999.0);
+        let clone = lent.slice(4);
+        drop(lent);
+        assert!(take_vec::<f32>(n).is_none_or(|v| v.as_ptr() != at));
+        drop(clone);
+        let back = take_vec::<f32>(n).expect("the buffer is back");
+        assert_eq!((back.as_ptr(), back.len(), back.capacity()), (at, 0, n));
+        // Too small to keep: moved into the buffer, freed with it.
+        let small = buffer(vec![1i64; 10]);
+        assert_eq!(small.typed_data::<i64>(), &[1; 10]);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use super::convert::{self, Utf8Checked};
 use super::dict::{dictionary_array, DictBytes};
 use super::error::{no_dictionary, unsupported_encoding, ConvertError, SLOTS};
 use super::plan::ColumnSpec;
+use super::pool;
 use super::spread::{bits_range, spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
 use crate::encoding::bitmap::copy_bits;
 use crate::encoding::byte_stream_split::ByteStreamSplitDecoder;
@@ -350,6 +351,15 @@ impl Storage {
                 v.get(from..from + n).map(<[T]>::to_vec).unwrap_or_default()
             }
         }
+        // Moved out whole, the values leave a recycled vector as large behind, if one fits.
+        fn prim<T: PrimValue>(v: &mut Vec<T>, from: usize, n: usize, all: bool) -> Vec<T> {
+            let next = if all { T::reused(v.capacity()) } else { None };
+            let out = part(v, from, n, all);
+            if let Some(next) = next {
+                *v = next;
+            }
+            out
+        }
         match self {
             Storage::Null => Storage::Null,
             Storage::Bool(b) => Storage::Bool(BoolValues {
@@ -362,11 +372,11 @@ impl Storage {
                 len: n,
                 scratch: Vec::new(),
             }),
-            Storage::I32(p) => Storage::I32(Prim::with(part(&mut p.values, from, n, all))),
-            Storage::I64(p) => Storage::I64(Prim::with(part(&mut p.values, from, n, all))),
-            Storage::I96(p) => Storage::I96(Prim::with(part(&mut p.values, from, n, all))),
-            Storage::F32(p) => Storage::F32(Prim::with(part(&mut p.values, from, n, all))),
-            Storage::F64(p) => Storage::F64(Prim::with(part(&mut p.values, from, n, all))),
+            Storage::I32(p) => Storage::I32(Prim::with(prim(&mut p.values, from, n, all))),
+            Storage::I64(p) => Storage::I64(Prim::with(prim(&mut p.values, from, n, all))),
+            Storage::I96(p) => Storage::I96(Prim::with(prim(&mut p.values, from, n, all))),
+            Storage::F32(p) => Storage::F32(Prim::with(prim(&mut p.values, from, n, all))),
+            Storage::F64(p) => Storage::F64(Prim::with(prim(&mut p.values, from, n, all))),
             Storage::Fixed(f) => {
                 let w = f.width;
                 let mut head = FixedBytes::new(w);
@@ -385,8 +395,9 @@ impl Storage {
     /// are copied than by [`Storage::take`] and the compaction after it); `None` for the
     /// storages that do not split.
     pub(super) fn split_head(&mut self, n: usize, len: usize) -> Option<Storage> {
-        fn split<T: Copy>(v: &mut Vec<T>, n: usize) -> Vec<T> {
-            let mut rest = Vec::with_capacity(v.capacity());
+        fn split<T: PrimValue>(v: &mut Vec<T>, n: usize) -> Vec<T> {
+            let cap = v.capacity();
+            let mut rest = T::reused(cap).unwrap_or_else(|| Vec::with_capacity(cap));
             rest.extend_from_slice(v.get(n..).unwrap_or_default());
             let mut head = std::mem::replace(v, rest);
             head.truncate(n);
@@ -528,20 +539,40 @@ pub(crate) trait PrimValue: FixedWidth + std::fmt::Debug {
     fn delta(_data: &[u8], _n: usize, _out: &mut Vec<Self>) -> Option<Result<()>> {
         None
     }
+
+    /// An empty vector for `n` values from the buffers of arrays dropped
+    /// ([`pool::take_vec`]), for the types whose arrays recycle them.
+    fn reused(_n: usize) -> Option<Vec<Self>> {
+        None
+    }
 }
 
 impl PrimValue for i32 {
     fn delta(data: &[u8], n: usize, out: &mut Vec<Self>) -> Option<Result<()>> {
         Some(DeltaBinaryPackedDecoder::new(data).and_then(|mut d| d.decode(n, out)))
     }
+    fn reused(n: usize) -> Option<Vec<Self>> {
+        pool::take_vec(n)
+    }
 }
 impl PrimValue for i64 {
     fn delta(data: &[u8], n: usize, out: &mut Vec<Self>) -> Option<Result<()>> {
         Some(DeltaBinaryPackedDecoder::new(data).and_then(|mut d| d.decode(n, out)))
     }
+    fn reused(n: usize) -> Option<Vec<Self>> {
+        pool::take_vec(n)
+    }
 }
-impl PrimValue for f32 {}
-impl PrimValue for f64 {}
+impl PrimValue for f32 {
+    fn reused(n: usize) -> Option<Vec<Self>> {
+        pool::take_vec(n)
+    }
+}
+impl PrimValue for f64 {
+    fn reused(n: usize) -> Option<Vec<Self>> {
+        pool::take_vec(n)
+    }
+}
 impl PrimValue for Int96 {}
 
 /// Reserves room for `n` more values in `v`; returns `n`.
