@@ -30,7 +30,7 @@ use super::convert;
 use super::error::{
     in_page, inconsistent, locate, page_meta, unsupported_encoding, ConvertError, SLOTS,
 };
-use super::levels::{count_at_least, count_zeros, levels_to_bits, nth_zero, slot_bits};
+use super::levels::{check_max, count_at_least, count_zeros, levels_to_bits, nth_zero, slot_bits};
 use super::plan::ColumnSpec;
 use super::pool;
 use super::spread::bits_range;
@@ -380,7 +380,7 @@ impl LeafReader {
             }
             if self.current.is_none() {
                 let Some(task) = self.tasks.pop_front() else {
-                    return Ok(Fill::Done);
+                    break;
                 };
                 self.start_chunk(task, records.saturating_sub(self.complete()), &mut reserved)?;
             }
@@ -992,20 +992,4 @@ fn prune<T>(marks: &mut Vec<(u64, T)>, slot: u64) {
     if i > 1 {
         marks.drain(..i - 1);
     }
-}
-
-/// An error if a level of `page` exceeds `max` (checked only where the section's bit width
-/// can hold a larger level).
-fn check_max(page: &[u16], levels: &Levels<'_>, max: i16, what: &str) -> Result<()> {
-    let max = max as u16;
-    if levels.bit_width < 16 && (1u32 << levels.bit_width) - 1 <= u32::from(max) {
-        return Ok(());
-    }
-    let top = page.iter().fold(0, |m, &l| m.max(l));
-    if top > max {
-        return Err(inconsistent(format!(
-            "{what} level {top} > the column's maximum {max}"
-        )));
-    }
-    Ok(())
 }

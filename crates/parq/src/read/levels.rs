@@ -9,8 +9,11 @@
 
 use arrow_array::OffsetSizeTrait;
 
+use super::error::inconsistent;
 use super::plan::Slot;
 use super::spread::{low_bits, write_bits};
+use crate::page::Levels;
+use crate::Result;
 
 /// Masks of up to 64 levels.
 mod mask {
@@ -300,6 +303,22 @@ fn list_slots_with<O: OffsetSizeTrait>(
     }
     offsets.push(O::usize_as(count));
     (offsets, count, bits)
+}
+
+/// An error if a level of `page` exceeds `max` (checked only where the section's bit width
+/// can hold a larger level).
+pub(super) fn check_max(page: &[u16], levels: &Levels<'_>, max: i16, what: &str) -> Result<()> {
+    let max = max as u16;
+    if levels.bit_width < 16 && (1u32 << levels.bit_width) - 1 <= u32::from(max) {
+        return Ok(());
+    }
+    let top = page.iter().fold(0, |m, &l| m.max(l));
+    if top > max {
+        return Err(inconsistent(format!(
+            "{what} level {top} > the column's maximum {max}"
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
