@@ -69,6 +69,7 @@ pub use leaf::ColumnOptions;
 pub use object_store::ObjectStoreSource;
 pub use options::{DictionaryColumns, InvalidUtf8, ReadOptions, StringType};
 pub use plan::{ColumnSelection, ColumnSpec};
+pub use pool::release_buffers;
 pub use predicate::{col, CmpOp, Literal, Predicate};
 pub use reader::{ParquetReader, RecordBatches};
 pub use selection::RowSelection;

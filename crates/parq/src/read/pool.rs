@@ -11,23 +11,24 @@
 //! hands large freed blocks back to the kernel, which faults them in again page by page).
 //!
 //! The pool and the shelves are shared by every thread of the process and bounded: at most
-//! [`POOL_BYTES`] of read buffers and [`OUTPUT_BYTES`] per shelf, in at most [`MAX_BUFFERS`]
-//! buffers of at most [`MAX_POOLED`] bytes each; a buffer given back beyond that is freed. A
-//! read buffer's length is the part of it that is initialized: whoever takes it may use that
-//! much without writing it first.
+//! [`POOL_BYTES`] of read buffers and [`OUTPUT_BYTES`] of output buffers, each shelf at most
+//! [`MAX_BUFFERS`] buffers of at most [`MAX_POOLED`] bytes; a buffer given back beyond that
+//! is freed, and [`release_buffers`] frees them all. A read buffer's length is the part of it
+//! that is initialized: whoever takes it may use that much without writing it first.
 
 use std::ops::Range;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use arrow_buffer::alloc::Allocation;
 use arrow_buffer::{ArrowNativeType, Buffer};
 use bytes::Bytes;
 
-/// Bytes the pool of read buffers holds at most.
+/// Bytes the read buffers kept take at most.
 pub(crate) const POOL_BYTES: usize = 64 << 20;
-/// Bytes each shelf of output buffers holds at most.
-pub(crate) const OUTPUT_BYTES: usize = 32 << 20;
+/// Bytes the output buffers kept take at most, all types together.
+pub(crate) const OUTPUT_BYTES: usize = 64 << 20;
 /// The largest buffer kept (the decoder's merged reads stop at 8 MiB).
 pub(crate) const MAX_POOLED: usize = 16 << 20;
 /// Buffers a shelf keeps at most.
@@ -35,19 +36,47 @@ const MAX_BUFFERS: usize = 64;
 /// A buffer this small serves any smaller read.
 const SMALL: usize = 64 << 10;
 
-/// Buffers of `T` kept for reuse, at most `limit` bytes of them.
-pub(crate) struct Shelf<T> {
-    buffers: Vec<Vec<T>>,
-    bytes: usize,
+/// Bytes some shelves may keep together.
+pub(crate) struct Budget {
+    held: AtomicUsize,
     limit: usize,
 }
 
-impl<T> Shelf<T> {
+impl Budget {
     const fn new(limit: usize) -> Self {
+        Budget {
+            held: AtomicUsize::new(0),
+            limit,
+        }
+    }
+
+    /// Counts `size` more bytes held, unless that goes over the limit.
+    fn claim(&self, size: usize) -> bool {
+        let fits = |held: usize| held.checked_add(size).filter(|&h| h <= self.limit);
+        self.held
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, fits)
+            .is_ok()
+    }
+
+    fn release(&self, size: usize) {
+        self.held.fetch_sub(size, Ordering::Relaxed);
+    }
+}
+
+static READ_BUDGET: Budget = Budget::new(POOL_BYTES);
+static OUTPUT_BUDGET: Budget = Budget::new(OUTPUT_BYTES);
+
+/// Buffers of `T` kept for reuse, within a [`Budget`].
+pub(crate) struct Shelf<T> {
+    buffers: Vec<Vec<T>>,
+    budget: &'static Budget,
+}
+
+impl<T> Shelf<T> {
+    const fn new(budget: &'static Budget) -> Self {
         Shelf {
             buffers: Vec::new(),
-            bytes: 0,
-            limit,
+            budget,
         }
     }
 
@@ -61,17 +90,23 @@ impl<T> Shelf<T> {
             .min_by_key(|(_, b)| b.capacity());
         let i = fits?.0;
         let buffer = self.buffers.swap_remove(i);
-        self.bytes -= bytes_of(&buffer);
+        self.budget.release(bytes_of(&buffer));
         Some(buffer)
     }
 
-    /// Keeps `buffer` unless it is too large or the shelf is full.
+    /// Keeps `buffer` unless it is too large or the shelf or its budget is full.
     fn give(&mut self, buffer: Vec<T>) {
         let size = bytes_of(&buffer);
-        let room = self.buffers.len() < MAX_BUFFERS && self.bytes + size <= self.limit;
-        if size > 0 && size <= MAX_POOLED && room {
-            self.bytes += size;
+        let keep = size > 0 && size <= MAX_POOLED && self.buffers.len() < MAX_BUFFERS;
+        if keep && self.budget.claim(size) {
             self.buffers.push(buffer);
+        }
+    }
+
+    /// Frees every buffer kept.
+    fn clear(&mut self) {
+        for buffer in self.buffers.drain(..) {
+            self.budget.release(bytes_of(&buffer));
         }
     }
 }
@@ -86,7 +121,7 @@ fn lock<T>(shelf: &'static Mutex<Shelf<T>>) -> MutexGuard<'static, Shelf<T>> {
     shelf.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-static READS: Mutex<Shelf<u8>> = Mutex::new(Shelf::new(POOL_BYTES));
+static READS: Mutex<Shelf<u8>> = Mutex::new(Shelf::new(&READ_BUDGET));
 
 /// A buffer from the pool of at least `n` bytes and, so that a small read does not hold on
 /// to a large buffer, at most 4 times that (or [`SMALL`] bytes).
@@ -133,7 +168,7 @@ pub(crate) trait Recycled: Copy + Send + Sync + std::panic::RefUnwindSafe + 'sta
 
 macro_rules! recycled {
     ($($t:ty => $shelf:ident),*) => {$(
-        static $shelf: Mutex<Shelf<$t>> = Mutex::new(Shelf::new(OUTPUT_BYTES));
+        static $shelf: Mutex<Shelf<$t>> = Mutex::new(Shelf::new(&OUTPUT_BUDGET));
         impl Recycled for $t {
             fn shelf() -> &'static Mutex<Shelf<Self>> {
                 &$shelf
@@ -143,6 +178,18 @@ macro_rules! recycled {
 }
 
 recycled!(u8 => OUT_U8, i32 => OUT_I32, i64 => OUT_I64, f32 => OUT_F32, f64 => OUT_F64);
+
+/// Frees the buffers parq keeps for its next reads: the file ranges and pages read, and the
+/// buffers of the arrays handed out and dropped since (at most [`POOL_BYTES`] and
+/// [`OUTPUT_BYTES`] bytes). Reads after it allocate afresh, then keep buffers again.
+pub fn release_buffers() {
+    lock(&READS).clear();
+    lock(u8::shelf()).clear();
+    lock(i32::shelf()).clear();
+    lock(i64::shelf()).clear();
+    lock(f32::shelf()).clear();
+    lock(f64::shelf()).clear();
+}
 
 /// An empty vector with room for `n` values and not much more (a quarter), from the
 /// buffers of arrays dropped, if one fits.
@@ -190,7 +237,8 @@ mod tests {
 
     #[test]
     fn the_pool_keeps_what_fits_and_gives_the_smallest_that_is_large_enough() {
-        let mut pool = Shelf::<u8>::new(POOL_BYTES);
+        static BUDGET: Budget = Budget::new(POOL_BYTES);
+        let mut pool = Shelf::<u8>::new(&BUDGET);
         assert!(pool.take(1..10).is_none());
         for cap in [100, 5000, 1000] {
             pool.give(Vec::with_capacity(cap));
@@ -208,9 +256,11 @@ mod tests {
         for _ in 0..MAX_BUFFERS + 5 {
             pool.give(Vec::with_capacity(MAX_POOLED));
         }
-        assert!(pool.bytes <= POOL_BYTES && pool.buffers.len() <= MAX_BUFFERS);
         let held: usize = pool.buffers.iter().map(Vec::capacity).sum();
-        assert_eq!(held, pool.bytes);
+        assert!(held <= POOL_BYTES && pool.buffers.len() <= MAX_BUFFERS);
+        assert_eq!(held, BUDGET.held.load(Ordering::Relaxed));
+        pool.clear();
+        assert_eq!(BUDGET.held.load(Ordering::Relaxed), 0);
     }
 
     #[test]
