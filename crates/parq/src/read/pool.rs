@@ -11,14 +11,13 @@
 //! hands large freed blocks back to the kernel, which faults them in again page by page).
 //!
 //! The pool and the shelves are shared by every thread of the process and bounded: at most
-//! [`POOL_BYTES`] of read buffers and [`OUTPUT_BYTES`] of output buffers, each shelf at most
-//! [`MAX_BUFFERS`] buffers of at most [`MAX_POOLED`] bytes; a buffer given back beyond that
-//! is freed, and [`release_buffers`] frees them all. A read buffer's length is the part of it
+//! [`POOL_BYTES`] of read buffers and [`OUTPUT_BYTES`] per output type, each shelf at most
+//! [`MAX_BUFFERS`] buffers of at most [`MAX_POOLED`] bytes; a buffer given back to a full
+//! shelf frees its oldest ones, and [`release_buffers`] frees them all. A read buffer's length is the part of it
 //! that is initialized: whoever takes it may use that much without writing it first.
 
 use std::ops::Range;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use arrow_buffer::alloc::Allocation;
@@ -27,8 +26,8 @@ use bytes::Bytes;
 
 /// Bytes the read buffers kept take at most.
 pub(crate) const POOL_BYTES: usize = 64 << 20;
-/// Bytes the output buffers kept take at most, all types together.
-pub(crate) const OUTPUT_BYTES: usize = 64 << 20;
+/// Bytes the output buffers of each type kept take at most.
+pub(crate) const OUTPUT_BYTES: usize = 16 << 20;
 /// The largest buffer kept (the decoder's merged reads stop at 8 MiB).
 pub(crate) const MAX_POOLED: usize = 16 << 20;
 /// Buffers a shelf keeps at most.
@@ -36,47 +35,21 @@ const MAX_BUFFERS: usize = 64;
 /// A buffer this small serves any smaller read.
 const SMALL: usize = 64 << 10;
 
-/// Bytes some shelves may keep together.
-pub(crate) struct Budget {
-    held: AtomicUsize,
+/// Buffers of `T` kept for reuse, at most `limit` bytes of them; the oldest make room for
+/// the newest (the next reads are most likely to need what the last ones did).
+pub(crate) struct Shelf<T> {
+    /// Oldest first.
+    buffers: Vec<Vec<T>>,
+    bytes: usize,
     limit: usize,
 }
 
-impl Budget {
-    const fn new(limit: usize) -> Self {
-        Budget {
-            held: AtomicUsize::new(0),
-            limit,
-        }
-    }
-
-    /// Counts `size` more bytes held, unless that goes over the limit.
-    fn claim(&self, size: usize) -> bool {
-        let fits = |held: usize| held.checked_add(size).filter(|&h| h <= self.limit);
-        self.held
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, fits)
-            .is_ok()
-    }
-
-    fn release(&self, size: usize) {
-        self.held.fetch_sub(size, Ordering::Relaxed);
-    }
-}
-
-static READ_BUDGET: Budget = Budget::new(POOL_BYTES);
-static OUTPUT_BUDGET: Budget = Budget::new(OUTPUT_BYTES);
-
-/// Buffers of `T` kept for reuse, within a [`Budget`].
-pub(crate) struct Shelf<T> {
-    buffers: Vec<Vec<T>>,
-    budget: &'static Budget,
-}
-
 impl<T> Shelf<T> {
-    const fn new(budget: &'static Budget) -> Self {
+    const fn new(limit: usize) -> Self {
         Shelf {
             buffers: Vec::new(),
-            budget,
+            bytes: 0,
+            limit,
         }
     }
 
@@ -89,25 +62,33 @@ impl<T> Shelf<T> {
             .filter(|(_, b)| caps.contains(&b.capacity()))
             .min_by_key(|(_, b)| b.capacity());
         let i = fits?.0;
-        let buffer = self.buffers.swap_remove(i);
-        self.budget.release(bytes_of(&buffer));
+        let buffer = self.buffers.remove(i);
+        self.bytes -= bytes_of(&buffer);
         Some(buffer)
     }
 
-    /// Keeps `buffer` unless it is too large or the shelf or its budget is full.
+    /// Keeps `buffer` (unless it is empty or too large), freeing the oldest buffers kept
+    /// as far as it needs room.
     fn give(&mut self, buffer: Vec<T>) {
         let size = bytes_of(&buffer);
-        let keep = size > 0 && size <= MAX_POOLED && self.buffers.len() < MAX_BUFFERS;
-        if keep && self.budget.claim(size) {
-            self.buffers.push(buffer);
+        if size == 0 || size > MAX_POOLED.min(self.limit) {
+            return;
         }
+        let mut evict = 0;
+        let mut bytes = self.bytes;
+        while bytes + size > self.limit || self.buffers.len() - evict >= MAX_BUFFERS {
+            bytes -= self.buffers.get(evict).map_or(0, bytes_of);
+            evict += 1;
+        }
+        self.buffers.drain(..evict);
+        self.bytes = bytes + size;
+        self.buffers.push(buffer);
     }
 
     /// Frees every buffer kept.
     fn clear(&mut self) {
-        for buffer in self.buffers.drain(..) {
-            self.budget.release(bytes_of(&buffer));
-        }
+        self.buffers.clear();
+        self.bytes = 0;
     }
 }
 
@@ -121,7 +102,7 @@ fn lock<T>(shelf: &'static Mutex<Shelf<T>>) -> MutexGuard<'static, Shelf<T>> {
     shelf.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-static READS: Mutex<Shelf<u8>> = Mutex::new(Shelf::new(&READ_BUDGET));
+static READS: Mutex<Shelf<u8>> = Mutex::new(Shelf::new(POOL_BYTES));
 
 /// A buffer from the pool of at least `n` bytes and, so that a small read does not hold on
 /// to a large buffer, at most 4 times that (or [`SMALL`] bytes).
@@ -168,7 +149,7 @@ pub(crate) trait Recycled: Copy + Send + Sync + std::panic::RefUnwindSafe + 'sta
 
 macro_rules! recycled {
     ($($t:ty => $shelf:ident),*) => {$(
-        static $shelf: Mutex<Shelf<$t>> = Mutex::new(Shelf::new(&OUTPUT_BUDGET));
+        static $shelf: Mutex<Shelf<$t>> = Mutex::new(Shelf::new(OUTPUT_BYTES));
         impl Recycled for $t {
             fn shelf() -> &'static Mutex<Shelf<Self>> {
                 &$shelf
@@ -180,8 +161,8 @@ macro_rules! recycled {
 recycled!(u8 => OUT_U8, i32 => OUT_I32, i64 => OUT_I64, f32 => OUT_F32, f64 => OUT_F64);
 
 /// Frees the buffers parq keeps for its next reads: the file ranges and pages read, and the
-/// buffers of the arrays handed out and dropped since (at most [`POOL_BYTES`] and
-/// [`OUTPUT_BYTES`] bytes). Reads after it allocate afresh, then keep buffers again.
+/// buffers of the arrays handed out and dropped since (at most [`POOL_BYTES`], and
+/// [`OUTPUT_BYTES`] per output type). Reads after it allocate afresh, then keep buffers again.
 pub fn release_buffers() {
     lock(&READS).clear();
     lock(u8::shelf()).clear();
@@ -237,8 +218,7 @@ mod tests {
 
     #[test]
     fn the_pool_keeps_what_fits_and_gives_the_smallest_that_is_large_enough() {
-        static BUDGET: Budget = Budget::new(POOL_BYTES);
-        let mut pool = Shelf::<u8>::new(&BUDGET);
+        let mut pool = Shelf::<u8>::new(POOL_BYTES);
         assert!(pool.take(1..10).is_none());
         for cap in [100, 5000, 1000] {
             pool.give(Vec::with_capacity(cap));
@@ -258,9 +238,12 @@ mod tests {
         }
         let held: usize = pool.buffers.iter().map(Vec::capacity).sum();
         assert!(held <= POOL_BYTES && pool.buffers.len() <= MAX_BUFFERS);
-        assert_eq!(held, BUDGET.held.load(Ordering::Relaxed));
+        assert_eq!(held, pool.bytes);
+        // The oldest made room for the newest.
+        assert!(pool.take(1..200).is_none());
+        assert_eq!(pool.buffers.len(), POOL_BYTES / MAX_POOLED);
         pool.clear();
-        assert_eq!(BUDGET.held.load(Ordering::Relaxed), 0);
+        assert_eq!((pool.buffers.len(), pool.bytes), (0, 0));
     }
 
     #[test]
