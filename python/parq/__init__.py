@@ -7,7 +7,9 @@ The API follows ``pyarrow.parquet``: ``read_table``, ``ParquetFile``, ``read_met
 stream (``__arrow_c_stream__``) can be written. The GIL is released while parq decodes and
 encodes. Errors are ``parq.ParquetError`` (``ParquetInvalidFileError``,
 ``ParquetUnsupportedError``, ``ParquetIOError``). ``parq.dask`` reads and writes Dask DataFrames
-(a partition per row group) on any Dask scheduler.
+(a partition per row group) on any Dask scheduler. parq keeps the buffers of its reads (and of
+the tables it returned, once dropped) for the next reads, up to about 144 MiB;
+``release_buffers()`` frees them.
 """
 
 from parq._parq import (
@@ -23,6 +25,7 @@ from parq._parq import (
     Statistics,
     read_metadata,
     read_schema,
+    release_buffers,
     write_table,
 )
 from parq._parq import read_table as _read_table
@@ -42,6 +45,7 @@ __all__ = [
     "read_metadata",
     "read_schema",
     "read_table",
+    "release_buffers",
     "write_table",
 ]
 

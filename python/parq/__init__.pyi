@@ -19,6 +19,7 @@ from parq._parq import (
     Source,
     read_metadata as read_metadata,
     read_schema as read_schema,
+    release_buffers as release_buffers,
     write_table as write_table,
 )
 

@@ -39,6 +39,9 @@ def read_metadata(
     lazy: bool = False,
 ) -> FileMetaData: ...
 def read_schema(source: Source) -> pa.Schema: ...
+def release_buffers() -> None:
+    """Frees the buffers parq keeps between reads (file ranges and pages read, and the
+    buffers of tables it returned that have been dropped since)."""
 def write_table(
     table: Any,
     where_: Sink,

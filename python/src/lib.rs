@@ -367,6 +367,13 @@ fn read_schema<'py>(py: Python<'py>, source: &Bound<'py, PyAny>) -> PyResult<Bou
     schema.as_ref().to_pyarrow(py)
 }
 
+/// Frees the buffers parq keeps between reads: file ranges and pages read, and the buffers
+/// of tables it returned that have been dropped since. Later reads keep buffers again.
+#[pyfunction]
+fn release_buffers() {
+    parq::read::release_buffers();
+}
+
 #[pymodule]
 fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParquetError", m.py().get_type::<ParquetError>())?;
@@ -382,6 +389,7 @@ fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_table, m)?)?;
     m.add_function(wrap_pyfunction!(read_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(read_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(release_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(write::write_table, m)?)?;
     m.add_class::<ParquetFile>()?;
     m.add_class::<write::ParquetWriter>()?;

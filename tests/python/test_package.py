@@ -329,6 +329,25 @@ def test_file_like_sources_are_read_by_ranges(tmp_path, table):
             w2.write_table(pa.table({"z": [1]}))
 
 
+def test_recycled_buffers_never_change_a_table_still_held(tmp_path):
+    # Large enough that the arrays' buffers are recycled once dropped (64 KiB and up).
+    n = 200_000
+    a = pa.table({"i": pa.array(range(n), pa.int64()), "s": pa.array([f"a{i % 1000}" for i in range(n)])})
+    b = pa.table({"i": pa.array(range(n, 2 * n), pa.int64()), "s": pa.array([f"b{i % 999}" for i in range(n)])})
+    pa_path, pb_path = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    pq.write_table(a, pa_path, use_dictionary=False)
+    pq.write_table(b, pb_path)
+    held = parq.read_table(pa_path)
+    for _ in range(3):
+        # Each read's dropped tables give their buffers to the next; `held` keeps its own.
+        assert parq.read_table(pb_path).equals(pq.read_table(pb_path))
+        assert parq.read_table(pa_path).equals(pq.read_table(pa_path))
+    assert held.equals(pq.read_table(pa_path))
+    del held
+    parq.release_buffers()
+    assert parq.read_table(pb_path).equals(pq.read_table(pb_path))
+
+
 def test_errors_are_parquet_errors(tmp_path):
     with pytest.raises(parq.ParquetInvalidFileError, match="too short"):
         parq.read_table(b"PAR1")
