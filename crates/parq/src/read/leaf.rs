@@ -23,6 +23,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
+use arrow_buffer::bit_chunk_iterator::UnalignedBitChunk;
 use bytes::Bytes;
 
 use super::chunk::{check_chunk, chunk_hint, chunk_of};
@@ -710,8 +711,7 @@ impl LeafReader {
     /// Cuts the validity bits at slot `at`, ahead of the `k` slots there; returns how many
     /// of those `k` were valid.
     fn cut_validity(&mut self, at: usize, k: usize) -> usize {
-        let cut = bits_range(&self.validity, at, k);
-        let valid = cut.iter().map(|b| b.count_ones() as usize).sum();
+        let valid = UnalignedBitChunk::new(&self.validity, at, k).count_ones();
         self.validity.truncate(at.div_ceil(8));
         if !at.is_multiple_of(8) {
             // Clear the bits of the last byte from `at` on.

@@ -8,7 +8,8 @@
 //!   row-group statistics; [`sql`]: SQL filter expressions to predicates.
 //! - [`decoder`]: [`ParquetDecoder`], the IO-free core: byte ranges needed in, bytes pushed,
 //!   batches out; [`source`]: [`RangeRead`], positional reads of files or bytes in memory;
-//!   `pool`: byte buffers kept from one read to the next (file ranges, decompressed pages);
+//!   `pool`: buffers kept from one read to the next (file ranges, decompressed pages, and
+//!   the buffers of arrays handed out, once dropped);
 //!   [`async_reader`]: [`AsyncParquetReader`] over any [`AsyncRangeRead`]; `object_store`
 //!   (feature `object_store`): `ObjectStoreSource`, an object store as an [`AsyncRangeRead`];
 //!   `late`: a filter's columns decoded first, the others only for the rows it keeps;

@@ -13,8 +13,9 @@
 //! The pool and the shelves are shared by every thread of the process and bounded: at most
 //! [`POOL_BYTES`] of read buffers and [`OUTPUT_BYTES`] per output type, each shelf at most
 //! [`MAX_BUFFERS`] buffers of at most [`MAX_POOLED`] bytes; a buffer given back to a full
-//! shelf frees its oldest ones, and [`release_buffers`] frees them all. A read buffer's length is the part of it
-//! that is initialized: whoever takes it may use that much without writing it first.
+//! shelf frees its oldest ones, and [`release_buffers`] frees them all. A read buffer's
+//! length is the part of it that is initialized: whoever takes it may use that much without
+//! writing it first.
 
 use std::ops::Range;
 use std::ptr::NonNull;
@@ -23,6 +24,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use arrow_buffer::alloc::Allocation;
 use arrow_buffer::{ArrowNativeType, Buffer};
 use bytes::Bytes;
+
+use crate::encoding::plain::Int96;
 
 /// Bytes the read buffers kept take at most.
 pub(crate) const POOL_BYTES: usize = 64 << 20;
@@ -111,11 +114,9 @@ pub(crate) fn take(n: usize) -> Option<Vec<u8>> {
 }
 
 /// Gives `buffer` back for a later read (its length: the bytes initialized), or frees it
-/// when it is too large or the pool is full.
+/// when it is empty or too large.
 pub(crate) fn give(buffer: Vec<u8>) {
-    if buffer.capacity() > 0 && buffer.capacity() <= MAX_POOLED {
-        lock(&READS).give(buffer);
-    }
+    lock(&READS).give(buffer);
 }
 
 /// The first `len` bytes of `buffer` as [`Bytes`], the buffer given back to the pool when the
@@ -147,30 +148,39 @@ pub(crate) trait Recycled: Copy + Send + Sync + std::panic::RefUnwindSafe + 'sta
     fn shelf() -> &'static Mutex<Shelf<Self>>;
 }
 
+/// One shelf per type, and [`release_buffers`] clearing them all.
 macro_rules! recycled {
-    ($($t:ty => $shelf:ident),*) => {$(
-        static $shelf: Mutex<Shelf<$t>> = Mutex::new(Shelf::new(OUTPUT_BYTES));
-        impl Recycled for $t {
-            fn shelf() -> &'static Mutex<Shelf<Self>> {
-                &$shelf
+    ($($t:ty => $shelf:ident),*) => {
+        $(
+            static $shelf: Mutex<Shelf<$t>> = Mutex::new(Shelf::new(OUTPUT_BYTES));
+            impl Recycled for $t {
+                fn shelf() -> &'static Mutex<Shelf<Self>> {
+                    &$shelf
+                }
             }
+        )*
+
+        /// Frees the buffers parq keeps for its next reads: the file ranges and pages read,
+        /// and the buffers of the arrays handed out and dropped since (at most
+        /// [`POOL_BYTES`], and [`OUTPUT_BYTES`] per output type). Reads after it allocate
+        /// afresh, then keep buffers again.
+        pub fn release_buffers() {
+            lock(&READS).clear();
+            $(lock(&$shelf).clear();)*
         }
-    )*};
+    };
 }
 
-recycled!(u8 => OUT_U8, i32 => OUT_I32, i64 => OUT_I64, f32 => OUT_F32, f64 => OUT_F64);
-
-/// Frees the buffers parq keeps for its next reads: the file ranges and pages read, and the
-/// buffers of the arrays handed out and dropped since (at most [`POOL_BYTES`], and
-/// [`OUTPUT_BYTES`] per output type). Reads after it allocate afresh, then keep buffers again.
-pub fn release_buffers() {
-    lock(&READS).clear();
-    lock(u8::shelf()).clear();
-    lock(i32::shelf()).clear();
-    lock(i64::shelf()).clear();
-    lock(f32::shelf()).clear();
-    lock(f64::shelf()).clear();
-}
+// INT96 values are converted before they become arrays, so their shelf stays empty; it lets
+// every fixed-width physical type take its buffers the same way.
+recycled!(
+    u8 => OUT_U8,
+    i32 => OUT_I32,
+    i64 => OUT_I64,
+    Int96 => OUT_I96,
+    f32 => OUT_F32,
+    f64 => OUT_F64
+);
 
 /// An empty vector with room for `n` values and not much more (a quarter), from the
 /// buffers of arrays dropped, if one fits.

@@ -13,7 +13,7 @@ use super::convert::{self, Utf8Checked};
 use super::dict::{dictionary_array, DictBytes};
 use super::error::{no_dictionary, unsupported_encoding, ConvertError, SLOTS};
 use super::plan::ColumnSpec;
-use super::pool;
+use super::pool::{self, Recycled};
 use super::spread::{bits_range, spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
 use crate::encoding::bitmap::copy_bits;
 use crate::encoding::byte_stream_split::ByteStreamSplitDecoder;
@@ -353,7 +353,11 @@ impl Storage {
         }
         // Moved out whole, the values leave a recycled vector as large behind, if one fits.
         fn prim<T: PrimValue>(v: &mut Vec<T>, from: usize, n: usize, all: bool) -> Vec<T> {
-            let next = if all { T::reused(v.capacity()) } else { None };
+            let next = if all {
+                pool::take_vec(v.capacity())
+            } else {
+                None
+            };
             let out = part(v, from, n, all);
             if let Some(next) = next {
                 *v = next;
@@ -396,8 +400,7 @@ impl Storage {
     /// storages that do not split.
     pub(super) fn split_head(&mut self, n: usize, len: usize) -> Option<Storage> {
         fn split<T: PrimValue>(v: &mut Vec<T>, n: usize) -> Vec<T> {
-            let cap = v.capacity();
-            let mut rest = T::reused(cap).unwrap_or_else(|| Vec::with_capacity(cap));
+            let mut rest = pool::vec_for(v.capacity());
             rest.extend_from_slice(v.get(n..).unwrap_or_default());
             let mut head = std::mem::replace(v, rest);
             head.truncate(n);
@@ -533,16 +536,11 @@ impl BoolValues {
     }
 }
 
-/// A physical type stored as a vector of fixed-width values.
-pub(crate) trait PrimValue: FixedWidth + std::fmt::Debug {
+/// A physical type stored as a vector of fixed-width values, whose buffers are recycled
+/// ([`pool`]).
+pub(crate) trait PrimValue: FixedWidth + Recycled + std::fmt::Debug {
     /// DELTA_BINARY_PACKED, for INT32 and INT64.
     fn delta(_data: &[u8], _n: usize, _out: &mut Vec<Self>) -> Option<Result<()>> {
-        None
-    }
-
-    /// An empty vector for `n` values from the buffers of arrays dropped
-    /// ([`pool::take_vec`]), for the types whose arrays recycle them.
-    fn reused(_n: usize) -> Option<Vec<Self>> {
         None
     }
 }
@@ -551,28 +549,14 @@ impl PrimValue for i32 {
     fn delta(data: &[u8], n: usize, out: &mut Vec<Self>) -> Option<Result<()>> {
         Some(DeltaBinaryPackedDecoder::new(data).and_then(|mut d| d.decode(n, out)))
     }
-    fn reused(n: usize) -> Option<Vec<Self>> {
-        pool::take_vec(n)
-    }
 }
 impl PrimValue for i64 {
     fn delta(data: &[u8], n: usize, out: &mut Vec<Self>) -> Option<Result<()>> {
         Some(DeltaBinaryPackedDecoder::new(data).and_then(|mut d| d.decode(n, out)))
     }
-    fn reused(n: usize) -> Option<Vec<Self>> {
-        pool::take_vec(n)
-    }
 }
-impl PrimValue for f32 {
-    fn reused(n: usize) -> Option<Vec<Self>> {
-        pool::take_vec(n)
-    }
-}
-impl PrimValue for f64 {
-    fn reused(n: usize) -> Option<Vec<Self>> {
-        pool::take_vec(n)
-    }
-}
+impl PrimValue for f32 {}
+impl PrimValue for f64 {}
 impl PrimValue for Int96 {}
 
 /// Reserves room for `n` more values in `v`; returns `n`.
