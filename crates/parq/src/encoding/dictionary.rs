@@ -5,6 +5,8 @@
 //! the output with the entry; bit-packed runs are unpacked in small stack chunks and gathered,
 //! so no index array is materialized. Every index is checked against the dictionary length.
 
+use std::mem::MaybeUninit;
+
 use super::bitpack::unpack_unchecked;
 use super::rle::{RleDecoder, Sink};
 use super::{error, reserve_byte_array, try_reserve, OffsetSize};
@@ -248,9 +250,7 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
                 Some(src) if len <= SHORT => {
                     dst[pos..pos + SHORT].write_copy_of_slice(src);
                 }
-                _ => {
-                    dst[pos..pos + len].write_copy_of_slice(&dict_values[s..s + len]);
-                }
+                _ => copy_long(&mut dst[pos..pos + len], &dict_values[s..s + len]),
             }
             pos += len;
             O::from_usize(base + pos)
@@ -260,6 +260,14 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
         unsafe { self.values.set_len(base + total) };
         Ok(())
     }
+}
+
+/// Copies a value too long for one [`SHORT`]-byte block (or too near the dictionary's end).
+/// Kept out of line so that the compiler cannot merge it with the block copy into one call
+/// to `memcpy` of a variable length per value; the block copy stays two vector moves.
+#[inline(never)]
+fn copy_long(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
+    dst.write_copy_of_slice(src);
 }
 
 #[cold]
