@@ -10,6 +10,10 @@
 //!   reads equal (`real_world.py duckdb`), or, where DuckDB refuses it too, values equal to
 //!   the `parquet` crate's (60.1).
 //!
+//! - Every file read equal to pyarrow with string columns: read with strings as `Utf8View`
+//!   (views into the dictionary pages, or into the decoded values), its values, cast back to
+//!   pyarrow's types, are pyarrow's too.
+//!
 //! No file may panic. The counts of each outcome are asserted, so a file that stops being
 //! compared fails the test. The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
 
@@ -20,7 +24,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
-use parq::read::{InvalidUtf8, ParquetReader};
+use parq::read::{InvalidUtf8, ParquetReader, StringType};
 
 /// Files read equal to pyarrow but for a known, explained difference (path, column).
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
@@ -77,6 +81,54 @@ struct Tally {
     refused_error: usize,
     refused_equal_duckdb: usize,
     refused_equal_parquet_60: usize,
+    /// Files read equal to pyarrow with their strings as `Utf8View` too.
+    equal_views: usize,
+}
+
+/// What `path` read with strings as `Utf8View` differs from pyarrow's `expected` in (the
+/// view columns cast to pyarrow's types); `None` if no column is read as views.
+fn view_differences(path: &Path, expected: &[RecordBatch]) -> Option<Vec<String>> {
+    let run = || {
+        ParquetReader::open(path)?
+            .with_strings(StringType::Utf8View)
+            .read_batch()
+    };
+    let batch = match catch_unwind(AssertUnwindSafe(run)) {
+        Ok(Ok(b)) => b,
+        Ok(Err(e)) => return Some(vec![format!("parq fails with views: {e}")]),
+        Err(_) => return Some(vec!["parq panics with views".to_string()]),
+    };
+    let schema = batch.schema();
+    let views = schema
+        .fields()
+        .iter()
+        .any(|f| f.data_type().to_string().contains("Utf8View"));
+    if !views {
+        return None;
+    }
+    let want = expected.first()?.schema();
+    let mut columns = Vec::new();
+    for (i, column) in batch.columns().iter().enumerate() {
+        let t = want.field(i).data_type();
+        match arrow_cast::cast(column, t) {
+            Ok(c) => columns.push(c),
+            Err(e) => {
+                return Some(vec![format!(
+                    "column {i}: {} to {t}: {e}",
+                    column.data_type()
+                )])
+            }
+        }
+    }
+    let cast = RecordBatch::try_new_with_options(
+        want.clone(),
+        columns,
+        &arrow_array::RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
+    );
+    match cast {
+        Ok(b) => Some(differences(&b, expected)),
+        Err(e) => Some(vec![format!("views cast back: {e}")]),
+    }
 }
 
 /// The `parquet` crate's reading of `path`.
@@ -161,6 +213,13 @@ fn real_world_files_match_pyarrow_or_fail_cleanly() {
             )),
             (false, _) => failures.push(format!("{name}: {}", diffs.join("; "))),
         }
+        if diffs.is_empty() && !binary {
+            match view_differences(path, &expected) {
+                Some(d) if d.is_empty() => tally.equal_views += 1,
+                Some(d) => failures.push(format!("{name} (strings as views): {}", d.join("; "))),
+                None => {}
+            }
+        }
     }
 
     // Files pyarrow refuses: an error, or DuckDB's values.
@@ -223,4 +282,5 @@ fn real_world_files_match_pyarrow_or_fail_cleanly() {
     assert_eq!(tally.refused_error, 50, "{tally:?}");
     assert_eq!(tally.refused_equal_duckdb, 2, "{tally:?}");
     assert_eq!(tally.refused_equal_parquet_60, 1, "{tally:?}");
+    assert_eq!(tally.equal_views, 252, "{tally:?}");
 }

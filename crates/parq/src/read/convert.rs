@@ -360,13 +360,19 @@ fn first_invalid_utf8<O: Copy + TryInto<usize>>(offsets: &[O], values: &[u8]) ->
 #[cold]
 fn utf8_error<O: Copy + TryInto<usize>>(offsets: &[O], values: &[u8], e: String) -> ConvertError {
     match first_invalid_utf8(offsets, values) {
-        Some(slot) => ConvertError {
-            message: "a string value is not valid UTF-8 (read string columns as binary \
-                      instead with `InvalidUtf8::Binary`, `--invalid-utf8 binary`)"
-                .to_string(),
-            slot: Some(slot),
-        },
+        Some(slot) => invalid_utf8(slot),
         None => ConvertError::new(e),
+    }
+}
+
+/// The error of string slot `slot`, whose bytes are not UTF-8.
+#[cold]
+pub(crate) fn invalid_utf8(slot: usize) -> ConvertError {
+    ConvertError {
+        message: "a string value is not valid UTF-8 (read string columns as binary instead \
+                  with `InvalidUtf8::Binary`, `--invalid-utf8 binary`)"
+            .to_string(),
+        slot: Some(slot),
     }
 }
 

@@ -17,7 +17,8 @@
 //! - `plan`: the chosen fields as a tree of nodes over leaf columns, with their levels.
 //! - `leaf`: one leaf column, page by page, into arrays of whole records and their levels;
 //!   `chunk`: a chunk's metadata as a leaf reads it (which chunk, refusals, pre-sizing).
-//! - `values` / `bytes` / `dict`: the decoded values of a leaf by physical type; `spread`:
+//! - `values` / `bytes` / `dict` / `views`: the decoded values of a leaf by physical type
+//!   (byte arrays as offsets, as dictionary keys, as views); `spread`:
 //!   the bit kernels placing values and validity; `levels`: masks of levels and the slots,
 //!   validity and offsets they give; [`convert`]: physical values into the
 //!   leaf's Arrow type; `nested`: struct, list and map arrays from levels; `error`: what the
@@ -61,6 +62,7 @@ mod spread;
 pub mod sql;
 mod threads;
 mod values;
+mod views;
 
 pub use async_reader::{AsyncParquetReader, AsyncRangeRead, AsyncRecordBatches};
 pub use builder::ParquetDecoderBuilder;

@@ -15,6 +15,7 @@ use super::error::{no_dictionary, unsupported_encoding, ConvertError, SLOTS};
 use super::plan::ColumnSpec;
 use super::pool::{self, Recycled};
 use super::spread::{bits_range, spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
+use super::views::ViewBytes;
 use crate::encoding::bitmap::copy_bits;
 use crate::encoding::byte_stream_split::ByteStreamSplitDecoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedDecoder;
@@ -43,6 +44,8 @@ pub(crate) enum Storage {
     Dict(DictBytes<i32>),
     /// `Dictionary(_, LargeUtf8 | LargeBinary)` likewise.
     LargeDict(DictBytes<i64>),
+    /// `Utf8View | BinaryView`: views into the dictionary pages and decoded values.
+    Views(ViewBytes),
 }
 
 /// What the metadata says is coming, for pre-sizing (see `chunk::chunk_hint`).
@@ -120,9 +123,10 @@ impl Storage {
             P::ByteArray => match t {
                 D::LargeUtf8 => Some(Storage::LargeBytes(Bytes::new(true))),
                 D::LargeBinary => Some(Storage::LargeBytes(Bytes::new(false))),
-                D::Utf8 | D::Utf8View => Some(Storage::Bytes(Bytes::new(true))),
+                D::Utf8 => Some(Storage::Bytes(Bytes::new(true))),
+                D::Utf8View => Some(Storage::Views(ViewBytes::new(true))),
+                D::BinaryView => Some(Storage::Views(ViewBytes::new(false))),
                 D::Binary
-                | D::BinaryView
                 | D::Decimal32(..)
                 | D::Decimal64(..)
                 | D::Decimal128(..)
@@ -197,6 +201,11 @@ impl Storage {
                 d.reserve(n);
                 n
             }
+            Storage::Views(v) => {
+                let n = fit(16);
+                v.reserve(n);
+                n
+            }
         }
     }
 
@@ -213,6 +222,7 @@ impl Storage {
             Storage::LargeBytes(b) => b.has_dict = false,
             Storage::Dict(d) => d.clear_dictionary(),
             Storage::LargeDict(d) => d.clear_dictionary(),
+            Storage::Views(v) => v.clear_dictionary(),
         }
     }
 
@@ -233,6 +243,7 @@ impl Storage {
             Storage::LargeBytes(b) => b.load_dictionary(data, n),
             Storage::Dict(d) => d.load_dictionary(data, n),
             Storage::LargeDict(d) => d.load_dictionary(data, n),
+            Storage::Views(v) => v.load_dictionary(data, n),
         }
     }
 
@@ -249,7 +260,8 @@ impl Storage {
             | Storage::F32(_)
             | Storage::F64(_)
             | Storage::Bytes(_)
-            | Storage::LargeBytes(_) => plain_or_dict,
+            | Storage::LargeBytes(_)
+            | Storage::Views(_) => plain_or_dict,
             Storage::Dict(_) | Storage::LargeDict(_) => {
                 matches!(
                     encoding,
@@ -289,6 +301,7 @@ impl Storage {
             Storage::LargeBytes(b) => b.decode(encoding, data, skip, n),
             Storage::Dict(d) => d.decode(encoding, data, skip, n),
             Storage::LargeDict(d) => d.decode(encoding, data, skip, n),
+            Storage::Views(v) => v.decode(encoding, data, skip, n),
         }
     }
 
@@ -317,6 +330,7 @@ impl Storage {
             Storage::LargeBytes(b) => room(&mut b.offsets, slots.saturating_add(1)),
             Storage::Dict(d) => d.try_room(slots),
             Storage::LargeDict(d) => d.try_room(slots),
+            Storage::Views(v) => v.try_room(slots),
         }
     }
 
@@ -336,6 +350,7 @@ impl Storage {
             Storage::LargeBytes(b) => spread_offsets(&mut b.offsets, start, dense, total, validity),
             Storage::Dict(d) => d.spread(start, dense, total, validity),
             Storage::LargeDict(d) => d.spread(start, dense, total, validity),
+            Storage::Views(v) => v.spread(start, dense, total, validity),
         }
     }
 
@@ -391,6 +406,7 @@ impl Storage {
             Storage::LargeBytes(b) => Storage::LargeBytes(b.take(from, n, all)),
             Storage::Dict(d) => Storage::Dict(d.take(from, n, all)),
             Storage::LargeDict(d) => Storage::LargeDict(d.take(from, n, all)),
+            Storage::Views(v) => Storage::Views(v.take(from, n, len)),
         }
     }
 
@@ -422,7 +438,8 @@ impl Storage {
             | Storage::Bool(_)
             | Storage::Fixed(_)
             | Storage::Dict(_)
-            | Storage::LargeDict(_) => return None,
+            | Storage::LargeDict(_)
+            | Storage::Views(_) => return None,
         })
     }
 
@@ -450,6 +467,7 @@ impl Storage {
             Storage::LargeBytes(b) => b.discard(n),
             Storage::Dict(d) => d.discard(n),
             Storage::LargeDict(d) => d.discard(n),
+            Storage::Views(v) => v.discard(n),
         }
     }
 
@@ -490,6 +508,7 @@ impl Storage {
                     convert::from_large_bytes(offsets, values, None, value, Utf8Checked(false))?;
                 dictionary_array(keys, nulls, key, dict)
             }
+            Storage::Views(v) => v.finish(nulls, t),
         }
     }
 }

@@ -1,0 +1,282 @@
+//! BYTE_ARRAY columns read as Arrow `Utf8View` / `BinaryView` ([`ViewBytes`]). The values
+//! of a dictionary-encoded page become views into the chunk's dictionary page, decoded
+//! once and shared by every batch that uses it: each value is one 16-byte view gathered
+//! from the dictionary's views, and no string is copied. Values of pages written without
+//! the dictionary are decoded once into a buffer of their own and viewed there.
+//!
+//! The views name their buffer by index. The current dictionary is always buffer 0; the
+//! buffer non-dictionary pages are decoded into (`plain.values`, "open") becomes buffer
+//! `buffers.len()` when it is frozen, the index its views were given. A new chunk's
+//! dictionary moves the old one to the end, and the views still pending are renamed to it.
+
+use arrow_array::builder::make_view;
+use arrow_array::{Array, ArrayRef, BinaryViewArray, StringViewArray};
+use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
+use arrow_schema::DataType;
+use std::sync::Arc;
+
+use super::bytes::Bytes;
+use super::convert::{invalid_utf8, values_utf8};
+use super::error::{no_dictionary, ConvertError, SLOTS};
+use super::pool;
+use super::spread::spread_fixed;
+use crate::encoding::dictionary::DictionaryDecoder;
+use crate::encoding::{plain, try_reserve};
+use crate::format::metadata::Encoding;
+use crate::Result;
+
+/// The open buffer is frozen before a page once it holds this many bytes, so that its
+/// offsets stay far from the view's 32-bit limit (and the decoders' i32 offsets).
+const FREEZE_AT: usize = 1 << 30;
+
+/// Values as Arrow views, with the buffers they point into.
+#[derive(Debug)]
+pub(crate) struct ViewBytes {
+    views: Vec<u128>,
+    /// `[0]`: the current chunk's dictionary (empty without one); then frozen buffers.
+    buffers: Vec<Buffer>,
+    /// The view of each entry of the current dictionary.
+    dict_views: Vec<u128>,
+    has_dict: bool,
+    /// Every entry of the current dictionary is UTF-8.
+    dict_utf8: bool,
+    /// Decodes the pages without the dictionary; its `values` is the open buffer.
+    plain: Bytes<i32>,
+    /// The values are read as strings.
+    utf8: bool,
+    /// Every value viewed so far is known to be UTF-8.
+    utf8_checked: bool,
+}
+
+impl ViewBytes {
+    pub(super) fn new(utf8: bool) -> Self {
+        ViewBytes {
+            views: Vec::new(),
+            buffers: vec![Buffer::from_vec(Vec::<u8>::new())],
+            dict_views: Vec::new(),
+            has_dict: false,
+            dict_utf8: false,
+            plain: Bytes::new(utf8),
+            utf8,
+            utf8_checked: utf8,
+        }
+    }
+
+    pub(super) fn reserve(&mut self, values: usize) {
+        self.views.reserve(values);
+    }
+
+    /// Room for `slots` views in all, or an error if they cannot be allocated.
+    pub(super) fn try_room(&mut self, slots: usize) -> Result<()> {
+        let more = slots.saturating_sub(self.views.len());
+        try_reserve(SLOTS, &mut self.views, more)
+    }
+
+    pub(super) fn clear_dictionary(&mut self) {
+        self.has_dict = false;
+    }
+
+    pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
+        let (mut offsets, mut values) = (vec![0i32], Vec::new());
+        plain::decode_byte_array(data, n, &mut offsets, &mut values)?;
+        self.retire_dictionary();
+        self.dict_utf8 = self.utf8 && values_utf8(&offsets, &values);
+        let buffer = Buffer::from_vec(values);
+        self.dict_views = views_of(&offsets, buffer.as_slice(), 0);
+        match self.buffers.first_mut() {
+            Some(first) => *first = buffer,
+            None => self.buffers.push(buffer),
+        }
+        self.has_dict = true;
+        Ok(())
+    }
+
+    /// Moves the current dictionary from buffer 0 to the end of the buffers, renaming the
+    /// views still held that point into it, before a new one takes its place.
+    fn retire_dictionary(&mut self) {
+        if self.views.is_empty() {
+            return;
+        }
+        let Some(dictionary) = self.buffers.first().cloned() else {
+            return;
+        };
+        // The open buffer first: its views were given the index `buffers.len()`.
+        self.freeze();
+        let index = self.buffers.len() as u32;
+        self.buffers.push(dictionary);
+        for v in &mut self.views {
+            if view_buffer(*v) == Some(0) {
+                *v = with_buffer(*v, index);
+            }
+        }
+    }
+
+    /// Makes the open buffer an Arrow buffer of its own (`buffers.len()`, the index its
+    /// views name).
+    fn freeze(&mut self) {
+        if !self.plain.values.is_empty() {
+            let values = std::mem::take(&mut self.plain.values);
+            self.buffers.push(pool::buffer(values));
+        }
+    }
+
+    /// Appends `n` (> 0) values of a data page after skipping its first `skip`.
+    pub(super) fn decode(
+        &mut self,
+        encoding: Encoding,
+        data: &[u8],
+        skip: usize,
+        n: usize,
+    ) -> Result<()> {
+        if matches!(
+            encoding,
+            Encoding::PlainDictionary | Encoding::RleDictionary
+        ) {
+            if !self.has_dict {
+                return Err(no_dictionary());
+            }
+            let mut d = DictionaryDecoder::new(data)?;
+            d.skip(skip)?;
+            d.gather(n, &self.dict_views, &mut self.views)?;
+            self.utf8_checked &= self.dict_utf8;
+            return Ok(());
+        }
+        if self.plain.values.len() >= FREEZE_AT {
+            self.freeze();
+        }
+        let index = self.buffers.len() as u32;
+        let first = self.plain.values.len();
+        self.plain.offsets.clear();
+        // Below FREEZE_AT: fits i32.
+        self.plain.offsets.push(first as i32);
+        self.plain.utf8_checked = self.utf8;
+        self.plain.decode(encoding, data, skip, n)?;
+        self.utf8_checked &= self.plain.utf8_checked;
+        let page = views_of(&self.plain.offsets, &self.plain.values, index);
+        self.views.extend(page);
+        Ok(())
+    }
+
+    pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
+        // Null slots get the zero view: an empty value, inline.
+        spread_fixed(&mut self.views, start, dense, total, validity);
+    }
+
+    /// Views `from..from + n` of the `len` held, with every buffer (shared, not copied);
+    /// taking every view moves them out and lets go of all but the dictionary.
+    pub(super) fn take(&mut self, from: usize, n: usize, len: usize) -> Self {
+        self.freeze();
+        let all = from == 0 && n == len;
+        let views = if all {
+            std::mem::take(&mut self.views)
+        } else {
+            self.views
+                .get(from..from + n)
+                .map(<[u128]>::to_vec)
+                .unwrap_or_default()
+        };
+        let mut head = ViewBytes::new(self.utf8);
+        head.views = views;
+        head.buffers = self.buffers.clone();
+        head.utf8_checked = self.utf8_checked;
+        if all {
+            self.buffers.truncate(1);
+            self.utf8_checked = self.utf8;
+        }
+        head
+    }
+
+    /// Drops the first `n` views; with none left, the buffers but the dictionary go too.
+    pub(super) fn discard(&mut self, n: usize) {
+        self.views.drain(..n.min(self.views.len()));
+        if self.views.is_empty() {
+            self.plain.values.clear();
+            self.buffers.truncate(1);
+            self.utf8_checked = self.utf8;
+        }
+    }
+
+    /// The `Utf8View` or `BinaryView` array (per `t`) of the views held.
+    pub(super) fn finish(
+        self,
+        nulls: Option<NullBuffer>,
+        t: &DataType,
+    ) -> std::result::Result<ArrayRef, ConvertError> {
+        let ViewBytes {
+            views,
+            mut buffers,
+            mut plain,
+            utf8_checked,
+            ..
+        } = self;
+        if !plain.values.is_empty() {
+            buffers.push(pool::buffer(std::mem::take(&mut plain.values)));
+        }
+        let len = views.len();
+        if nulls.as_ref().is_some_and(|n| n.len() != len) {
+            return Err(ConvertError::new(format!(
+                "{} null bits for {len} values",
+                nulls.as_ref().map_or(0, NullBuffer::len)
+            )));
+        }
+        let views = ScalarBuffer::from(views);
+        match t {
+            DataType::Utf8View if utf8_checked => {
+                // SAFETY: every view was made by `make_view` from the bytes it describes, in
+                // the buffer at the index it names (the dictionary's views name 0 while it
+                // is buffer 0, and are renamed when it moves; an open buffer's views name
+                // the index it gets when frozen), and every buffer is kept while a view
+                // names it (cloned with the views, dropped only with no view left); null
+                // slots hold the zero view (empty, inline). `utf8_checked`: each value's
+                // bytes were checked to be UTF-8 (per dictionary entry, or page by page),
+                // and the null buffer's length was checked above: `try_new` would not fail.
+                let a = unsafe { StringViewArray::new_unchecked(views, buffers.into(), nulls) };
+                Ok(Arc::new(a))
+            }
+            DataType::Utf8View => {
+                // SAFETY: as above; only UTF-8 is not known, and binary values need none.
+                let bytes = unsafe { BinaryViewArray::new_unchecked(views, buffers.into(), nulls) };
+                let slot = (0..bytes.len()).position(|i| {
+                    bytes.is_valid(i) && std::str::from_utf8(bytes.value(i)).is_err()
+                });
+                match slot {
+                    Some(slot) => Err(invalid_utf8(slot)),
+                    None => {
+                        let a: StringViewArray = bytes
+                            .to_string_view()
+                            .map_err(|e| ConvertError::new(e.to_string()))?;
+                        Ok(Arc::new(a))
+                    }
+                }
+            }
+            _ => {
+                // SAFETY: as above; binary values need no UTF-8.
+                let a = unsafe { BinaryViewArray::new_unchecked(views, buffers.into(), nulls) };
+                Ok(Arc::new(a))
+            }
+        }
+    }
+}
+
+/// The views of the values between consecutive `offsets` of `values`, into buffer `index`.
+fn views_of(offsets: &[i32], values: &[u8], index: u32) -> Vec<u128> {
+    offsets
+        .windows(2)
+        .map(|w| {
+            let (s, e) = (w[0] as usize, w[1] as usize);
+            // Offsets come from the decoders: increasing, within `values`, below 2^31.
+            make_view(values.get(s..e).unwrap_or_default(), index, w[0] as u32)
+        })
+        .collect()
+}
+
+/// The buffer a view points into (`None` for a value of at most 12 bytes, held inline).
+fn view_buffer(view: u128) -> Option<u32> {
+    ((view as u32) > 12).then_some((view >> 64) as u32)
+}
+
+/// `view` pointing into buffer `index` instead.
+fn with_buffer(view: u128, index: u32) -> u128 {
+    let mask = u128::from(u32::MAX) << 64;
+    (view & !mask) | (u128::from(index) << 64)
+}

@@ -1,0 +1,219 @@
+//! parq reading string and binary columns as Arrow `Utf8View` / `BinaryView`
+//! (`StringType::Utf8View`): views into each chunk's dictionary page, kept across batches and
+//! row groups, and into the decoded values of pages written without it (chunks that fall back
+//! to PLAIN, DELTA_BYTE_ARRAY chunks), with nulls, values of at most and more than 12 bytes
+//! (inline and in a buffer), in every batch size, with and without a filter that skips rows.
+//!
+//! Files are written by the `parquet` crate 60.1; expected values are its reading of them.
+
+mod common;
+
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::*;
+use arrow_schema::{DataType, Field, Schema};
+use bytes::Bytes;
+use parq::read::{ParquetReader, StringType};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Encoding as PEncoding;
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
+
+/// Logical values of a column: `None` for a null slot.
+type Values = Vec<Option<Vec<u8>>>;
+
+const ROWS: usize = 5_000;
+
+/// Row `i`'s string: one of 300 distinct values, short (inline in a view) or long, null for
+/// one row in 11.
+fn value(i: usize) -> Option<String> {
+    let k = (i * 37) % 300;
+    (i % 11 != 3).then(|| {
+        if k.is_multiple_of(2) {
+            format!("s{k}")
+        } else {
+            format!("a longer value, number {k:05}, past twelve bytes")
+        }
+    })
+}
+
+/// A file of `s` (Utf8, dictionary that falls back to PLAIN), `b` (BinaryView in the file's
+/// `ARROW:schema`, dictionary), `d`
+/// (Utf8, DELTA_BYTE_ARRAY) and `id` (Int64, the row number), in row groups of 1,700 rows
+/// and pages of 300.
+fn file() -> Bytes {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("s", DataType::Utf8, true),
+        Field::new("b", DataType::BinaryView, true),
+        Field::new("d", DataType::Utf8, true),
+    ]));
+    let strings: Vec<Option<String>> = (0..ROWS).map(value).collect();
+    let binary: Vec<Option<Vec<u8>>> = (0..ROWS)
+        .map(|i| value(i + 5).map(String::into_bytes))
+        .collect();
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(Int64Array::from_iter_values(0..ROWS as i64)),
+            Arc::new(StringArray::from(strings.clone())),
+            Arc::new(BinaryViewArray::from_iter(binary)),
+            Arc::new(StringArray::from(strings)),
+        ],
+    )
+    .expect("batch");
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(1_700))
+        .set_data_page_row_count_limit(300)
+        .set_write_batch_size(100)
+        // `s` outgrows a dictionary page this small and goes on in PLAIN.
+        .set_column_dictionary_page_size_limit(ColumnPath::from("s"), 2_000)
+        .set_column_dictionary_enabled(ColumnPath::from("d"), false)
+        .set_column_encoding(ColumnPath::from("d"), PEncoding::DELTA_BYTE_ARRAY)
+        .build();
+    let mut out = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut out, schema, Some(props)).expect("writer");
+    w.write(&batch).expect("write");
+    w.close().expect("close");
+    Bytes::from(out)
+}
+
+fn values_of(a: &dyn Array) -> Values {
+    match a.data_type() {
+        DataType::Utf8 => a
+            .as_string::<i32>()
+            .iter()
+            .map(|v| v.map(|s| s.as_bytes().to_vec()))
+            .collect(),
+        DataType::Binary => a
+            .as_binary::<i32>()
+            .iter()
+            .map(|v| v.map(<[u8]>::to_vec))
+            .collect(),
+        DataType::Utf8View => a
+            .as_string_view()
+            .iter()
+            .map(|v| v.map(|s| s.as_bytes().to_vec()))
+            .collect(),
+        DataType::BinaryView => a
+            .as_binary_view()
+            .iter()
+            .map(|v| v.map(<[u8]>::to_vec))
+            .collect(),
+        other => panic!("unexpected type {other}"),
+    }
+}
+
+/// The `parquet` crate 60.1's values of each column but `id`, and the ids.
+fn peer(bytes: &Bytes) -> (Vec<Values>, Vec<i64>) {
+    let batches: Vec<RecordBatch> = ParquetRecordBatchReaderBuilder::try_new(bytes.clone())
+        .expect("parquet 60.1 open")
+        .build()
+        .expect("parquet 60.1 reader")
+        .collect::<Result<_, _>>()
+        .expect("parquet 60.1 read");
+    let columns = (1..4)
+        .map(|c| {
+            batches
+                .iter()
+                .flat_map(|b| values_of(b.column(c).as_ref()))
+                .collect()
+        })
+        .collect();
+    let ids = batches
+        .iter()
+        .flat_map(|b| {
+            b.column(0)
+                .as_primitive::<arrow_array::types::Int64Type>()
+                .values()
+                .to_vec()
+        })
+        .collect();
+    (columns, ids)
+}
+
+/// Every batch valid Arrow data, the strings as views; the values of each column but `id`.
+fn parq_read(bytes: &Bytes, batch_size: usize, filter: Option<&str>) -> (Vec<Values>, usize) {
+    let mut reader = ParquetReader::from_bytes(bytes.clone())
+        .expect("parq open")
+        .with_strings(StringType::Utf8View)
+        .with_batch_size(batch_size);
+    if let Some(sql) = filter {
+        reader = reader.with_filter(parq::read::sql::parse_filter(sql).expect("filter"));
+    }
+    let batches = reader.read_all().expect("parq read");
+    let mut columns = vec![Values::new(); 3];
+    let mut rows = 0;
+    for b in &batches {
+        rows += b.num_rows();
+        for (c, want) in [DataType::Utf8View, DataType::BinaryView, DataType::Utf8View]
+            .iter()
+            .enumerate()
+        {
+            let a = b.column(c + 1);
+            assert_eq!(a.data_type(), want, "column {}", c + 1);
+            a.to_data()
+                .validate_full()
+                .unwrap_or_else(|e| panic!("batch size {batch_size}: invalid array: {e}"));
+            columns[c].extend(values_of(a.as_ref()));
+        }
+    }
+    (columns, rows)
+}
+
+#[test]
+fn views_equal_the_parquet_crates_strings_in_every_batch_size() {
+    let bytes = file();
+    let (want, _) = peer(&bytes);
+    assert!(want[0].iter().any(Option::is_none), "nulls written");
+    for batch_size in [1, 7, 299, 300, 1_000, 1_700, ROWS] {
+        let (got, rows) = parq_read(&bytes, batch_size, None);
+        assert_eq!(rows, ROWS);
+        for (c, name) in ["s", "b", "d"].iter().enumerate() {
+            assert_eq!(got[c], want[c], "column {name}, batch size {batch_size}");
+        }
+    }
+}
+
+#[test]
+fn views_with_a_filter_keep_the_rows_it_keeps() {
+    let bytes = file();
+    let (want, ids) = peer(&bytes);
+    // Rows from three row groups, a page's tail and head, single rows far apart.
+    let sql = "(id >= 1500 AND id < 3500) OR id IN (7, 4999)";
+    let keep = |id: i64| (1500..3500).contains(&id) || id == 7 || id == 4999;
+    for batch_size in [3, 250, 4_096] {
+        let (got, rows) = parq_read(&bytes, batch_size, Some(sql));
+        let kept: Vec<usize> = (0..ids.len()).filter(|&r| keep(ids[r])).collect();
+        assert_eq!(rows, kept.len());
+        for (c, name) in ["s", "b", "d"].iter().enumerate() {
+            let w: Values = kept.iter().map(|&r| want[c][r].clone()).collect();
+            assert_eq!(got[c], w, "column {name}, batch size {batch_size}");
+        }
+    }
+}
+
+#[test]
+fn a_filter_on_a_view_column_compares_its_strings() {
+    let bytes = file();
+    let (want, _) = peer(&bytes);
+    let sql = "s >= 's2' AND s < 's4' OR s = 'a longer value, number 00291, past twelve bytes'";
+    let keep = |v: &Option<Vec<u8>>| {
+        v.as_deref().is_some_and(|v| {
+            (b"s2".as_slice() <= v && v < b"s4".as_slice())
+                || v == b"a longer value, number 00291, past twelve bytes"
+        })
+    };
+    let kept: Vec<usize> = (0..want[0].len()).filter(|&r| keep(&want[0][r])).collect();
+    assert!(kept.len() > 100, "{} rows kept", kept.len());
+    for batch_size in [5, 1_024] {
+        let (got, rows) = parq_read(&bytes, batch_size, Some(sql));
+        assert_eq!(rows, kept.len());
+        for (c, name) in ["s", "b", "d"].iter().enumerate() {
+            let w: Values = kept.iter().map(|&r| want[c][r].clone()).collect();
+            assert_eq!(got[c], w, "column {name}, batch size {batch_size}");
+        }
+    }
+}
