@@ -53,6 +53,11 @@ pub struct ScanArgs {
     /// Only these queries (comma separated) [default: all].
     #[arg(long, value_name = "QUERY", value_delimiter = ',', value_parser = Query::NAMES)]
     pub queries: Vec<String>,
+    /// parq and `parquet` 60.1 read the `tag` strings as `Utf8View` (views into the
+    /// dictionary pages, as query engines such as DataFusion and polars hold strings)
+    /// instead of `Utf8`; pyarrow reads them as `string` either way.
+    #[arg(long)]
+    pub views: bool,
     /// Threads parq reads the full scan with [default: the available cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
@@ -98,6 +103,8 @@ struct Setup {
     queries: Vec<Query>,
     /// parq's threads for the full scan.
     threads: usize,
+    /// The Rust implementations read strings as `Utf8View`.
+    views: bool,
 }
 
 impl Setup {
@@ -116,11 +123,12 @@ fn rust_threads(imp: &str, q: &Query, threads: usize) -> usize {
 }
 
 /// One read of `q` by a Rust implementation.
-fn read(imp: &str, path: &Path, q: &Query, threads: usize) -> Result<Scanned> {
+fn read(imp: &str, setup: &Setup, q: &Query) -> Result<Scanned> {
     let batch_size = parq::read::ReadOptions::default().batch_size;
+    let (path, views) = (&setup.path, setup.views);
     match imp {
-        PARQ => read_parq(path, q.filter, rust_threads(imp, q, threads)),
-        _ => read_60(path, q.filter, batch_size),
+        PARQ => read_parq(path, q.filter, rust_threads(imp, q, setup.threads), views),
+        _ => read_60(path, q.filter, batch_size, views),
     }
 }
 
@@ -131,7 +139,7 @@ fn check_rust(
     q: &Query,
     impls: &[&'static str],
 ) -> Result<(Answer, Vec<(&'static str, u64)>)> {
-    let parq = read(PARQ, &setup.path, q, setup.threads).context("parq")?;
+    let parq = read(PARQ, setup, q).context("parq")?;
     let answer = Answer::of(&parq.batches)?;
     let rows = q.filter.matching_rows(setup.rows);
     let (lo, hi) = q.filter.bounds().unwrap_or((0, setup.rows as i64));
@@ -145,7 +153,7 @@ fn check_rust(
     );
     let mut bytes = vec![(PARQ, parq.bytes_read)];
     if impls.contains(&PARQUET_60) {
-        let p60 = read(PARQUET_60, &setup.path, q, setup.threads).context("parquet 60.1.0")?;
+        let p60 = read(PARQUET_60, setup, q).context("parquet 60.1.0")?;
         if rows <= (setup.rows as u64 / 100).max(1) {
             compare(&parq.batches, &p60.batches, "parquet 60.1.0 vs parq")?;
         }
@@ -167,7 +175,7 @@ fn rust_case<'a>(setup: &'a Setup, q: &'a Query, imp: &'static str, expected: An
         let mut answer = None;
         let (elapsed, facts) = timed_simple(
             n,
-            || read(imp, &setup.path, q, setup.threads),
+            || read(imp, setup, q),
             |s| {
                 answer = Some(Answer::of(&s.batches));
                 facts(&s.batches)
@@ -230,6 +238,7 @@ pub fn run(args: &ScanArgs, root: &Path) -> Result<()> {
             .filter(|q| args.queries.is_empty() || args.queries.iter().any(|n| n == q.name))
             .collect(),
         threads: args.threads.map_or(cores, usize::from),
+        views: args.views,
         path,
     };
     let impls = selected_impls(&[PARQUET_60, PARQ], &args.impls);
@@ -448,6 +457,12 @@ fn render_scan_table(setup: &Setup, expected: &[Answer], cells: &[ScanCell]) -> 
             threads.join(", ")
         ));
     }
+    out.push_str(if setup.views {
+        "  strings: parq and 60.1 Utf8View (views into the dictionary pages), pyarrow string, \
+         polars its own views\n"
+    } else {
+        "  strings: parq, 60.1 and pyarrow Utf8 / string, polars its own views\n"
+    });
     let versions: Vec<String> = [PYARROW, POLARS]
         .iter()
         .filter_map(|p| {
@@ -501,6 +516,11 @@ fn write_json(setup: &Setup, expected: &[Answer], cells: &[ScanCell], path: &Pat
                 "impl": c.imp,
                 "mode": "scan",
                 "threads": c.threads,
+                "strings": match (setup.views, c.imp) {
+                    (true, PARQ | PARQUET_60) => "utf8_view",
+                    (_, POLARS) => "polars",
+                    _ => "utf8",
+                },
                 "median_ns": s.median_ns,
                 "min_ns": s.min_ns,
                 "iterations": s.iterations,
@@ -544,23 +564,28 @@ mod tests {
         let path = dir.join("t.parquet");
         let rows = 250_000;
         crate::scan_data::write_table(&path, rows, 60_000).unwrap();
-        let setup = Setup {
+        let mut setup = Setup {
             file_bytes: std::fs::metadata(&path).unwrap().len(),
             path,
             rows,
             queries: Query::all(rows),
             threads: 2,
+            views: false,
         };
-        for q in &setup.queries {
-            let (answer, bytes) = check_rust(&setup, q, &[PARQ, PARQUET_60]).unwrap();
-            assert_eq!(answer.rows, q.filter.matching_rows(rows), "{}", q.name);
-            assert!(answer.null_qty > 0 || answer.rows < 1000, "{}", q.name);
-            assert!(bytes.iter().all(|&(_, b)| b > 0), "{}", q.name);
+        for views in [false, true] {
+            setup.views = views;
+            for q in &setup.queries {
+                let (answer, bytes) = check_rust(&setup, q, &[PARQ, PARQUET_60]).unwrap();
+                assert_eq!(answer.rows, q.filter.matching_rows(rows), "{}", q.name);
+                assert!(answer.null_qty > 0 || answer.rows < 1000, "{}", q.name);
+                assert!(answer.tag_bytes >= 10 * answer.rows, "{}", q.name);
+                assert!(bytes.iter().all(|&(_, b)| b > 0), "{}", q.name);
+            }
         }
         // A wrong answer is caught.
         let q = &setup.queries[1];
         let (answer, _) = check_rust(&setup, q, &[PARQ]).unwrap();
-        let read = read(PARQUET_60, &setup.path, &setup.queries[2], 1).unwrap();
+        let read = read(PARQUET_60, &setup, &setup.queries[2]).unwrap();
         assert!(Answer::of(&read.batches)
             .unwrap()
             .check(&answer, "x")

@@ -45,6 +45,19 @@ const GENERATOR_VERSION: u32 = 2;
 /// Tag of the seeds ([`chunk_rng`]) of this table.
 const SEED_TAG: u64 = 5;
 
+/// [`schema`] with `tag` as `Utf8View`.
+pub fn schema_with_views() -> SchemaRef {
+    let fields = schema()
+        .fields()
+        .iter()
+        .map(|f| match f.data_type() {
+            DataType::Utf8 => Arc::new(f.as_ref().clone().with_data_type(DataType::Utf8View)),
+            _ => Arc::clone(f),
+        })
+        .collect::<Vec<_>>();
+    Arc::new(Schema::new(fields))
+}
+
 pub fn schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
         Field::new("id", DataType::Int64, false),

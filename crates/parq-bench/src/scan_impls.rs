@@ -13,12 +13,12 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use anyhow::{ensure, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use arrow_60::cast::AsArray;
 use arrow_60::types::{Float64Type, Int32Type, Int64Type, TimestampMicrosecondType};
 use arrow_60::{Array, BooleanArray, Int64Array, RecordBatch};
 use bytes::Bytes;
-use parq::read::{FileSource, ParquetReader, RangeRead};
+use parq::read::{FileSource, ParquetReader, RangeRead, StringType};
 use parquet_60::arrow::arrow_reader::statistics::StatisticsConverter;
 use parquet_60::arrow::arrow_reader::{
     ArrowPredicateFn, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowFilter, RowSelection,
@@ -173,9 +173,15 @@ impl Answer {
                 .as_primitive_opt::<Float64Type>()
                 .context("value type")?;
             a.sum_value += value.values().iter().sum::<f64>();
-            let tag = col("tag")?.as_string_opt::<i32>().context("tag type")?;
-            let offsets = tag.value_offsets();
-            a.tag_bytes += (offsets[offsets.len() - 1] - offsets[0]) as u64;
+            let tag = col("tag")?;
+            a.tag_bytes += match (tag.as_string_opt::<i32>(), tag.as_string_view_opt()) {
+                (Some(s), _) => {
+                    let offsets = s.value_offsets();
+                    (offsets[offsets.len() - 1] - offsets[0]) as u64
+                }
+                (None, Some(v)) => v.lengths().map(u64::from).sum(),
+                _ => bail!("tag type {}", tag.data_type()),
+            };
         }
         Ok(a)
     }
@@ -319,13 +325,16 @@ pub struct Scanned {
 
 /// parq: `ParquetReader` over the file's positional reads with the query's SQL filter, on
 /// `threads` threads.
-pub fn read_parq(path: &Path, filter: Filter, threads: usize) -> Result<Scanned> {
+pub fn read_parq(path: &Path, filter: Filter, threads: usize, views: bool) -> Result<Scanned> {
     let read = Counter::default();
     let source = CountingSource {
         inner: FileSource::open(path)?,
         read: read.clone(),
     };
     let mut reader = ParquetReader::from_source(Arc::new(source))?.with_threads(threads);
+    if views {
+        reader = reader.with_strings(StringType::Utf8View);
+    }
     if let Some(sql) = filter.sql() {
         reader = reader.with_filter(parq::read::sql::parse_filter(&sql)?);
     }
@@ -348,9 +357,12 @@ pub fn read_parq(path: &Path, filter: Filter, threads: usize) -> Result<Scanned>
 /// whose `id` min/max cannot match skipped, pages of the kept row groups whose column index
 /// min/max cannot match deselected (`RowSelection`), and the condition applied exactly on the
 /// selected rows (`RowFilter` on `id`), in batches of `batch_size` rows.
-pub fn read_60(path: &Path, filter: Filter, batch_size: usize) -> Result<Scanned> {
+pub fn read_60(path: &Path, filter: Filter, batch_size: usize, views: bool) -> Result<Scanned> {
     let file = CountingFile::open(path)?;
-    let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Required);
+    let mut options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Required);
+    if views {
+        options = options.with_schema(crate::scan_data::schema_with_views());
+    }
     let mut builder = ParquetRecordBatchReaderBuilder::try_new_with_options(file.clone(), options)?
         .with_batch_size(batch_size);
     if let Some((lo, hi)) = filter.bounds() {
