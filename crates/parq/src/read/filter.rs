@@ -25,7 +25,10 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Float64Type};
-use arrow_array::{make_array, Array, ArrayRef, BinaryArray, BooleanArray, Datum, Scalar};
+use arrow_array::{
+    downcast_primitive_array, make_array, Array, ArrayRef, ArrowNativeTypeOp, ArrowPrimitiveType,
+    BinaryArray, BooleanArray, Datum, PrimitiveArray, Scalar,
+};
 use arrow_buffer::{BooleanBuffer, Buffer};
 use arrow_cast::{cast_with_options, CastOptions};
 use arrow_data::ArrayData;
@@ -877,6 +880,14 @@ fn as_bound_type(value: &ArrayRef, bound: &ArrayRef) -> Option<ArrayRef> {
 
 /// `a op b` on one-element arrays; `None` when they do not compare.
 fn holds(a: &ArrayRef, op: CmpOp, b: &ArrayRef) -> Option<bool> {
+    match holds_primitive(a.as_ref(), op, b.as_ref()) {
+        Some(r) => r,
+        None => holds_kernel(a, op, b),
+    }
+}
+
+/// [`holds`] by the comparison kernels.
+fn holds_kernel(a: &ArrayRef, op: CmpOp, b: &ArrayRef) -> Option<bool> {
     use arrow_ord::cmp;
     let (a, b): (&dyn Datum, &dyn Datum) = (a, b);
     let r = match op {
@@ -889,6 +900,31 @@ fn holds(a: &ArrayRef, op: CmpOp, b: &ArrayRef) -> Option<bool> {
     }
     .ok()?;
     (r.null_count() == 0).then(|| r.value(0))
+}
+
+/// [`holds`] on primitive arrays of one type (most statistics), compared as the comparison
+/// kernels do (floats in IEEE total order) without a kernel call and its allocations (the
+/// pruning of a row group or page is a handful of these); `None` for other arrays.
+fn holds_primitive(a: &dyn Array, op: CmpOp, b: &dyn Array) -> Option<Option<bool>> {
+    fn on<T: ArrowPrimitiveType>(a: &PrimitiveArray<T>, op: CmpOp, b: &dyn Array) -> Option<bool> {
+        let b = b.as_primitive_opt::<T>()?;
+        if a.len() != 1 || b.len() != 1 || a.is_null(0) || b.is_null(0) {
+            return None;
+        }
+        let (x, y) = (a.value(0), b.value(0));
+        Some(match op {
+            CmpOp::Eq => x.is_eq(y),
+            CmpOp::NotEq => x.is_ne(y),
+            CmpOp::Lt => x.is_lt(y),
+            CmpOp::LtEq => x.is_le(y),
+            CmpOp::Gt => x.is_gt(y),
+            CmpOp::GtEq => x.is_ge(y),
+        })
+    }
+    if a.data_type() != b.data_type() {
+        return None;
+    }
+    downcast_primitive_array!(a => Some(on(a, op, b)), _ => None)
 }
 
 /// Whether `node` (negated when `negate`) can be true on a row of the chunk whose statistics
@@ -949,3 +985,7 @@ fn prune(node: &Node, negate: bool, stats: &dyn Fn(usize) -> Option<ChunkStats>)
         }
     }
 }
+
+#[cfg(test)]
+#[path = "filter_tests.rs"]
+mod tests;
