@@ -29,16 +29,16 @@ use arrow_array::{
     downcast_primitive_array, make_array, Array, ArrayRef, ArrowNativeTypeOp, ArrowPrimitiveType,
     BinaryArray, BooleanArray, Datum, PrimitiveArray, Scalar,
 };
-use arrow_buffer::{BooleanBuffer, Buffer};
+use arrow_buffer::BooleanBuffer;
 use arrow_cast::{cast_with_options, CastOptions};
-use arrow_data::ArrayData;
 use arrow_schema::{DataType, Schema};
 
 use super::predicate::{CmpOp, Literal, Predicate};
 use super::selection::RowSelection;
+use super::stats::{is_decimal, stat_array, usable_bounds, value_type, ChunkStats};
 use crate::bloom::Sbbf;
 use crate::format::footer::{ColumnIndexView, OffsetIndexView};
-use crate::format::metadata::{ColumnChunk, FileMetaData, PhysicalType};
+use crate::format::metadata::{FileMetaData, PhysicalType};
 use crate::{Error, ErrorKind, Result};
 
 /// A bound column: its index in the decoded batch and its Parquet leaf.
@@ -529,14 +529,6 @@ fn bind_node(
     })
 }
 
-/// The value type of `t` (a dictionary's values).
-fn value_type(t: &DataType) -> &DataType {
-    match t {
-        DataType::Dictionary(_, v) => v,
-        other => other,
-    }
-}
-
 /// `value` as a one-element array of `col`'s (value) type; `None` for NULL.
 fn literal_array(value: &Literal, col: &BoundColumn) -> Result<Option<ArrayRef>> {
     let target = value_type(&col.data_type);
@@ -637,16 +629,6 @@ fn literal_array(value: &Literal, col: &BoundColumn) -> Result<Option<ArrayRef>>
     Ok(Some(array))
 }
 
-fn is_decimal(t: &DataType) -> bool {
-    matches!(
-        t,
-        DataType::Decimal32(..)
-            | DataType::Decimal64(..)
-            | DataType::Decimal128(..)
-            | DataType::Decimal256(..)
-    )
-}
-
 /// `array op value` (a one-element array of the array's value type), null where the array
 /// is null.
 fn compare(array: &dyn Array, op: CmpOp, value: &ArrayRef) -> Result<BooleanArray> {
@@ -706,165 +688,6 @@ fn float_compare(array: &dyn Array, op: CmpOp, value: &ArrayRef) -> BooleanArray
         _ => BooleanBuffer::new_unset(array.len()),
     };
     BooleanArray::new(bits, array.logical_nulls())
-}
-
-/// What a chunk's (or a page's) statistics say: its rows, nulls, and bounds (one-element
-/// arrays, of the column's value type, or Binary for byte arrays).
-#[derive(Clone)]
-struct ChunkStats {
-    rows: i64,
-    nulls: Option<i64>,
-    bounds: Option<(ArrayRef, ArrayRef)>,
-}
-
-impl ChunkStats {
-    fn of(
-        meta: &FileMetaData,
-        chunk: &ColumnChunk,
-        leaf: usize,
-        data_type: &DataType,
-        rows: i64,
-    ) -> Option<ChunkStats> {
-        let s = chunk.statistics()?;
-        let buf = meta.buf();
-        let physical = meta.schema().leaf_element(leaf)?.physical_type?;
-        let target = value_type(data_type);
-        let signed_order = matches!(
-            (physical, target),
-            (PhysicalType::Int32 | PhysicalType::Int64, t)
-                if t.is_signed_integer() || matches!(t, DataType::Date32 | DataType::Date64
-                    | DataType::Time32(_) | DataType::Time64(_) | DataType::Timestamp(..)
-                    | DataType::Duration(_)) || is_decimal(t)
-        ) || matches!(
-            physical,
-            PhysicalType::Float | PhysicalType::Double | PhysicalType::Boolean
-        );
-        let (min, max) = match (s.min_value, s.max_value) {
-            (Some(a), Some(b)) => (Some(a), Some(b)),
-            _ if signed_order => (s.min, s.max),
-            _ => (None, None),
-        };
-        let bounds = match (min, max) {
-            (Some(a), Some(b)) => {
-                let lo = stat_array(physical, a.slice(buf), target)?;
-                let hi = stat_array(physical, b.slice(buf), target)?;
-                usable_bounds(&lo, &hi).then_some((lo, hi))
-            }
-            _ => None,
-        };
-        Some(ChunkStats {
-            rows,
-            nulls: s.null_count,
-            bounds,
-        })
-    }
-}
-
-/// Float bounds that are NaN or zero say nothing reliable.
-fn usable_bounds(lo: &ArrayRef, hi: &ArrayRef) -> bool {
-    let bad = |a: &ArrayRef| match a.data_type() {
-        DataType::Float32 => {
-            let v = a.as_primitive::<Float32Type>().value(0);
-            v.is_nan() || v == 0.0
-        }
-        DataType::Float64 => {
-            let v = a.as_primitive::<Float64Type>().value(0);
-            v.is_nan() || v == 0.0
-        }
-        _ => false,
-    };
-    !bad(lo) && !bad(hi)
-}
-
-/// A statistics value (PLAIN bytes of `physical`) as a one-element array of `target` (Binary
-/// for byte arrays); `None` where the value's order is not `target`'s or it is malformed.
-fn stat_array(physical: PhysicalType, bytes: &[u8], target: &DataType) -> Option<ArrayRef> {
-    let raw = |width: usize, t: DataType| -> Option<ArrayRef> {
-        let b: [u8; 8] = {
-            let mut out = [0u8; 8];
-            out.get_mut(..width)?.copy_from_slice(bytes.get(..width)?);
-            out
-        };
-        let data = ArrayData::builder(t)
-            .len(1)
-            .add_buffer(Buffer::from_slice_ref(&b[..width]))
-            .build()
-            .ok()?;
-        Some(make_array(data))
-    };
-    match physical {
-        PhysicalType::Boolean => {
-            let b = *bytes.first()?;
-            (target == &DataType::Boolean)
-                .then(|| Arc::new(BooleanArray::from(vec![b != 0])) as ArrayRef)
-        }
-        PhysicalType::Int32 => match target {
-            DataType::Int32 | DataType::UInt32 | DataType::Date32 | DataType::Time32(_) => {
-                raw(4, target.clone())
-            }
-            DataType::Int8 | DataType::Int16 => {
-                let a = raw(4, DataType::Int32)?;
-                arrow_cast::cast(&a, target).ok()
-            }
-            DataType::UInt8 | DataType::UInt16 => {
-                let a = raw(4, DataType::UInt32)?;
-                arrow_cast::cast(&a, target).ok()
-            }
-            DataType::Decimal32(..) => raw(4, target.clone()),
-            DataType::Decimal64(..) => {
-                let v = i32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
-                decimal(i128::from(v), target)
-            }
-            DataType::Decimal128(..) => {
-                let v = i32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
-                decimal(i128::from(v), target)
-            }
-            _ => None,
-        },
-        PhysicalType::Int64 => match target {
-            DataType::Int64
-            | DataType::UInt64
-            | DataType::Date64
-            | DataType::Time64(_)
-            | DataType::Timestamp(..)
-            | DataType::Duration(_)
-            | DataType::Decimal64(..) => raw(8, target.clone()),
-            DataType::Decimal128(..) => {
-                let v = i64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
-                decimal(i128::from(v), target)
-            }
-            _ => None,
-        },
-        PhysicalType::Float if target == &DataType::Float32 => raw(4, DataType::Float32),
-        PhysicalType::Double if target == &DataType::Float64 => raw(8, DataType::Float64),
-        PhysicalType::ByteArray => match target {
-            DataType::Utf8
-            | DataType::LargeUtf8
-            | DataType::Utf8View
-            | DataType::Binary
-            | DataType::LargeBinary
-            | DataType::BinaryView => Some(Arc::new(BinaryArray::from(vec![bytes])) as ArrayRef),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// The unscaled `v` as a one-element decimal array of `target`.
-fn decimal(v: i128, target: &DataType) -> Option<ArrayRef> {
-    match target {
-        DataType::Decimal128(p, s) => arrow_array::Decimal128Array::from(vec![v])
-            .with_precision_and_scale(*p, *s)
-            .ok()
-            .map(|d| Arc::new(d) as ArrayRef),
-        DataType::Decimal64(p, s) => {
-            arrow_array::Decimal64Array::from(vec![i64::try_from(v).ok()?])
-                .with_precision_and_scale(*p, *s)
-                .ok()
-                .map(|d| Arc::new(d) as ArrayRef)
-        }
-        _ => None,
-    }
 }
 
 /// `value` for comparing with byte-array bounds: as Binary.

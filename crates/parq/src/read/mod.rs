@@ -5,7 +5,7 @@
 //!   groups, batch size, string representation), yielding [`RecordBatches`].
 //! - [`options`]: the options of a read ([`ReadOptions`]); [`predicate`]: [`Predicate`], a
 //!   filter on rows, and `filter`: a predicate bound to a read, evaluated on batches and on
-//!   row-group statistics; [`sql`]: SQL filter expressions to predicates.
+//!   row-group statistics (`stats`: statistics as bounds); [`sql`]: SQL filter expressions to predicates.
 //! - [`decoder`]: [`ParquetDecoder`], the IO-free core: byte ranges needed in, bytes pushed,
 //!   batches out; [`source`]: [`RangeRead`], positional reads of files or bytes in memory;
 //!   `pool`: buffers kept from one read to the next (file ranges, decompressed pages, and
@@ -60,6 +60,7 @@ mod selection;
 pub mod source;
 mod spread;
 pub mod sql;
+mod stats;
 mod threads;
 mod values;
 mod views;
