@@ -50,7 +50,9 @@ __all__ = [
 ]
 
 
-def read_table(source, columns=None, row_groups=None, filters=None, use_threads=True, batch_size=None):
+def read_table(
+    source, columns=None, row_groups=None, filters=None, use_threads=True, batch_size=None, string_view=False
+):
     """Reads a Parquet file into a ``pyarrow.Table``.
 
     ``source``: a path, ``bytes``/``memoryview``, or a binary file-like object.
@@ -64,12 +66,19 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
     columns are decoded only for the rows kept; an Expression is applied to the rows read.
     ``use_threads``: decode on all cores (row groups side by side).
     ``batch_size``: rows per record batch of the table (default: a batch per row group).
+    ``string_view``: string columns as ``pa.string_view()``: views into the file's dictionary
+    pages, no string copied (what polars and DataFusion hold strings as).
     """
     if _is_expression(filters):
         # A pyarrow.compute.Expression is evaluated by pyarrow itself on the rows read (no
         # row group or page is skipped for it).
         table = _read_table(
-            source, columns=None, row_groups=row_groups, use_threads=use_threads, batch_size=batch_size
+            source,
+            columns=None,
+            row_groups=row_groups,
+            use_threads=use_threads,
+            batch_size=batch_size,
+            string_view=string_view,
         )
         table = table.filter(filters)
         return table if columns is None else table.select(list(columns))
@@ -80,6 +89,7 @@ def read_table(source, columns=None, row_groups=None, filters=None, use_threads=
         filter=to_sql(filters),
         use_threads=use_threads,
         batch_size=batch_size,
+        string_view=string_view,
     )
 
 

@@ -34,4 +34,5 @@ def read_table(
     filters: Optional[Filters] = None,
     use_threads: bool = True,
     batch_size: Optional[int] = None,
+    string_view: bool = False,
 ) -> pa.Table: ...

@@ -30,6 +30,7 @@ def read_table(
     filter: Optional[str] = None,
     use_threads: bool = True,
     batch_size: Optional[int] = None,
+    string_view: bool = False,
 ) -> pa.Table: ...
 def read_metadata(
     source: Source,
@@ -59,7 +60,7 @@ class ParquetFile:
     """A Parquet file opened for reading: its footer read once, row groups and columns
     read on demand."""
 
-    def __init__(self, source: Source) -> None: ...
+    def __init__(self, source: Source, string_view: bool = False) -> None: ...
     @property
     def metadata(self) -> FileMetaData: ...
     @property

@@ -13,7 +13,7 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_pyarrow::{IntoPyArrow, Table, ToPyArrow};
 use arrow_schema::ArrowError;
 use parq::format::footer::{DecodeOptions, StatisticsPolicy};
-use parq::read::{ParquetReader, RecordBatches};
+use parq::read::{ParquetReader, RecordBatches, StringType};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyKeyError, PyValueError};
 use pyo3::prelude::*;
@@ -100,6 +100,15 @@ fn configure(
     Ok(reader)
 }
 
+/// `reader` reading strings as `string_view` (views into the dictionary pages) if asked.
+fn with_strings(reader: ParquetReader, string_view: bool) -> ParquetReader {
+    if string_view {
+        reader.with_strings(StringType::Utf8View)
+    } else {
+        reader
+    }
+}
+
 /// Reads everything `reader` chooses, the GIL released, as a `pyarrow.Table`.
 fn read_all<'py>(py: Python<'py>, reader: &ParquetReader) -> PyResult<Bound<'py, PyAny>> {
     let schema = reader.schema().map_err(error)?;
@@ -114,7 +123,8 @@ fn arrow(e: ArrowError) -> parq::Error {
 
 /// Reads a Parquet file into a `pyarrow.Table`.
 #[pyfunction]
-#[pyo3(signature = (source, columns=None, row_groups=None, filter=None, use_threads=true, batch_size=None))]
+#[pyo3(signature = (source, columns=None, row_groups=None, filter=None, use_threads=true, batch_size=None, string_view=false))]
+#[allow(clippy::too_many_arguments)]
 fn read_table<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
@@ -123,10 +133,11 @@ fn read_table<'py>(
     filter: Option<String>,
     use_threads: bool,
     batch_size: Option<usize>,
+    string_view: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (reader, _) = open(py, source)?;
     let reader = configure(
-        reader,
+        with_strings(reader, string_view),
         columns,
         row_groups,
         filter.as_deref(),
@@ -193,8 +204,10 @@ impl ParquetFile {
 #[pymethods]
 impl ParquetFile {
     #[new]
-    fn new(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (source, string_view=false))]
+    fn new(py: Python<'_>, source: &Bound<'_, PyAny>, string_view: bool) -> PyResult<Self> {
         let (reader, file_like) = open(py, source)?;
+        let reader = with_strings(reader, string_view);
         Ok(ParquetFile { reader, file_like })
     }
 

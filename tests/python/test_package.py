@@ -109,6 +109,30 @@ def test_parq_reads_what_pyarrow_writes(tmp_path, table, options):
     )
 
 
+def test_string_view_reads_pyarrows_strings(tmp_path):
+    # Dictionary pages that fall back to PLAIN, several row groups, nulls, short and long values.
+    values = [
+        None if i % 13 == 5 else f"v{i % 400}" + "-long tail past twelve bytes" * (i % 3 == 0)
+        for i in range(20_000)
+    ]
+    table = pa.table({"s": values, "b": pa.array([v and v.encode() for v in values], pa.binary())})
+    path = tmp_path / "s.parquet"
+    pq.write_table(table, path, row_group_size=7_000, dictionary_pagesize_limit=2_000, data_page_size=4_000)
+    expected = pq.read_table(path)
+    for got in [
+        parq.read_table(path, string_view=True),
+        parq.read_table(path, string_view=True, filters=[("s", ">=", "v2")]),
+        parq.ParquetFile(str(path), string_view=True).read(),
+        pa.Table.from_batches(list(parq.ParquetFile(str(path), string_view=True).iter_batches(batch_size=999))),
+    ]:
+        assert got.schema.field("s").type == pa.string_view()
+        assert got.schema.field("b").type == pa.binary()
+        filtered = got.num_rows != expected.num_rows
+        want = pq.read_table(path, filters=[("s", ">=", "v2")]) if filtered else expected
+        assert got.cast(want.schema).equals(want)
+    assert pl.from_arrow(parq.read_table(path, string_view=True)).equals(pl.from_arrow(expected))
+
+
 def test_writes_what_polars_and_duckdb_export(tmp_path):
     df = pl.DataFrame({"a": [1, 2, None], "b": ["x", None, "z"]})
     parq.write_table(df, str(tmp_path / "pl.parquet"))
