@@ -3,7 +3,8 @@ Python, on one thread and on the default threads; prints median times and parq's
 
     python python/bench.py [--rounds N] [--rows N] [--cases a,b] [--dir DIR]
 
-Reads: ``parq.read_table`` and ``pq.read_table`` (``use_threads=False`` / ``True``),
+Reads: ``parq.read_table`` and ``pq.read_table`` (``use_threads=False`` / ``True``; parq also
+with ``string_view=True``, set against polars, which holds strings as views),
 interleaved round by round; ``pl.read_parquet`` in a child process (``POLARS_MAX_THREADS=1``,
 then its default pool); then DuckDB ``SELECT *`` to Arrow (``SET threads=1`` / default),
 interleaved, after the others so that its idle workers do not run beside their reads. Writes: ``parq.write_table``, ``pq.write_table`` and DuckDB ``COPY``,
@@ -119,6 +120,9 @@ def main() -> None:
         "pyarrow 1t": lambda p: pq.read_table(p, use_threads=False),
         "parq": lambda p: parq.read_table(p),
         "pyarrow": lambda p: pq.read_table(p),
+        # Strings as views (polars' own representation), where the case has strings.
+        "parq sv 1t": lambda p: parq.read_table(p, use_threads=False, string_view=True),
+        "parq sv": lambda p: parq.read_table(p, string_view=True),
     }
     times: dict[tuple[str, str], list[float]] = {}
     for name, p in paths.items():
@@ -179,6 +183,13 @@ def main() -> None:
             f"| {r('parq', 'pyarrow')} "
             f"| {r('parq', 'polars')} | {r('parq', 'duckdb')} |"
         )
+    print()
+    print("Strings as views: parq `string_view=True` against polars (which holds strings as views)")
+    print("| case | parq sv 1t | polars 1t | parq sv | polars | parq sv 1t vs polars 1t | parq sv vs polars |")
+    print("|---|---|---|---|---|---|---|")
+    for name in [n for n in paths if n.startswith("string") or n == "table"]:
+        a1, p1, a, p = (med[(name, i)] for i in ("parq sv 1t", "polars 1t", "parq sv", "polars"))
+        print(f"| {name} | {a1:.1f} | {p1:.1f} | {a:.1f} | {p:.1f} | {p1 / a1:.1f}x | {p / a:.1f}x |")
     print()
     print(f"Python writes, median ms of {args.rounds} interleaved rounds (SNAPPY, statistics)")
     print("| case | parq | pyarrow | duckdb | parq vs pyarrow | parq vs duckdb |")

@@ -82,7 +82,8 @@ impl ViewBytes {
         self.retire_dictionary();
         self.dict_utf8 = self.utf8 && values_utf8(&offsets, &values);
         let buffer = Buffer::from_vec(values);
-        self.dict_views = views_of(&offsets, buffer.as_slice(), 0);
+        self.dict_views.clear();
+        push_views(&offsets, buffer.as_slice(), 0, &mut self.dict_views);
         match self.buffers.first_mut() {
             Some(first) => *first = buffer,
             None => self.buffers.push(buffer),
@@ -152,8 +153,12 @@ impl ViewBytes {
         self.plain.utf8_checked = self.utf8;
         self.plain.decode(encoding, data, skip, n)?;
         self.utf8_checked &= self.plain.utf8_checked;
-        let page = views_of(&self.plain.offsets, &self.plain.values, index);
-        self.views.extend(page);
+        push_views(
+            &self.plain.offsets,
+            &self.plain.values,
+            index,
+            &mut self.views,
+        );
         Ok(())
     }
 
@@ -258,16 +263,14 @@ impl ViewBytes {
     }
 }
 
-/// The views of the values between consecutive `offsets` of `values`, into buffer `index`.
-fn views_of(offsets: &[i32], values: &[u8], index: u32) -> Vec<u128> {
-    offsets
-        .windows(2)
-        .map(|w| {
-            let (s, e) = (w[0] as usize, w[1] as usize);
-            // Offsets come from the decoders: increasing, within `values`, below 2^31.
-            make_view(values.get(s..e).unwrap_or_default(), index, w[0] as u32)
-        })
-        .collect()
+/// Appends to `out` the views of the values between consecutive `offsets` of `values`, into
+/// buffer `index`.
+fn push_views(offsets: &[i32], values: &[u8], index: u32, out: &mut Vec<u128>) {
+    out.extend(offsets.windows(2).map(|w| {
+        let (s, e) = (w[0] as usize, w[1] as usize);
+        // Offsets come from the decoders: increasing, within `values`, below 2^31.
+        make_view(values.get(s..e).unwrap_or_default(), index, w[0] as u32)
+    }));
 }
 
 /// The buffer a view points into (`None` for a value of at most 12 bytes, held inline).
