@@ -190,6 +190,13 @@ fn real_world_files_match_pyarrow_or_fail_cleanly() {
                     other.map(|b| b.num_rows())
                 )),
             }
+            match view_differences(path, &expected) {
+                Some(d) if d.iter().any(|e| e.contains("not valid UTF-8")) => {}
+                other => failures.push(format!(
+                    "{name}: strings that are not UTF-8 should be an error as views too, got \
+                     {other:?}"
+                )),
+            }
         }
         let utf8 = if binary {
             InvalidUtf8::Binary

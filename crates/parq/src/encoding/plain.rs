@@ -102,31 +102,8 @@ pub fn decode_byte_array<O: OffsetSize>(
     offsets: &mut Vec<O>,
     values: &mut Vec<u8>,
 ) -> Result<usize> {
-    // Pass 1: validate the lengths and total the bytes. Each value needs at least 4 bytes.
-    if n > data.len() / 4 {
-        return Err(truncated("BYTE_ARRAY", n, n.saturating_mul(4), data.len()));
-    }
-    let mut pos = 0usize;
-    for i in 0..n {
-        let len = read_length(data, pos).ok_or_else(|| {
-            error(
-                NAME,
-                format!("BYTE_ARRAY value {i} of {n}: length truncated at byte {pos}"),
-            )
-        })?;
-        pos += 4;
-        if len > data.len() - pos {
-            return Err(error(
-                NAME,
-                format!(
-                    "BYTE_ARRAY value {i} of {n}: length {len} > {} bytes remaining",
-                    data.len() - pos
-                ),
-            ));
-        }
-        pos += len;
-    }
-    let consumed = pos;
+    // Pass 1: validate the lengths and total the bytes.
+    let consumed = for_each_byte_array(data, n, |_| {})?;
     let total = consumed - 4 * n;
     reserve_byte_array(NAME, offsets, values, n, total)?;
     // Pass 2: copy into the spare capacity reserved above, in whole chunks where the page
@@ -164,8 +141,38 @@ pub fn decode_byte_array<O: OffsetSize>(
     Ok(consumed)
 }
 
-/// The 4-byte little-endian length at `data[pos..]`, if all four bytes are there.
-#[inline(always)]
+/// Calls `f` with each of the first `n` BYTE_ARRAY values of `data` in turn, each checked to
+/// lie within it first; returns the bytes consumed.
+#[inline]
+pub fn for_each_byte_array(data: &[u8], n: usize, mut f: impl FnMut(&[u8])) -> Result<usize> {
+    // Each value needs at least 4 bytes.
+    if n > data.len() / 4 {
+        return Err(truncated("BYTE_ARRAY", n, n.saturating_mul(4), data.len()));
+    }
+    let mut pos = 0usize;
+    for i in 0..n {
+        let len = read_length(data, pos).ok_or_else(|| {
+            error(
+                NAME,
+                format!("BYTE_ARRAY value {i} of {n}: length truncated at byte {pos}"),
+            )
+        })?;
+        pos += 4;
+        let Some(value) = data.get(pos..).and_then(|rest| rest.get(..len)) else {
+            return Err(error(
+                NAME,
+                format!(
+                    "BYTE_ARRAY value {i} of {n}: length {len} > {} bytes remaining",
+                    data.len() - pos
+                ),
+            ));
+        };
+        f(value);
+        pos += len;
+    }
+    Ok(pos)
+}
+
 /// `data` past its first `n` PLAIN BYTE_ARRAY values (length-prefixed), which are checked to
 /// lie within it.
 pub fn skip_byte_array(data: &[u8], n: usize) -> Result<&[u8]> {
@@ -185,6 +192,8 @@ pub fn skip_byte_array(data: &[u8], n: usize) -> Result<&[u8]> {
     Ok(data.get(pos..).unwrap_or_default())
 }
 
+/// The 4-byte little-endian length at `data[pos..]`, if all four bytes are there.
+#[inline(always)]
 fn read_length(data: &[u8], pos: usize) -> Option<usize> {
     let b: [u8; 4] = data.get(pos..pos.checked_add(4)?)?.try_into().ok()?;
     Some(u32::from_le_bytes(b) as usize)

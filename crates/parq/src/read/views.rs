@@ -29,6 +29,9 @@ use crate::Result;
 /// offsets stay far from the view's 32-bit limit (and the decoders' i32 offsets).
 const FREEZE_AT: usize = 1 << 30;
 
+/// The longest value a view holds inline.
+const INLINE: usize = 12;
+
 /// Values as Arrow views, with the buffers they point into.
 #[derive(Debug)]
 pub(crate) struct ViewBytes {
@@ -146,6 +149,9 @@ impl ViewBytes {
             self.freeze();
         }
         let index = self.buffers.len() as u32;
+        if encoding == Encoding::Plain {
+            return self.decode_plain(data, skip, n, index);
+        }
         let first = self.plain.values.len();
         self.plain.offsets.clear();
         // Below FREEZE_AT: fits i32.
@@ -159,6 +165,32 @@ impl ViewBytes {
             index,
             &mut self.views,
         );
+        Ok(())
+    }
+
+    /// Appends `n` values of a PLAIN page after skipping its first `skip`, in one pass over
+    /// the page: a value of at most 12 bytes is its view alone (nothing copied), a longer
+    /// one is copied into the open buffer (`index`) and viewed there.
+    fn decode_plain(&mut self, data: &[u8], skip: usize, n: usize, index: u32) -> Result<()> {
+        let data = plain::skip_byte_array(data, skip)?;
+        let (views, open) = (&mut self.views, &mut self.plain.values);
+        try_reserve(SLOTS, views, n)?;
+        let mut utf8 = true;
+        let check = self.utf8;
+        plain::for_each_byte_array(data, n, |v| {
+            if check {
+                utf8 &= v.is_ascii() || std::str::from_utf8(v).is_ok();
+            }
+            if v.len() <= INLINE {
+                views.push(make_view(v, 0, 0));
+            } else {
+                // Below FREEZE_AT plus one page (pages are under 2^31 bytes): fits u32.
+                let offset = open.len() as u32;
+                open.extend_from_slice(v);
+                views.push(make_view(v, index, offset));
+            }
+        })?;
+        self.utf8_checked &= utf8;
         Ok(())
     }
 
@@ -275,7 +307,7 @@ fn push_views(offsets: &[i32], values: &[u8], index: u32, out: &mut Vec<u128>) {
 
 /// The buffer a view points into (`None` for a value of at most 12 bytes, held inline).
 fn view_buffer(view: u128) -> Option<u32> {
-    ((view as u32) > 12).then_some((view >> 64) as u32)
+    ((view as u32) as usize > INLINE).then_some((view >> 64) as u32)
 }
 
 /// `view` pointing into buffer `index` instead.
