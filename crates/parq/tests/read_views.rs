@@ -217,3 +217,53 @@ fn a_filter_on_a_view_column_compares_its_strings() {
         }
     }
 }
+
+/// A few rows of a large dictionary (a point lookup's): their views are made one by one from
+/// the dictionary's offsets, equal to the values.
+#[test]
+fn a_lookup_in_a_large_dictionary_views_its_values() {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("s", DataType::Utf8, true),
+    ]));
+    let rows = 20_000;
+    let strings: Vec<Option<String>> = (0..rows)
+        .map(|i| (i % 97 != 0).then(|| format!("entry {:05} of a large dictionary", i % 4_000)))
+        .collect();
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(Int64Array::from_iter_values(0..rows as i64)),
+            Arc::new(StringArray::from(strings.clone())),
+        ],
+    )
+    .expect("batch");
+    let props = WriterProperties::builder()
+        .set_data_page_row_count_limit(5_000)
+        .set_write_batch_size(1_000)
+        .build();
+    let mut out = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut out, schema, Some(props)).expect("writer");
+    w.write(&batch).expect("write");
+    w.close().expect("close");
+    let bytes = Bytes::from(out);
+    for ids in [vec![2_345], vec![0, 97, 4_001, 19_999]] {
+        let list: Vec<String> = ids.iter().map(i64::to_string).collect();
+        let sql = format!("id IN ({})", list.join(", "));
+        let batches = ParquetReader::from_bytes(bytes.clone())
+            .expect("parq open")
+            .with_strings(StringType::Utf8View)
+            .with_filter(parq::read::sql::parse_filter(&sql).expect("filter"))
+            .read_all()
+            .expect("parq read");
+        let got: Values = batches
+            .iter()
+            .flat_map(|b| values_of(b.column(1).as_ref()))
+            .collect();
+        let want: Values = ids
+            .iter()
+            .map(|&i| strings[i as usize].clone().map(String::into_bytes))
+            .collect();
+        assert_eq!(got, want, "{sql}");
+    }
+}

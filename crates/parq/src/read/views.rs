@@ -29,6 +29,10 @@ use crate::Result;
 /// offsets stay far from the view's 32-bit limit (and the decoders' i32 offsets).
 const FREEZE_AT: usize = 1 << 30;
 
+/// A page reading fewer than one value per this many dictionary entries makes its views
+/// one by one rather than the dictionary's all.
+const FEW: usize = 8;
+
 /// The longest value a view holds inline.
 const INLINE: usize = 12;
 
@@ -38,8 +42,13 @@ pub(crate) struct ViewBytes {
     views: Vec<u128>,
     /// `[0]`: the current chunk's dictionary (empty without one); then frozen buffers.
     buffers: Vec<Buffer>,
-    /// The view of each entry of the current dictionary.
+    /// The offsets of the current dictionary's entries in `buffers[0]`.
+    dict_offsets: Vec<i32>,
+    /// The view of each entry of the current dictionary, made when a page first needs
+    /// more than a few of them (empty until then).
     dict_views: Vec<u128>,
+    /// A page's dictionary indices, when only a few values are read from it.
+    indices: Vec<u32>,
     has_dict: bool,
     /// Every entry of the current dictionary is UTF-8.
     dict_utf8: bool,
@@ -56,7 +65,9 @@ impl ViewBytes {
         ViewBytes {
             views: Vec::new(),
             buffers: vec![Buffer::from_vec(Vec::<u8>::new())],
+            dict_offsets: Vec::new(),
             dict_views: Vec::new(),
+            indices: Vec::new(),
             has_dict: false,
             dict_utf8: false,
             plain: Bytes::new(utf8),
@@ -80,13 +91,16 @@ impl ViewBytes {
     }
 
     pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
-        let (mut offsets, mut values) = (vec![0i32], Vec::new());
+        let mut offsets = std::mem::take(&mut self.dict_offsets);
+        offsets.clear();
+        offsets.push(0);
+        let mut values = Vec::new();
         plain::decode_byte_array(data, n, &mut offsets, &mut values)?;
         self.retire_dictionary();
         self.dict_utf8 = self.utf8 && values_utf8(&offsets, &values);
-        let buffer = Buffer::from_vec(values);
+        self.dict_offsets = offsets;
         self.dict_views.clear();
-        push_views(&offsets, buffer.as_slice(), 0, &mut self.dict_views);
+        let buffer = Buffer::from_vec(values);
         match self.buffers.first_mut() {
             Some(first) => *first = buffer,
             None => self.buffers.push(buffer),
@@ -141,7 +155,16 @@ impl ViewBytes {
             }
             let mut d = DictionaryDecoder::new(data)?;
             d.skip(skip)?;
-            d.gather(n, &self.dict_views, &mut self.views)?;
+            let entries = self.dict_offsets.len().saturating_sub(1);
+            if self.dict_views.is_empty() && n.saturating_mul(FEW) < entries {
+                self.view_few(&mut d, n)?;
+            } else {
+                if self.dict_views.is_empty() {
+                    let dictionary = self.buffers.first().map_or(&[][..], |b| b.as_slice());
+                    push_views(&self.dict_offsets, dictionary, 0, &mut self.dict_views);
+                }
+                d.gather(n, &self.dict_views, &mut self.views)?;
+            }
             self.utf8_checked &= self.dict_utf8;
             return Ok(());
         }
@@ -165,6 +188,28 @@ impl ViewBytes {
             index,
             &mut self.views,
         );
+        Ok(())
+    }
+
+    /// Appends the views of the next `n` indices of `d`, each made from the dictionary's
+    /// offsets (for a few values from a large dictionary, such as a point lookup's: cheaper
+    /// than the views of every entry).
+    fn view_few(&mut self, d: &mut DictionaryDecoder<'_>, n: usize) -> Result<()> {
+        self.indices.clear();
+        self.indices.resize(n, 0);
+        d.indices().decode_exact(&mut self.indices)?;
+        let dictionary = self.buffers.first().map_or(&[][..], |b| b.as_slice());
+        let offsets = &self.dict_offsets;
+        try_reserve(SLOTS, &mut self.views, n)?;
+        for &i in &self.indices {
+            let i = i as usize;
+            let (Some(&s), Some(&e)) = (offsets.get(i), offsets.get(i + 1)) else {
+                return Err(bad_index(i, offsets.len().saturating_sub(1)));
+            };
+            // Offsets from the dictionary's decoding: increasing, within it, below 2^31.
+            let value = dictionary.get(s as usize..e as usize).unwrap_or_default();
+            self.views.push(make_view(value, 0, s as u32));
+        }
         Ok(())
     }
 
@@ -314,4 +359,12 @@ fn view_buffer(view: u128) -> Option<u32> {
 fn with_buffer(view: u128, index: u32) -> u128 {
     let mask = u128::from(u32::MAX) << 64;
     (view & !mask) | (u128::from(index) << 64)
+}
+
+#[cold]
+fn bad_index(index: usize, entries: usize) -> crate::Error {
+    crate::Error::new(crate::ErrorKind::Encoding {
+        encoding: "RLE_DICTIONARY",
+        message: format!("index {index} out of the dictionary of {entries} entries"),
+    })
 }
