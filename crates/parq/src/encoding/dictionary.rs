@@ -95,9 +95,10 @@ pub fn gather<T: Copy>(
     DictionaryDecoder::with_bit_width(data, bit_width)?.gather(n, dict, out)
 }
 
+/// The error of dictionary index `index` out of a dictionary of `len` entries.
 #[cold]
 #[inline(never)]
-fn bad_index(index: u64, len: usize) -> crate::Error {
+pub(crate) fn bad_index(index: u64, len: usize) -> crate::Error {
     error(
         NAME,
         format!("index {index} out of the dictionary of {len} entries"),

@@ -36,6 +36,7 @@ use super::error::ConvertError;
 use super::error::{no_dictionary, SLOTS};
 use super::pool::Recycled;
 use super::spread::spread_fixed;
+use crate::encoding::dictionary::bad_index;
 use crate::encoding::encode::dictionary::ByteArrayDictEncoder;
 use crate::encoding::plain;
 use crate::encoding::rle::RleDecoder;
@@ -179,13 +180,7 @@ impl<O: OffsetSize + Recycled> DictBytes<O> {
                     *k = k.wrapping_add(base);
                 }
                 match bad {
-                    Some(index) => Err(Error::new(ErrorKind::Encoding {
-                        encoding: "RLE_DICTIONARY",
-                        message: format!(
-                            "index {index} out of the dictionary of {} entries",
-                            self.chunk_len
-                        ),
-                    })),
+                    Some(index) => Err(bad_index(u64::from(index), self.chunk_len)),
                     None => Ok(()),
                 }
             }

@@ -669,22 +669,19 @@ impl LeafReader {
         // The rest of the page after the records wanted, when the caller skips it next:
         // passed over, and counted by that skip.
         let rest = slots.saturating_sub(tail.want);
-        let passed = match flat && self.storage.can_skip(encoding) && rest as u64 <= tail.skip {
-            true => rest,
-            false => 0,
-        };
-        let (slots, valid) = match passed {
-            0 => (slots, valid),
-            t => {
-                let kept = slots - t;
-                let valid_t = match self.nullable() {
-                    true => self.cut_validity(start + kept, t),
-                    false => t,
-                };
-                self.records -= t;
-                self.ahead += t as u64;
-                (kept, valid - valid_t)
-            }
+        let passes = flat && self.storage.can_skip(encoding) && rest as u64 <= tail.skip;
+        let (slots, valid) = if passes && rest > 0 {
+            let kept = slots - rest;
+            let valid_rest = if self.nullable() {
+                self.cut_validity(start + kept, rest)
+            } else {
+                rest
+            };
+            self.records -= rest;
+            self.ahead += rest as u64;
+            (kept, valid - valid_rest)
+        } else {
+            (slots, valid)
         };
         if valid > 0 {
             self.storage

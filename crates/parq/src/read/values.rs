@@ -406,7 +406,7 @@ impl Storage {
             Storage::LargeBytes(b) => Storage::LargeBytes(b.take(from, n, all)),
             Storage::Dict(d) => Storage::Dict(d.take(from, n, all)),
             Storage::LargeDict(d) => Storage::LargeDict(d.take(from, n, all)),
-            Storage::Views(v) => Storage::Views(v.take(from, n, len)),
+            Storage::Views(v) => Storage::Views(v.take(from, n, all)),
         }
     }
 

@@ -20,7 +20,7 @@ use super::convert::{invalid_utf8, values_utf8};
 use super::error::{no_dictionary, ConvertError, SLOTS};
 use super::pool;
 use super::spread::spread_fixed;
-use crate::encoding::dictionary::DictionaryDecoder;
+use crate::encoding::dictionary::{bad_index, DictionaryDecoder};
 use crate::encoding::{plain, try_reserve};
 use crate::format::metadata::Encoding;
 use crate::Result;
@@ -160,7 +160,7 @@ impl ViewBytes {
                 self.view_few(&mut d, n)?;
             } else {
                 if self.dict_views.is_empty() {
-                    let dictionary = self.buffers.first().map_or(&[][..], |b| b.as_slice());
+                    let dictionary = dictionary(&self.buffers);
                     push_views(&self.dict_offsets, dictionary, 0, &mut self.dict_views);
                 }
                 d.gather(n, &self.dict_views, &mut self.views)?;
@@ -198,13 +198,13 @@ impl ViewBytes {
         self.indices.clear();
         self.indices.resize(n, 0);
         d.indices().decode_exact(&mut self.indices)?;
-        let dictionary = self.buffers.first().map_or(&[][..], |b| b.as_slice());
+        let dictionary = dictionary(&self.buffers);
         let offsets = &self.dict_offsets;
         try_reserve(SLOTS, &mut self.views, n)?;
         for &i in &self.indices {
             let i = i as usize;
             let (Some(&s), Some(&e)) = (offsets.get(i), offsets.get(i + 1)) else {
-                return Err(bad_index(i, offsets.len().saturating_sub(1)));
+                return Err(bad_index(i as u64, offsets.len().saturating_sub(1)));
             };
             // Offsets from the dictionary's decoding: increasing, within it, below 2^31.
             let value = dictionary.get(s as usize..e as usize).unwrap_or_default();
@@ -244,11 +244,10 @@ impl ViewBytes {
         spread_fixed(&mut self.views, start, dense, total, validity);
     }
 
-    /// Views `from..from + n` of the `len` held, with every buffer (shared, not copied);
-    /// taking every view moves them out and lets go of all but the dictionary.
-    pub(super) fn take(&mut self, from: usize, n: usize, len: usize) -> Self {
+    /// Views `from..from + n`, with every buffer (shared, not copied); `all`: every view,
+    /// moved out, letting go of all buffers but the dictionary.
+    pub(super) fn take(&mut self, from: usize, n: usize, all: bool) -> Self {
         self.freeze();
-        let all = from == 0 && n == len;
         let views = if all {
             std::mem::take(&mut self.views)
         } else {
@@ -350,6 +349,11 @@ fn push_views(offsets: &[i32], values: &[u8], index: u32, out: &mut Vec<u128>) {
     }));
 }
 
+/// The bytes of the current dictionary (`buffers[0]`).
+fn dictionary(buffers: &[Buffer]) -> &[u8] {
+    buffers.first().map_or(&[][..], Buffer::as_slice)
+}
+
 /// The buffer a view points into (`None` for a value of at most 12 bytes, held inline).
 fn view_buffer(view: u128) -> Option<u32> {
     ((view as u32) as usize > INLINE).then_some((view >> 64) as u32)
@@ -359,12 +363,4 @@ fn view_buffer(view: u128) -> Option<u32> {
 fn with_buffer(view: u128, index: u32) -> u128 {
     let mask = u128::from(u32::MAX) << 64;
     (view & !mask) | (u128::from(index) << 64)
-}
-
-#[cold]
-fn bad_index(index: usize, entries: usize) -> crate::Error {
-    crate::Error::new(crate::ErrorKind::Encoding {
-        encoding: "RLE_DICTIONARY",
-        message: format!("index {index} out of the dictionary of {entries} entries"),
-    })
 }
