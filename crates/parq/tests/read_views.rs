@@ -73,9 +73,14 @@ fn file() -> Bytes {
         .set_column_dictionary_enabled(ColumnPath::from("d"), false)
         .set_column_encoding(ColumnPath::from("d"), PEncoding::DELTA_BYTE_ARRAY)
         .build();
+    write(&batch, props)
+}
+
+/// `batch` written by the `parquet` crate 60.1 with `props`.
+fn write(batch: &RecordBatch, props: WriterProperties) -> Bytes {
     let mut out = Vec::new();
-    let mut w = ArrowWriter::try_new(&mut out, schema, Some(props)).expect("writer");
-    w.write(&batch).expect("write");
+    let mut w = ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).expect("writer");
+    w.write(batch).expect("write");
     w.close().expect("close");
     Bytes::from(out)
 }
@@ -242,11 +247,7 @@ fn a_lookup_in_a_large_dictionary_views_its_values() {
         .set_data_page_row_count_limit(5_000)
         .set_write_batch_size(1_000)
         .build();
-    let mut out = Vec::new();
-    let mut w = ArrowWriter::try_new(&mut out, schema, Some(props)).expect("writer");
-    w.write(&batch).expect("write");
-    w.close().expect("close");
-    let bytes = Bytes::from(out);
+    let bytes = write(&batch, props);
     for ids in [vec![2_345], vec![0, 97, 4_001, 19_999]] {
         let list: Vec<String> = ids.iter().map(i64::to_string).collect();
         let sql = format!("id IN ({})", list.join(", "));
