@@ -55,7 +55,7 @@ fn file() -> Bytes {
         .map(|i| value(i + 5).map(String::into_bytes))
         .collect();
     let batch = RecordBatch::try_new(
-        schema.clone(),
+        schema,
         vec![
             Arc::new(Int64Array::from_iter_values(0..ROWS as i64)),
             Arc::new(StringArray::from(strings.clone())),
@@ -236,7 +236,7 @@ fn a_lookup_in_a_large_dictionary_views_its_values() {
         .map(|i| (i % 97 != 0).then(|| format!("entry {:05} of a large dictionary", i % 4_000)))
         .collect();
     let batch = RecordBatch::try_new(
-        schema.clone(),
+        schema,
         vec![
             Arc::new(Int64Array::from_iter_values(0..rows as i64)),
             Arc::new(StringArray::from(strings.clone())),
