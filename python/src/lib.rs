@@ -89,7 +89,7 @@ fn configure(
         reader = reader.with_row_groups(r);
     }
     if let Some(f) = filter {
-        reader = reader.with_filter(parq::read::sql::parse_filter(f).map_err(error)?);
+        reader = reader.with_filter(parq::read::parse_filter(f).map_err(error)?);
     }
     if use_threads {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -12,7 +12,7 @@ use parq::format::footer::{
     decode_file_metadata, metadata_slice, parse_tail, DecodeOptions, LazyFooter,
 };
 use parq::format::metadata::FileMetaData;
-use parq::read::source::{read_footer as read_source_footer, RangeRead};
+use parq::read::{read_footer as read_source_footer, RangeRead};
 use parq::read::{FileSource, ParquetReader};
 use parq::{Error, ErrorKind};
 use pyo3::exceptions::PyTypeError;

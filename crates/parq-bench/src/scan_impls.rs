@@ -336,7 +336,7 @@ pub fn read_parq(path: &Path, filter: Filter, threads: usize, views: bool) -> Re
         reader = reader.with_strings(StringType::Utf8View);
     }
     if let Some(sql) = filter.sql() {
-        reader = reader.with_filter(parq::read::sql::parse_filter(&sql)?);
+        reader = reader.with_filter(parq::read::parse_filter(&sql)?);
     }
     let mut batches = reader.batches()?;
     let out = batches.by_ref().collect::<parq::Result<Vec<_>>>()?;

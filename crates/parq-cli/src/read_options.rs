@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
-use parq::read::sql::parse_filter;
+use parq::read::parse_filter;
 use parq::read::{FileSource, InvalidUtf8, ParquetReader, ReadStats};
 
 use crate::CliError;
@@ -114,21 +114,19 @@ pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliErr
         if let parq::ErrorKind::Unsupported(m) = e.kind() {
             return Err(CliError::message(file, m.clone()));
         }
-        if let parq::ErrorKind::Inconsistent(m) = e.kind() {
-            if m.starts_with("no column") {
-                let names = parq::schema::arrow_schema(reader.metadata(), &reader.options().schema)
-                    .map(|c| {
-                        c.fields
-                            .iter()
-                            .map(|f| f.field.name().clone())
-                            .collect::<Vec<_>>()
-                    })
-                    .unwrap_or_default();
-                return Err(CliError::message(
-                    file,
-                    format!("{m} (columns: {})", names.join(", ")),
-                ));
-            }
+        if let parq::ErrorKind::ColumnNotFound { .. } = e.kind() {
+            let names = parq::schema::arrow_schema(reader.metadata(), &reader.options().schema)
+                .map(|c| {
+                    c.fields
+                        .iter()
+                        .map(|f| f.field.name().clone())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default();
+            return Err(CliError::message(
+                file,
+                format!("{} (columns: {})", e.kind(), names.join(", ")),
+            ));
         }
         return Err(CliError::new(file, e));
     }

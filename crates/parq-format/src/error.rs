@@ -26,6 +26,9 @@ pub enum ErrorKind {
     InvalidValue { what: &'static str, value: i64 },
     /// Inconsistent metadata, described in words.
     Inconsistent(String),
+    /// A column a read or a filter names that the file does not have; `path` is the name or
+    /// dotted path as given.
+    ColumnNotFound { path: String },
     /// The file does not end (or start) with the `PAR1` magic.
     BadMagic { found: [u8; 4] },
     /// The file is shorter than the smallest Parquet file.
@@ -235,6 +238,7 @@ impl fmt::Display for ErrorKind {
             MissingRequiredField { field } => write!(f, "required field `{field}` is missing"),
             InvalidValue { what, value } => write!(f, "invalid {what}: {value}"),
             Inconsistent(s) => write!(f, "{s}"),
+            ColumnNotFound { path } => write!(f, "no column `{path}` in the file"),
             BadMagic { found } => write!(
                 f,
                 "not a Parquet file: expected magic \"PAR1\", found {:?}",

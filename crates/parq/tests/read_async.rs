@@ -35,7 +35,10 @@ fn sync_read(path: &PathBuf) -> Result<Vec<RecordBatch>, String> {
         .map_err(|e| e.to_string())
 }
 
-async fn async_read<S: AsyncRangeRead>(source: S, fetch: u64) -> Result<Vec<RecordBatch>, String> {
+async fn async_read<S: AsyncRangeRead + 'static>(
+    source: S,
+    fetch: u64,
+) -> Result<Vec<RecordBatch>, String> {
     let options = ReadOptions {
         fetch_bytes: fetch,
         coalesce_bytes: fetch / 4,
@@ -66,6 +69,47 @@ fn every_file_reads_the_same_over_http_ranges() {
             let got = rt.block_on(async_read(http, fetch));
             assert_eq!(got, expected, "{name}: fetch {fetch}");
         }
+        read += usize::from(expected.is_ok());
+    }
+    assert!(read > 50, "{read}");
+}
+
+/// Every batch of `source`'s file, taken through `AsyncRecordBatches` as a `Stream`.
+async fn stream_read<S: AsyncRangeRead + 'static>(source: S) -> Result<Vec<RecordBatch>, String> {
+    use futures_core::Stream;
+    let reader = AsyncParquetReader::open(source)
+        .await
+        .map_err(|e| e.to_string())?
+        .with_options(ReadOptions {
+            fetch_bytes: 64,
+            coalesce_bytes: 16,
+            batch_size: 1000,
+            ..ReadOptions::default()
+        });
+    let mut batches = reader.batches().map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    while let Some(b) =
+        std::future::poll_fn(|cx| std::pin::Pin::new(&mut batches).poll_next(cx)).await
+    {
+        out.push(b.map_err(|e| e.to_string())?);
+    }
+    Ok(out)
+}
+
+#[test]
+fn the_batches_are_a_stream_over_http_ranges() {
+    let dir = testdata().join("parquet-testing/data");
+    let server = serve(&dir);
+    let rt = runtime();
+    let mut read = 0;
+    for path in files() {
+        let expected = sync_read(&path);
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let http = Http {
+            port: server.1,
+            path: name.clone(),
+        };
+        assert_eq!(rt.block_on(stream_read(http)), expected, "{name}");
         read += usize::from(expected.is_ok());
     }
     assert!(read > 50, "{read}");

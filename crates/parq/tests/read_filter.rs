@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt32Type;
 use arrow_array::{Array, RecordBatch, UInt32Array};
-use parq::read::sql::parse_filter;
+use parq::read::parse_filter;
 use parq::read::{col, AsyncParquetReader, ParquetReader, ReadOptions, RowSelection};
 use serde_json::{json, Value};
 

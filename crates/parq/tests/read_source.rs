@@ -374,3 +374,50 @@ fn row_groups_read_side_by_side_give_the_batches_of_one_thread() {
         }
     }
 }
+
+#[test]
+fn the_batches_as_an_arrow_record_batch_reader() {
+    use arrow_array::RecordBatchReader;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    // A file of three row groups, read by the `parquet` crate as the expected values.
+    let data = uneven_row_groups(&[700, 1, 1300]);
+    let expected: Vec<RecordBatch> = ParquetRecordBatchReaderBuilder::try_new(data.clone())
+        .unwrap()
+        .with_batch_size(500)
+        .build()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let reader = ParquetReader::from_bytes(data)
+        .unwrap()
+        .with_batch_size(500)
+        .batches()
+        .unwrap()
+        .into_reader();
+    assert_eq!(reader.schema().fields(), expected[0].schema().fields());
+    let got: Vec<RecordBatch> = reader.collect::<Result<_, _>>().unwrap();
+    let concat =
+        |b: &[RecordBatch]| arrow_select::concat::concat_batches(&b[0].schema(), b).unwrap();
+    assert_eq!(concat(&got), concat(&expected));
+    // An error of the read comes out as arrow's external error holding parq's.
+    let path = testdata().join("parquet-testing/data/alltypes_plain.parquet");
+    let src = Arc::new(Faulty {
+        data: Bytes::from(std::fs::read(path).unwrap()),
+        short: false,
+    });
+    let mut reader = ParquetReader::from_source(src)
+        .unwrap()
+        .batches()
+        .unwrap()
+        .into_reader();
+    match reader.next() {
+        Some(Err(arrow_schema::ArrowError::ExternalError(e))) => {
+            let parq = e
+                .downcast_ref::<parq::Error>()
+                .expect("a parq::Error inside");
+            assert!(parq.to_string().contains("disk on fire"), "{parq}");
+        }
+        other => panic!("expected an external error, got {other:?}"),
+    }
+    assert!(reader.next().is_none());
+}

@@ -146,7 +146,7 @@ fn parq_read(bytes: &Bytes, batch_size: usize, filter: Option<&str>) -> (Vec<Val
         .with_strings(StringType::Utf8View)
         .with_batch_size(batch_size);
     if let Some(sql) = filter {
-        reader = reader.with_filter(parq::read::sql::parse_filter(sql).expect("filter"));
+        reader = reader.with_filter(parq::read::parse_filter(sql).expect("filter"));
     }
     let batches = reader.read_all().expect("parq read");
     let mut columns = vec![Values::new(); 3];
@@ -254,7 +254,7 @@ fn a_lookup_in_a_large_dictionary_views_its_values() {
         let batches = ParquetReader::from_bytes(bytes.clone())
             .expect("parq open")
             .with_strings(StringType::Utf8View)
-            .with_filter(parq::read::sql::parse_filter(&sql).expect("filter"))
+            .with_filter(parq::read::parse_filter(&sql).expect("filter"))
             .read_all()
             .expect("parq read");
         let got: Values = batches

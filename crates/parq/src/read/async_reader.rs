@@ -1,49 +1,42 @@
-//! [`AsyncParquetReader`]: the reader over an asynchronous range store ([`AsyncRangeRead`]:
-//! an object store, an HTTP server, ...). The footer is read with the footer decoder's
-//! ranges (the file's last 64 KiB first), the batches with a [`ParquetDecoder`]: every range
-//! the decoder needs at one time is asked for in one [`AsyncRangeRead::read_ranges`] call,
-//! so a store that fetches ranges concurrently does.
-//!
-//! ```no_run
-//! # async fn run(source: impl parq::read::AsyncRangeRead + 'static) -> parq::Result<()> {
-//! use parq::read::AsyncParquetReader;
-//!
-//! let reader = AsyncParquetReader::open(source).await?.with_columns(["id"]);
-//! let mut batches = reader.batches()?;
-//! while let Some(batch) = batches.next_batch().await {
-//!     println!("{} rows", batch?.num_rows());
-//! }
-//! # Ok(())
-//! # }
-//! ```
+//! [`AsyncParquetReader`]: the reader over an asynchronous range store.
 
 use std::future::Future;
 use std::ops::Range;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
+use futures_core::Stream;
 
-use super::builder::{reader_settings, ParquetDecoderBuilder};
-use super::decoder::{DecodeStep, ParquetDecoder};
-use super::source::FOOTER_PREFETCH;
 use crate::format::footer::{DecodeOptions, FooterDecoder};
+use crate::read::exec::builder::{reader_settings, ParquetDecoderBuilder};
+use crate::read::exec::decoder::{DecodeStep, ParquetDecoder};
+use crate::read::io::source::{AsyncRangeRead, FOOTER_PREFETCH};
 use crate::{Error, ErrorKind, Result};
 
-/// A file read by byte ranges, asynchronously.
-pub trait AsyncRangeRead: Send + Sync {
-    /// The file's length in bytes.
-    fn file_len(&self) -> impl Future<Output = Result<u64>> + Send;
-
-    /// The bytes of each of `ranges` (within the file's length), in order.
-    fn read_ranges(
-        &self,
-        ranges: Vec<Range<u64>>,
-    ) -> impl Future<Output = Result<Vec<Bytes>>> + Send;
-}
-
-/// Reads a Parquet file from an [`AsyncRangeRead`]: see the [module documentation](self).
+/// Reads a Parquet file from an [`AsyncRangeRead`].
+///
+/// [`AsyncParquetReader`]: the reader over an asynchronous range store ([`AsyncRangeRead`]:
+/// an object store, an HTTP server, ...). The footer is read with the footer decoder's
+/// ranges (the file's last 64 KiB first), the batches with a [`ParquetDecoder`]: every range
+/// the decoder needs at one time is asked for in one [`AsyncRangeRead::read_ranges`] call,
+/// so a store that fetches ranges concurrently does.
+///
+/// ```no_run
+/// # async fn run(source: impl parq::read::AsyncRangeRead + 'static) -> parq::Result<()> {
+/// use parq::read::AsyncParquetReader;
+///
+/// let reader = AsyncParquetReader::open(source).await?.with_columns(["id"]);
+/// let mut batches = reader.batches()?;
+/// while let Some(batch) = batches.next_batch().await {
+///     println!("{} rows", batch?.num_rows());
+/// }
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct AsyncParquetReader<S> {
     source: Arc<S>,
@@ -80,7 +73,7 @@ fn short_read(range: &Range<u64>, got: usize) -> Error {
     )
 }
 
-impl<S: AsyncRangeRead> AsyncParquetReader<S> {
+impl<S: AsyncRangeRead + 'static> AsyncParquetReader<S> {
     /// Reads and decodes the footer of `source`.
     pub async fn open(source: S) -> Result<Self> {
         let len = source.file_len().await?;
@@ -108,6 +101,7 @@ impl<S: AsyncRangeRead> AsyncParquetReader<S> {
         Ok(AsyncRecordBatches {
             decoder: self.builder.build()?,
             source: Arc::clone(&self.source),
+            reading: None,
             failed: false,
         })
     }
@@ -123,15 +117,30 @@ impl<S: AsyncRangeRead> AsyncParquetReader<S> {
     }
 }
 
-/// The batches of an [`AsyncParquetReader`] ([`AsyncParquetReader::batches`]).
-#[derive(Debug)]
+/// The ranges a decoder asked for, being read: the ranges and, once read, their bytes.
+type Reading = Pin<Box<dyn Future<Output = Result<(Vec<Range<u64>>, Vec<Bytes>)>> + Send>>;
+
+/// The batches of an [`AsyncParquetReader`] ([`AsyncParquetReader::batches`]): a
+/// [`Stream`] of batches, or one batch at a time from [`AsyncRecordBatches::next_batch`].
 pub struct AsyncRecordBatches<S> {
     decoder: ParquetDecoder,
     source: Arc<S>,
+    /// The read of the ranges the decoder waits for, when one is under way.
+    reading: Option<Reading>,
     failed: bool,
 }
 
-impl<S: AsyncRangeRead> AsyncRecordBatches<S> {
+impl<S> std::fmt::Debug for AsyncRecordBatches<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AsyncRecordBatches")
+            .field("decoder", &self.decoder)
+            .field("reading", &self.reading.is_some())
+            .field("failed", &self.failed)
+            .finish()
+    }
+}
+
+impl<S: AsyncRangeRead + 'static> AsyncRecordBatches<S> {
     /// The schema of the batches.
     pub fn schema(&self) -> SchemaRef {
         self.decoder.schema()
@@ -144,41 +153,70 @@ impl<S: AsyncRangeRead> AsyncRecordBatches<S> {
 
     /// The next batch; `None` after the last (and after an error).
     pub async fn next_batch(&mut self) -> Option<Result<RecordBatch>> {
+        std::future::poll_fn(|cx| self.poll_batch(cx)).await
+    }
+
+    fn poll_batch(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<RecordBatch>>> {
         if self.failed {
-            return None;
+            return Poll::Ready(None);
         }
-        match self.step().await {
-            Ok(Some(b)) => Some(Ok(b)),
-            Ok(None) => None,
-            Err(e) => {
+        match self.step(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Ok(Some(b))) => Poll::Ready(Some(Ok(b))),
+            Poll::Ready(Ok(None)) => Poll::Ready(None),
+            Poll::Ready(Err(e)) => {
                 self.failed = true;
-                Some(Err(e))
+                self.reading = None;
+                Poll::Ready(Some(Err(e)))
             }
         }
     }
 
-    async fn step(&mut self) -> Result<Option<RecordBatch>> {
+    /// Pushes the bytes of the read under way once it is done, then polls the decoder until it
+    /// gives a batch, ends, or needs ranges (a read then starts).
+    fn step(&mut self, cx: &mut Context<'_>) -> Poll<Result<Option<RecordBatch>>> {
         loop {
+            if let Some(reading) = self.reading.as_mut() {
+                let (ranges, got) = match reading.as_mut().poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(done) => {
+                        self.reading = None;
+                        done?
+                    }
+                };
+                if got.len() != ranges.len() {
+                    return Poll::Ready(Err(Error::new(ErrorKind::Io(format!(
+                        "the source gave {} ranges for {} asked",
+                        got.len(),
+                        ranges.len()
+                    )))));
+                }
+                for (r, bytes) in ranges.iter().zip(got) {
+                    if bytes.len() as u64 != r.end - r.start {
+                        return Poll::Ready(Err(short_read(r, bytes.len())));
+                    }
+                    self.decoder.push(r.start, bytes);
+                }
+            }
             match self.decoder.poll()? {
-                DecodeStep::Batch(b) => return Ok(Some(b)),
-                DecodeStep::Finished => return Ok(None),
+                DecodeStep::Batch(b) => return Poll::Ready(Ok(Some(b))),
+                DecodeStep::Finished => return Poll::Ready(Ok(None)),
                 DecodeStep::NeedData(ranges) => {
-                    let got = self.source.read_ranges(ranges.clone()).await?;
-                    if got.len() != ranges.len() {
-                        return Err(Error::new(ErrorKind::Io(format!(
-                            "the source gave {} ranges for {} asked",
-                            got.len(),
-                            ranges.len()
-                        ))));
-                    }
-                    for (r, bytes) in ranges.iter().zip(got) {
-                        if bytes.len() as u64 != r.end - r.start {
-                            return Err(short_read(r, bytes.len()));
-                        }
-                        self.decoder.push(r.start, bytes);
-                    }
+                    let source = Arc::clone(&self.source);
+                    self.reading = Some(Box::pin(async move {
+                        let got = source.read_ranges(ranges.clone()).await?;
+                        Ok((ranges, got))
+                    }));
                 }
             }
         }
+    }
+}
+
+impl<S: AsyncRangeRead + 'static> Stream for AsyncRecordBatches<S> {
+    type Item = Result<RecordBatch>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.get_mut().poll_batch(cx)
     }
 }

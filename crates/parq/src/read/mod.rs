@@ -1,28 +1,16 @@
 //! Reading Parquet into Arrow: columns of any nesting into arrays, files into
-//! `RecordBatch`es of a chosen number of rows. The flow is in `README.md` beside this file.
+//! `RecordBatch`es of a chosen number of rows. The flow, file by file, is in `README.md`
+//! beside this file; this module only declares the folders and re-exports what users call.
 //!
-//! - [`reader`]: [`ParquetReader`], the file-level API (columns by index or path, row
-//!   groups, batch size, string representation), yielding [`RecordBatches`].
-//! - [`options`]: the options of a read ([`ReadOptions`]); [`predicate`]: [`Predicate`], a
-//!   filter on rows, and `filter`: a predicate bound to a read, evaluated on batches and on
-//!   row-group statistics (`stats`: statistics as bounds); [`sql`]: SQL filter expressions to predicates.
-//! - [`decoder`]: [`ParquetDecoder`], the IO-free core: byte ranges needed in, bytes pushed,
-//!   batches out; [`source`]: [`RangeRead`], positional reads of files or bytes in memory;
-//!   `pool`: buffers kept from one read to the next (file ranges, decompressed pages, and
-//!   the buffers of arrays handed out, once dropped);
-//!   [`async_reader`]: [`AsyncParquetReader`] over any [`AsyncRangeRead`]; `object_store`
-//!   (feature `object_store`): `ObjectStoreSource`, an object store as an [`AsyncRangeRead`];
-//!   `late`: a filter's columns decoded first, the others only for the rows it keeps;
-//!   `threads`: leaves decoded side by side; `parallel`: row groups decoded side by side.
-//! - `plan`: the chosen fields as a tree of nodes over leaf columns, with their levels.
-//! - `leaf`: one leaf column, page by page, into arrays of whole records and their levels;
-//!   `chunk`: a chunk's metadata as a leaf reads it (which chunk, refusals, pre-sizing).
-//! - `values` / `bytes` / `dict` / `views`: the decoded values of a leaf by physical type
-//!   (byte arrays as offsets, as dictionary keys, as views); `spread`:
-//!   the bit kernels placing values and validity; `levels`: masks of levels and the slots,
-//!   validity and offsets they give; [`convert`]: physical values into the
-//!   leaf's Arrow type; `nested`: struct, list and map arrays from levels; `error`: what the
-//!   stages share.
+//! - [`ParquetReader`] (positional sources: files, bytes in memory, any [`RangeRead`]) and
+//!   [`AsyncParquetReader`] (any [`AsyncRangeRead`]; [`ObjectStoreSource`] with the
+//!   `object_store` feature) yield [`RecordBatches`] / [`AsyncRecordBatches`];
+//!   [`ParquetDecoder`] is the IO-free core both drive, built by [`ParquetDecoderBuilder`].
+//! - What is read: [`ReadOptions`], columns ([`ColumnSelection`]), rows ([`RowSelection`]),
+//!   filters ([`Predicate`], or SQL text through [`parse_filter`]).
+//! - `io/`: sources and buffers kept between reads; `plan/`: the fields and rows chosen;
+//!   `filter/`: predicates and pruning; `decode/`: one leaf column's pages into arrays;
+//!   `exec/`: the decoder, late materialization and threads.
 //!
 //! Every leaf of every physical type and encoding (PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY,
 //! RLE booleans, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
@@ -32,49 +20,29 @@
 //! zones, Duration, LargeUtf8/LargeBinary, Utf8View/BinaryView, Decimal32/64, LargeList,
 //! FixedSizeList, Dictionary of strings or binary), and strings as Utf8View on request.
 //!
-//! Only the byte ranges the chosen columns and row groups need are read ([`decoder`]: an
-//! IO-free decoder that asks for byte ranges; [`source`]: positional reads of files).
+//! Only the byte ranges the chosen columns and row groups need are read.
 
-pub mod async_reader;
-mod builder;
-mod bytes;
-mod chunk;
-pub mod convert;
-pub mod decoder;
-mod dict;
+mod async_reader;
+mod decode;
 mod error;
+mod exec;
 mod filter;
-mod late;
-mod leaf;
-mod levels;
-mod nested;
-#[cfg(feature = "object_store")]
-pub mod object_store;
-pub mod options;
-mod parallel;
+mod io;
+mod options;
 mod plan;
-mod pool;
-pub mod predicate;
-pub mod reader;
-mod selection;
-pub mod source;
-mod spread;
-pub mod sql;
-mod stats;
-mod threads;
-mod values;
-mod views;
+mod reader;
 
-pub use async_reader::{AsyncParquetReader, AsyncRangeRead, AsyncRecordBatches};
-pub use builder::ParquetDecoderBuilder;
-pub use decoder::{DecodeStep, ParquetDecoder, ReadStats};
-pub use leaf::ColumnOptions;
+pub use async_reader::{AsyncParquetReader, AsyncRecordBatches};
+pub use decode::leaf::ColumnOptions;
+pub use exec::builder::ParquetDecoderBuilder;
+pub use exec::decoder::{DecodeStep, ParquetDecoder, ReadStats};
+pub use filter::predicate::{col, CmpOp, Column, Literal, Predicate};
+pub use filter::sql::parse_filter;
 #[cfg(feature = "object_store")]
-pub use object_store::ObjectStoreSource;
+pub use io::object_store::ObjectStoreSource;
+pub use io::pool::release_buffers;
+pub use io::source::{read_footer, AsyncRangeRead, FileSource, RangeRead};
 pub use options::{DictionaryColumns, InvalidUtf8, ReadOptions, StringType};
-pub use plan::{ColumnSelection, ColumnSpec};
-pub use pool::release_buffers;
-pub use predicate::{col, CmpOp, Literal, Predicate};
-pub use reader::{ParquetReader, RecordBatches};
-pub use selection::RowSelection;
-pub use source::{FileSource, RangeRead};
+pub use plan::fields::{ColumnSelection, ColumnSpec};
+pub use plan::selection::RowSelection;
+pub use reader::{BatchReader, ParquetReader, RecordBatches};

@@ -46,7 +46,7 @@ pub enum InvalidUtf8 {
     Binary,
 }
 
-/// Options of a [`ParquetReader`].
+/// Options of a [`ParquetReader`](crate::read::ParquetReader).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadOptions {
     /// Rows per batch (at least 1). Default 65536.

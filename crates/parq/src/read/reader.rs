@@ -1,48 +1,50 @@
 //! [`ParquetReader`]: a file (a path, or its bytes) -> Arrow `RecordBatch`es.
-//!
-//! ```no_run
-//! use parq::read::ParquetReader;
-//!
-//! let reader = ParquetReader::open("data.parquet")?
-//!     .with_columns(["id", "name"])
-//!     .with_row_groups([0, 2])
-//!     .with_batch_size(8192);
-//! for batch in reader.batches()? {
-//!     let batch = batch?;
-//!     println!("{} rows", batch.num_rows());
-//! }
-//! # Ok::<(), parq::Error>(())
-//! ```
-//!
-//! Batches hold `batch_size` rows (the last one fewer) and span pages and row groups: each
-//! leaf column is read page by page ([`super::leaf`]) only as far as the batch needs, and the
-//! nodes above the leaves (structs, lists, maps) are built from their levels
-//! ([`super::nested`]). A row group holds what its chunks hold, at most its `num_rows` (and
-//! a chunk of a leaf without repetition at most its `num_values`), as pyarrow reads row
-//! groups whose counts disagree; every chosen leaf must then hold as many rows in each row
-//! group. [`ParquetReader::read_batch`] reads everything chosen into one batch.
-//!
-//! A file is read by positional reads of the byte ranges the batches need
-//! ([`ParquetReader::open`]: per chosen column about [`super::ReadOptions::fetch_bytes`] of its
-//! chunk at a time, so memory follows the batch, not the file), from bytes in memory
-//! ([`ParquetReader::from_bytes`]: slices, nothing copied) or from any [`RangeRead`]. The
-//! reader drives a [`ParquetDecoder`], which does no IO itself.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
-use arrow_schema::SchemaRef;
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_schema::{ArrowError, SchemaRef};
 use bytes::Bytes;
 
-use super::builder::{reader_settings, ParquetDecoderBuilder};
-use super::decoder::{DecodeStep, ParquetDecoder, ReadStats};
-use super::parallel::RowGroupBatches;
-use super::source::{read_footer, FileSource, RangeRead};
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
-use crate::{Error, ErrorKind, Result};
+use crate::read::exec::builder::{reader_settings, ParquetDecoderBuilder};
+use crate::read::exec::decoder::{ParquetDecoder, ReadStats};
+use crate::read::exec::parallel::RowGroupBatches;
+use crate::read::io::source::{read_footer, FileSource, RangeRead};
+use crate::Result;
 
-/// Reads a Parquet file into Arrow record batches: see the [module documentation](self).
+/// Reads a Parquet file into Arrow record batches.
+///
+/// [`ParquetReader`]: a file (a path, or its bytes) -> Arrow `RecordBatch`es.
+///
+/// ```no_run
+/// use parq::read::ParquetReader;
+///
+/// let reader = ParquetReader::open("data.parquet")?
+///     .with_columns(["id", "name"])
+///     .with_row_groups([0, 2])
+///     .with_batch_size(8192);
+/// for batch in reader.batches()? {
+///     let batch = batch?;
+///     println!("{} rows", batch.num_rows());
+/// }
+/// # Ok::<(), parq::Error>(())
+/// ```
+///
+/// Batches hold `batch_size` rows (the last one fewer) and span pages and row groups: each
+/// leaf column is read page by page (`decode/leaf.rs`) only as far as the batch needs, and the
+/// nodes above the leaves (structs, lists, maps) are built from their levels
+/// (`decode/nested.rs`). A row group holds what its chunks hold, at most its `num_rows` (and
+/// a chunk of a leaf without repetition at most its `num_values`), as pyarrow reads row
+/// groups whose counts disagree; every chosen leaf must then hold as many rows in each row
+/// group. [`ParquetReader::read_batch`] reads everything chosen into one batch.
+///
+/// A file is read by positional reads of the byte ranges the batches need
+/// ([`ParquetReader::open`]: per chosen column about [`ReadOptions::fetch_bytes`](crate::read::ReadOptions::fetch_bytes) of its
+/// chunk at a time, so memory follows the batch, not the file), from bytes in memory
+/// ([`ParquetReader::from_bytes`]: slices, nothing copied) or from any [`RangeRead`]. The
+/// reader drives a [`ParquetDecoder`], which does no IO itself.
 #[derive(Debug, Clone)]
 pub struct ParquetReader {
     source: Arc<dyn RangeRead>,
@@ -83,8 +85,8 @@ impl ParquetReader {
     }
 
     /// An iterator of record batches over the chosen row groups and columns. With
-    /// [`super::ReadOptions::threads`] above 1, several row groups and no row selection,
-    /// whole row groups are decoded side by side ([`super::parallel`]).
+    /// [`ReadOptions::threads`](crate::read::ReadOptions::threads) above 1, several row groups and no row selection,
+    /// whole row groups are decoded side by side (`exec/parallel.rs`).
     pub fn batches(&self) -> Result<RecordBatches> {
         let decoder = self.builder.build()?;
         let threads = self.builder.options().threads;
@@ -144,16 +146,6 @@ pub struct RecordBatches {
 }
 
 impl RecordBatches {
-    /// The batches of `decoder` over `source`, on this thread.
-    pub(crate) fn serial(decoder: ParquetDecoder, source: Arc<dyn RangeRead>) -> Self {
-        RecordBatches {
-            decoder,
-            source,
-            row_groups: None,
-            failed: false,
-        }
-    }
-
     /// The schema of the batches.
     pub fn schema(&self) -> SchemaRef {
         self.decoder.schema()
@@ -177,29 +169,7 @@ impl RecordBatches {
         if let Some(r) = &mut self.row_groups {
             return r.next_batch();
         }
-        loop {
-            match self.decoder.poll()? {
-                DecodeStep::Batch(b) => return Ok(Some(b)),
-                DecodeStep::Finished => return Ok(None),
-                DecodeStep::NeedData(ranges) => {
-                    for r in ranges {
-                        let bytes = self.source.read_range(r.clone())?;
-                        if bytes.len() as u64 != r.end - r.start {
-                            return Err(Error::at(
-                                ErrorKind::Io(format!(
-                                    "the source gave {} bytes for the range {}..{}",
-                                    bytes.len(),
-                                    r.start,
-                                    r.end
-                                )),
-                                r.start,
-                            ));
-                        }
-                        self.decoder.push(r.start, bytes);
-                    }
-                }
-            }
-        }
+        self.decoder.next_batch_from(self.source.as_ref())
     }
 }
 
@@ -218,5 +188,34 @@ impl Iterator for RecordBatches {
                 Some(Err(e))
             }
         }
+    }
+}
+
+/// [`RecordBatches`] as arrow's [`RecordBatchReader`] ([`RecordBatches::into_reader`]), for
+/// APIs that take one (the C stream interface, engines): the same batches, an error as
+/// [`ArrowError::ExternalError`] holding the [`crate::Error`] (its `source()`).
+#[derive(Debug)]
+pub struct BatchReader(RecordBatches);
+
+impl RecordBatches {
+    /// These batches as arrow's [`RecordBatchReader`].
+    pub fn into_reader(self) -> BatchReader {
+        BatchReader(self)
+    }
+}
+
+impl Iterator for BatchReader {
+    type Item = std::result::Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0
+            .next()
+            .map(|r| r.map_err(|e| ArrowError::ExternalError(Box::new(e))))
+    }
+}
+
+impl RecordBatchReader for BatchReader {
+    fn schema(&self) -> SchemaRef {
+        self.0.schema()
     }
 }

@@ -2,8 +2,8 @@
 //! ([`chunk_of`]), the chunks that cannot be read ([`check_chunk`]), and what the metadata
 //! lets pre-sizing reserve for a chunk's values ([`chunk_hint`]).
 
-use super::values::Hint;
 use crate::format::metadata::{ColumnChunk, Encoding, FileMetaData};
+use crate::read::decode::values::Hint;
 use crate::{Error, ErrorKind, Result};
 
 /// The chunk of leaf `leaf` in row group `rg`.
@@ -21,12 +21,12 @@ pub(crate) fn chunk_of(meta: &FileMetaData, rg: usize, leaf: usize) -> Result<&C
             index: leaf as u64,
             len: group.columns().len() as u64,
         })
-        .in_element("row group", super::error::index(rg))
+        .in_element("row group", crate::read::error::index(rg))
     })
 }
 
 /// Refuses chunks that cannot be read: encrypted, or in another file.
-pub(super) fn check_chunk(chunk: &ColumnChunk, path: &str) -> Result<()> {
+pub(in crate::read) fn check_chunk(chunk: &ColumnChunk, path: &str) -> Result<()> {
     if chunk.extras().is_some_and(|e| e.crypto_metadata.is_some()) {
         // Pages of an encrypted column cannot be read without its keys (as pyarrow and
         // DuckDB refuse such a column), even when the footer is plaintext.
@@ -55,7 +55,7 @@ const RESERVE_MIN_BYTES: usize = 1 << 16;
 /// [`RESERVE_PER_CHUNK_BYTE`] times the bytes the chunk really occupies in the file (its
 /// `total_compressed_size`, clamped to the `file_bytes` there are), at least
 /// [`RESERVE_MIN_BYTES`]. Buffers grow past it only as values are really decoded.
-pub(super) fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8], file_bytes: u64) -> Hint {
+pub(in crate::read) fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8], file_bytes: u64) -> Hint {
     let encoded = u64::try_from(chunk.total_compressed_size())
         .unwrap_or(0)
         .min(file_bytes);

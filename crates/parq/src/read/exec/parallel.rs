@@ -15,10 +15,9 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
-use super::builder::ParquetDecoderBuilder;
-use super::decoder::ReadStats;
-use super::reader::RecordBatches;
-use super::source::RangeRead;
+use crate::read::exec::builder::ParquetDecoderBuilder;
+use crate::read::exec::decoder::ReadStats;
+use crate::read::io::source::RangeRead;
 use crate::{Error, ErrorKind, Result};
 
 /// Batches a worker may decode before the reader takes them, beyond those of a row group.
@@ -206,16 +205,17 @@ fn work(
             Some(rows) => d.with_head(rows),
             None => d,
         });
-        let mut batches = match built {
-            Ok(decoder) => RecordBatches::serial(decoder, Arc::clone(&source)),
+        let mut decoder = match built {
+            Ok(decoder) => decoder,
             Err(e) => {
                 let _ = send.send(Message::Failed(e));
                 return;
             }
         };
-        for batch in &mut batches {
-            let message = match batch {
-                Ok(b) => Message::Batch(b),
+        loop {
+            let message = match decoder.next_batch_from(source.as_ref()) {
+                Ok(Some(b)) => Message::Batch(b),
+                Ok(None) => break,
                 Err(e) => Message::Failed(e),
             };
             let failed = matches!(message, Message::Failed(_));
@@ -224,7 +224,7 @@ fn work(
                 return;
             }
         }
-        if send.send(Message::End(batches.stats())).is_err() {
+        if send.send(Message::End(decoder.stats())).is_err() {
             return;
         }
     }

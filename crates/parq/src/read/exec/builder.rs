@@ -9,15 +9,17 @@ use std::sync::Arc;
 
 use arrow_schema::SchemaRef;
 
-use super::decoder::{data_pages, row_group_rows, BloomWant, ParquetDecoder, ReadStats, Setup};
-use super::filter::BoundFilter;
-use super::leaf::{ChunkSource, ColumnOptions};
-use super::options::ReadOptions;
-use super::plan::{plan, ColumnSelection, Plan, Shape};
-use super::predicate::Predicate;
-use super::selection::RowSelection;
 use crate::format::metadata::FileMetaData;
 use crate::page::needs_legacy_dictionary_padding;
+use crate::read::decode::leaf::{ChunkSource, ColumnOptions};
+use crate::read::exec::decoder::{
+    data_pages, row_group_rows, BloomWant, ParquetDecoder, ReadStats, Setup,
+};
+use crate::read::filter::bind::BoundFilter;
+use crate::read::filter::predicate::Predicate;
+use crate::read::options::ReadOptions;
+use crate::read::plan::fields::{plan, ColumnSelection, Plan, Shape};
+use crate::read::plan::selection::RowSelection;
 use crate::{Error, ErrorKind, Result};
 
 /// The methods that choose what a read decodes (options, columns, row groups), for
@@ -25,7 +27,7 @@ use crate::{Error, ErrorKind, Result};
 macro_rules! read_settings {
     ($($inner:ident).*) => {
         /// Sets all options.
-        pub fn with_options(mut self, options: $crate::read::ReadOptions) -> Self {
+        pub fn with_options(mut self, options: $crate::read::options::ReadOptions) -> Self {
             self$(.$inner)*.options = options;
             self
         }
@@ -37,13 +39,13 @@ macro_rules! read_settings {
         }
 
         /// Sets how string columns are read.
-        pub fn with_strings(mut self, strings: $crate::read::StringType) -> Self {
+        pub fn with_strings(mut self, strings: $crate::read::options::StringType) -> Self {
             self$(.$inner)*.options.strings = strings;
             self
         }
 
         /// Sets which string / binary columns are read as Arrow dictionaries.
-        pub fn with_dictionary(mut self, dictionary: $crate::read::DictionaryColumns) -> Self {
+        pub fn with_dictionary(mut self, dictionary: $crate::read::options::DictionaryColumns) -> Self {
             self$(.$inner)*.options.dictionary = dictionary;
             self
         }
@@ -61,14 +63,14 @@ macro_rules! read_settings {
         }
 
         /// Sets what to do with strings that are not valid UTF-8.
-        pub fn with_invalid_utf8(mut self, invalid_utf8: $crate::read::InvalidUtf8) -> Self {
+        pub fn with_invalid_utf8(mut self, invalid_utf8: $crate::read::options::InvalidUtf8) -> Self {
             self$(.$inner)*.options.invalid_utf8 = invalid_utf8;
             self
         }
 
         /// Reads only these columns, in this order (default: all): top-level fields by index
         /// or name, or dotted paths inside them.
-        pub fn with_columns<C: Into<$crate::read::ColumnSelection>>(
+        pub fn with_columns<C: Into<$crate::read::plan::fields::ColumnSelection>>(
             mut self,
             columns: impl IntoIterator<Item = C>,
         ) -> Self {
@@ -85,14 +87,14 @@ macro_rules! read_settings {
         /// Keeps only the rows `predicate` holds for (SQL semantics: not where it is false
         /// or null). Row groups whose statistics show no row can hold are not read; its
         /// columns are decoded even when not chosen, and left out of the batches.
-        pub fn with_filter(mut self, predicate: $crate::read::predicate::Predicate) -> Self {
+        pub fn with_filter(mut self, predicate: $crate::read::filter::predicate::Predicate) -> Self {
             self$(.$inner)*.filter = Some(predicate);
             self
         }
 
         /// Reads only these rows (counted over the chosen row groups, in the order they are
         /// read); pages the offset index shows hold none of them are not read.
-        pub fn with_row_selection(mut self, rows: $crate::read::RowSelection) -> Self {
+        pub fn with_row_selection(mut self, rows: $crate::read::plan::selection::RowSelection) -> Self {
             self$(.$inner)*.selection = Some(rows);
             self
         }
@@ -104,7 +106,7 @@ pub(crate) use read_settings;
 /// read: its footer, options and batch schema, besides [`read_settings`].
 macro_rules! reader_settings {
     () => {
-        $crate::read::builder::read_settings!(builder);
+        $crate::read::exec::builder::read_settings!(builder);
 
         /// The decoded footer.
         pub fn metadata(&self) -> &$crate::format::metadata::FileMetaData {
@@ -112,7 +114,7 @@ macro_rules! reader_settings {
         }
 
         /// The options in force.
-        pub fn options(&self) -> &$crate::read::ReadOptions {
+        pub fn options(&self) -> &$crate::read::options::ReadOptions {
             self.builder.options()
         }
 

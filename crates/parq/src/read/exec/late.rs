@@ -11,8 +11,8 @@
 use arrow_array::{Array, ArrayRef, BooleanArray};
 use arrow_buffer::BooleanBufferBuilder;
 
-use super::error::inconsistent;
-use super::leaf::{Fill, LeafBatch, LeafReader};
+use crate::read::decode::leaf::{Fill, LeafBatch, LeafReader};
+use crate::read::error::inconsistent;
 use crate::{Error, ErrorKind, Result};
 
 /// Gaps between kept rows at least this long are skipped, shorter ones decoded and

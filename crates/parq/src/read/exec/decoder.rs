@@ -1,36 +1,4 @@
-//! [`ParquetDecoder`]: the IO-free core of every read. Built from a file's metadata and the
-//! choice of columns, row groups and options ([`ParquetDecoderBuilder`]), it says which byte
-//! ranges of the file it needs ([`DecodeStep::NeedData`]: per leaf column the next `fetch`
-//! bytes of its chunk, or the whole next page when larger; ranges closer than the coalesce
-//! gap merged), takes the bytes pushed to it ([`ParquetDecoder::push`]) and hands out
-//! record batches ([`DecodeStep::Batch`]). It does no IO itself: the sync reader
-//! ([`super::ParquetReader`]) answers from positional reads or bytes in memory, the async one
-//! ([`super::AsyncParquetReader`]) from any range store.
-//!
-//! ```no_run
-//! use std::sync::Arc;
-//! use parq::format::footer::{decode_file_metadata, DecodeOptions};
-//! use parq::read::{DecodeStep, ParquetDecoderBuilder};
-//!
-//! let file = bytes::Bytes::from(std::fs::read("data.parquet")?);
-//! let meta = Arc::new(decode_file_metadata(&file, &DecodeOptions::default())?);
-//! let mut decoder = ParquetDecoderBuilder::new(meta, file.len() as u64)
-//!     .with_columns(["id"])
-//!     .build()?;
-//! loop {
-//!     match decoder.poll()? {
-//!         DecodeStep::NeedData(ranges) => {
-//!             for r in ranges {
-//!                 let bytes = file.slice(r.start as usize..r.end as usize);
-//!                 decoder.push(r.start, bytes);
-//!             }
-//!         }
-//!         DecodeStep::Batch(batch) => println!("{} rows", batch.num_rows()),
-//!         DecodeStep::Finished => break,
-//!     }
-//! }
-//! # Ok::<(), parq::Error>(())
-//! ```
+//! [`ParquetDecoder`]: the IO-free core of every read (byte ranges needed out, bytes in, batches out).
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -39,18 +7,21 @@ use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
-use super::chunk::chunk_of;
-use super::error::{inconsistent, index};
-use super::filter::BoundFilter;
-use super::late::{keep, steps, LateLeaf, Step};
-use super::leaf::{ChunkSource, ChunkTask, ColumnOptions, Fill, LeafBatch, LeafReader};
-use super::nested::assemble;
-use super::plan::{Node, Plan, Shape};
-use super::selection::{RowSelection, Runs};
-use super::threads::par_each;
 use crate::bloom::Sbbf;
 use crate::format::footer::{decode_page_index, page_index_range, PageIndex};
 use crate::format::metadata::{FileMetaData, PageType};
+use crate::read::decode::chunk::chunk_of;
+use crate::read::decode::leaf::{
+    ChunkSource, ChunkTask, ColumnOptions, Fill, LeafBatch, LeafReader,
+};
+use crate::read::decode::nested::assemble;
+use crate::read::error::{inconsistent, index};
+use crate::read::exec::late::{keep, steps, LateLeaf, Step};
+use crate::read::exec::threads::par_each;
+use crate::read::filter::bind::BoundFilter;
+use crate::read::io::source::RangeRead;
+use crate::read::plan::fields::{Node, Plan, Shape};
+use crate::read::plan::selection::{RowSelection, Runs};
 use crate::{Error, ErrorKind, Result};
 
 /// What a read has done: row groups read and skipped by the filter, rows decoded and kept,
@@ -224,8 +195,41 @@ impl Setup {
     }
 }
 
-/// Decodes the chosen columns and row groups of a file from the bytes pushed to it: see the
-/// [module documentation](self).
+/// Decodes the chosen columns and row groups of a file from the bytes pushed to it.
+///
+/// [`ParquetDecoder`]: the IO-free core of every read. Built from a file's metadata and the
+/// choice of columns, row groups and options ([`ParquetDecoderBuilder`](crate::read::ParquetDecoderBuilder)), it says which byte
+/// ranges of the file it needs ([`DecodeStep::NeedData`]: per leaf column the next `fetch`
+/// bytes of its chunk, or the whole next page when larger; ranges closer than the coalesce
+/// gap merged), takes the bytes pushed to it ([`ParquetDecoder::push`]) and hands out
+/// record batches ([`DecodeStep::Batch`]). It does no IO itself: the sync reader
+/// ([`ParquetReader`](crate::read::ParquetReader)) answers from positional reads or bytes in memory, the async one
+/// ([`AsyncParquetReader`](crate::read::AsyncParquetReader)) from any range store.
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use parq::format::footer::{decode_file_metadata, DecodeOptions};
+/// use parq::read::{DecodeStep, ParquetDecoderBuilder};
+///
+/// let file = bytes::Bytes::from(std::fs::read("data.parquet")?);
+/// let meta = Arc::new(decode_file_metadata(&file, &DecodeOptions::default())?);
+/// let mut decoder = ParquetDecoderBuilder::new(meta, file.len() as u64)
+///     .with_columns(["id"])
+///     .build()?;
+/// loop {
+///     match decoder.poll()? {
+///         DecodeStep::NeedData(ranges) => {
+///             for r in ranges {
+///                 let bytes = file.slice(r.start as usize..r.end as usize);
+///                 decoder.push(r.start, bytes);
+///             }
+///         }
+///         DecodeStep::Batch(batch) => println!("{} rows", batch.num_rows()),
+///         DecodeStep::Finished => break,
+///     }
+/// }
+/// # Ok::<(), parq::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct ParquetDecoder {
     batch_size: usize,
@@ -260,7 +264,7 @@ pub struct ParquetDecoder {
     /// Threads decoding leaves side by side.
     threads: usize,
     /// With a filter and columns it does not read: per leaf, `None` for the filter's leaves
-    /// (decoded first), the late state of the others ([`super::late`]). Empty otherwise.
+    /// (decoded first), the late state of the others ([`crate::read::exec::late`]). Empty otherwise.
     late: Vec<Option<LateLeaf>>,
     /// A batch whose filter leaves are decoded, its late leaves still to come.
     filtered: Option<Filtered>,
@@ -476,6 +480,34 @@ impl ParquetDecoder {
     pub(crate) fn with_head(mut self, rows: usize) -> Self {
         self.head = Some(rows.max(1));
         self
+    }
+
+    /// The next batch, the ranges it needs read from `source` and pushed first; `None` at
+    /// the end.
+    pub fn next_batch_from(&mut self, source: &dyn RangeRead) -> Result<Option<RecordBatch>> {
+        loop {
+            match self.poll()? {
+                DecodeStep::Batch(b) => return Ok(Some(b)),
+                DecodeStep::Finished => return Ok(None),
+                DecodeStep::NeedData(ranges) => {
+                    for r in ranges {
+                        let bytes = source.read_range(r.clone())?;
+                        if bytes.len() as u64 != r.end - r.start {
+                            return Err(Error::at(
+                                ErrorKind::Io(format!(
+                                    "the source gave {} bytes for the range {}..{}",
+                                    bytes.len(),
+                                    r.start,
+                                    r.end
+                                )),
+                                r.start,
+                            ));
+                        }
+                        self.push(r.start, bytes);
+                    }
+                }
+            }
+        }
     }
 
     /// The next batch, the file ranges needed first, or the end. After an error the decoder
@@ -764,7 +796,7 @@ impl ParquetDecoder {
     }
 
     /// The next batch of at most `want` rows read and the rows read, the filter's leaves
-    /// decoded first and the others only for the rows it keeps ([`super::late`]).
+    /// decoded first and the others only for the rows it keeps ([`crate::read::exec::late`]).
     fn decode_late(&mut self, want: usize) -> Result<(DecodeStep, usize)> {
         // Shared, not copied, for the batch.
         let Some((filter, outputs)) = self.filter.clone() else {

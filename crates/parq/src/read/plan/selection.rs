@@ -1,12 +1,14 @@
-//! [`RowSelection`]: which rows of a read to decode, as sorted ranges of row numbers counted
-//! over the chosen row groups in the order they are read (as arrow-rs's `RowSelection`).
-//! The decoder turns it, with the rows a filter's page index leaves, into runs of rows to
-//! skip and to decode ([`Runs`]); pages that lie in a skipped run are never read.
+//! [`RowSelection`]: which rows of a read to decode.
 
 use std::collections::VecDeque;
 use std::ops::Range;
 
-/// Rows to read: see the [module documentation](self).
+/// Rows to read.
+///
+/// [`RowSelection`]: which rows of a read to decode, as sorted ranges of row numbers counted
+/// over the chosen row groups in the order they are read (as arrow-rs's `RowSelection`).
+/// The decoder turns it, with the rows a filter's page index leaves, into runs of rows to
+/// skip and to decode ; pages that lie in a skipped run are never read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RowSelection {
     ranges: Vec<Range<u64>>,

@@ -1,25 +1,25 @@
 //! BYTE_ARRAY values of one column ([`Bytes`]): Arrow-style offsets and one value buffer,
 //! with the chunk's dictionary as offsets + bytes, for every byte-array encoding.
 
-use super::convert::values_utf8;
-use super::error::{no_dictionary, unsupported_encoding};
-use super::pool::{self, Recycled};
 use crate::encoding::delta_byte_array::DeltaByteArrayDecoder;
 use crate::encoding::delta_length_byte_array::DeltaLengthByteArrayDecoder;
 use crate::encoding::dictionary::DictionaryDecoder;
 use crate::encoding::plain;
 use crate::encoding::OffsetSize;
 use crate::format::metadata::Encoding;
+use crate::read::decode::convert::values_utf8;
+use crate::read::error::{no_dictionary, unsupported_encoding};
+use crate::read::io::pool::{self, Recycled};
 use crate::Result;
 
 /// BYTE_ARRAY values: Arrow-style offsets (one more than the slots, starting at 0) and bytes.
 #[derive(Debug)]
 pub(crate) struct Bytes<O> {
-    pub(super) offsets: Vec<O>,
-    pub(super) values: Vec<u8>,
+    pub(in crate::read) offsets: Vec<O>,
+    pub(in crate::read) values: Vec<u8>,
     dict_offsets: Vec<O>,
     dict_values: Vec<u8>,
-    pub(super) has_dict: bool,
+    pub(in crate::read) has_dict: bool,
     /// Length buffers of the DELTA_LENGTH_BYTE_ARRAY (`lengths`) and DELTA_BYTE_ARRAY
     /// (`prefixes`, `lengths`) decoders, kept from page to page.
     lengths: Vec<i32>,
@@ -31,7 +31,7 @@ pub(crate) struct Bytes<O> {
     /// Every value so far is known to be UTF-8 (checked per page while the bytes are in
     /// cache, or gathered from a checked dictionary). When a page fails the check this turns
     /// false and the conversion at the end checks again (and names the slot).
-    pub(super) utf8_checked: bool,
+    pub(in crate::read) utf8_checked: bool,
 }
 
 impl<O: OffsetSize> Default for Bytes<O> {
@@ -53,7 +53,7 @@ impl<O: OffsetSize> Default for Bytes<O> {
 
 impl<O: OffsetSize + Recycled> Bytes<O> {
     /// Values read as strings (`utf8`) or as binary.
-    pub(super) fn new(utf8: bool) -> Self {
+    pub(in crate::read) fn new(utf8: bool) -> Self {
         Bytes {
             utf8,
             utf8_checked: utf8,
@@ -61,14 +61,14 @@ impl<O: OffsetSize + Recycled> Bytes<O> {
         }
     }
 
-    pub(super) fn reserve(&mut self, values: usize, bytes: usize) {
+    pub(in crate::read) fn reserve(&mut self, values: usize, bytes: usize) {
         self.offsets.reserve(values);
         self.values.reserve(bytes);
     }
 
     /// Slots `from..from + n` as values of their own (the dictionary stays here); `all`:
     /// every slot, moved out without a copy.
-    pub(super) fn take(&mut self, from: usize, n: usize, all: bool) -> Self {
+    pub(in crate::read) fn take(&mut self, from: usize, n: usize, all: bool) -> Self {
         let mut head = Bytes::new(self.utf8);
         head.utf8_checked = self.utf8_checked;
         if all {
@@ -97,7 +97,7 @@ impl<O: OffsetSize + Recycled> Bytes<O> {
     /// The first `n` slots as values of their own, their buffers moved out (shrunk to fit)
     /// and the rest copied into new ones (the dictionary stays here): for a part larger than
     /// the rest.
-    pub(super) fn split_head(&mut self, n: usize) -> Self {
+    pub(in crate::read) fn split_head(&mut self, n: usize) -> Self {
         let start = self.offsets.get(n).and_then(|o| o.to_usize()).unwrap_or(0);
         let mut rest_offsets = pool::vec_for(self.offsets.capacity());
         rest_offsets.extend(
@@ -124,7 +124,7 @@ impl<O: OffsetSize + Recycled> Bytes<O> {
     }
 
     /// Drops the first `n` slots.
-    pub(super) fn discard(&mut self, n: usize) {
+    pub(in crate::read) fn discard(&mut self, n: usize) {
         let n = n.min(self.offsets.len().saturating_sub(1));
         let start = self.offsets.get(n).and_then(|o| o.to_usize()).unwrap_or(0);
         self.offsets.drain(..n);
@@ -134,7 +134,7 @@ impl<O: OffsetSize + Recycled> Bytes<O> {
         self.values.drain(..start.min(self.values.len()));
     }
 
-    pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
+    pub(in crate::read) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
         self.dict_offsets.clear();
         self.dict_values.clear();
         plain::decode_byte_array(data, n, &mut self.dict_offsets, &mut self.dict_values)?;
@@ -148,7 +148,7 @@ impl<O: OffsetSize + Recycled> Bytes<O> {
 
     /// Appends `n` values of a data page after skipping its first `skip` (PLAIN and
     /// dictionary encodings only).
-    pub(super) fn decode(
+    pub(in crate::read) fn decode(
         &mut self,
         encoding: Encoding,
         data: &[u8],

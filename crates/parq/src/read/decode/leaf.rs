@@ -8,7 +8,7 @@
 //! start, so a row group's `num_rows` caps the records read from its chunk. The definition
 //! levels then give the leaf's slots (levels at least [`ColumnSpec::slot_def_level`]) and
 //! their validity (levels at the maximum); the non-null values are decoded densely at the
-//! end of the value buffer and spread in place to their slots ([`super::spread`]), so null
+//! end of the value buffer and spread in place to their slots ([`crate::read::decode::spread`]), so null
 //! slots cost no allocation. A top-level leaf keeps no levels: its definition levels go
 //! straight into validity bits (1-bit RLE levels through the bitmap path).
 //!
@@ -26,25 +26,27 @@ use arrow_array::ArrayRef;
 use arrow_buffer::bit_chunk_iterator::UnalignedBitChunk;
 use bytes::Bytes;
 
-use super::chunk::{check_chunk, chunk_hint, chunk_of};
-use super::convert;
-use super::error::{
-    in_page, inconsistent, locate, page_meta, unsupported_encoding, ConvertError, SLOTS,
-};
-use super::levels::{check_max, count_at_least, count_zeros, levels_to_bits, nth_zero, slot_bits};
-use super::plan::ColumnSpec;
-use super::pool;
-use super::spread::bits_range;
-use super::values::{Hint, Storage};
 use crate::compression::Decompressor;
 use crate::encoding::bitmap::copy_bits;
 use crate::encoding::rle::RleDecoder;
 use crate::format::metadata::{Compression, Encoding};
 use crate::format::metadata::{FileMetaData, PageLocation};
 use crate::page::{DataSections, Levels, Page, PageReader, PageReaderOptions, PageStep};
+use crate::read::decode::chunk::{check_chunk, chunk_hint, chunk_of};
+use crate::read::decode::convert;
+use crate::read::decode::levels::{
+    check_max, count_at_least, count_zeros, levels_to_bits, nth_zero, slot_bits,
+};
+use crate::read::decode::spread::bits_range;
+use crate::read::decode::values::{Hint, Storage};
+use crate::read::error::{
+    in_page, inconsistent, locate, page_meta, unsupported_encoding, ConvertError, SLOTS,
+};
+use crate::read::io::pool;
+use crate::read::plan::fields::ColumnSpec;
 use crate::{Error, ErrorKind, Result};
 
-/// Options of a [`LeafReader`].
+/// Options of the reader of one leaf column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ColumnOptions {
     /// Verify page CRCs (default false).

@@ -1,5 +1,5 @@
 //! [`ObjectStoreSource`]: an [`AsyncRangeRead`] over an `object_store` store (S3, GCS, Azure,
-//! HTTP, the local file system, memory), for [`super::AsyncParquetReader`]. The ranges a read
+//! HTTP, the local file system, memory), for [`crate::read::AsyncParquetReader`]. The ranges a read
 //! needs at one time go to the store's `get_ranges` together, which fetches them
 //! concurrently (and coalesces its own way).
 
@@ -10,7 +10,7 @@ use bytes::Bytes;
 use object_store::path::Path;
 use object_store::{GetOptions, ObjectStore};
 
-use super::async_reader::AsyncRangeRead;
+use crate::read::io::source::AsyncRangeRead;
 use crate::{Error, ErrorKind, Result};
 
 /// One object of an object store, read by byte ranges.

@@ -1,17 +1,4 @@
-//! [`Predicate`]: a filter on rows, as SQL writes it: comparisons of a column with a literal,
-//! `IN` lists, `IS [NOT] NULL`, `AND`, `OR`, `NOT`, with SQL's three-valued logic (a
-//! comparison with a null is null, `NOT` of null is null, a row is kept only where the
-//! predicate is true).
-//!
-//! ```
-//! use parq::read::predicate::col;
-//!
-//! let p = col("price").gt(100).and(col("tag").is_in(["a", "b"]).not());
-//! assert_eq!(p.to_string(), "(\"price\" > 100 AND NOT \"tag\" IN ('a', 'b'))");
-//! ```
-//!
-//! Literals are converted to the column's type when the read starts ([`super::filter`]); one
-//! that cannot be is an error then, before any data is read.
+//! [`Predicate`]: a filter on rows, as SQL writes it.
 
 use std::fmt;
 
@@ -153,7 +140,22 @@ impl fmt::Display for Literal {
     }
 }
 
-/// A filter on rows: see the [module documentation](self).
+/// A filter on rows.
+///
+/// [`Predicate`]: a filter on rows, as SQL writes it: comparisons of a column with a literal,
+/// `IN` lists, `IS [NOT] NULL`, `AND`, `OR`, `NOT`, with SQL's three-valued logic (a
+/// comparison with a null is null, `NOT` of null is null, a row is kept only where the
+/// predicate is true).
+///
+/// ```
+/// use parq::read::predicate::col;
+///
+/// let p = col("price").gt(100).and(col("tag").is_in(["a", "b"]).not());
+/// assert_eq!(p.to_string(), "(\"price\" > 100 AND NOT \"tag\" IN ('a', 'b'))");
+/// ```
+///
+/// Literals are converted to the column's type when the read starts (`filter/bind.rs`); one
+/// that cannot be is an error then, before any data is read.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Predicate {
     /// `column op value`.

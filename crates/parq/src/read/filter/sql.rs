@@ -1,20 +1,6 @@
-//! SQL filter expressions to [`Predicate`]s ([`parse_filter`]): comparisons
-//! `= != <> < <= > >=` of a column with a literal (either side), `[NOT] IN (...)`,
-//! `IS [NOT] NULL`, `AND`, `OR`, `NOT` and parentheses, with SQL's precedence (`NOT` binds
-//! tighter than `AND`, `AND` than `OR`). Keywords in any case; identifiers bare
-//! (`a_b`, `a.b`) or in double quotes (`"my col"`, `""` for a quote); strings in single quotes
-//! (`'it''s'`: dates and timestamps are strings too, converted to the column's type); numbers
-//! bare: integers up to the u64 range, decimals and exponents (`1.5e+20`) as floats.
-//!
-//! ```
-//! use parq::read::sql::parse_filter;
-//!
-//! let p = parse_filter("ts >= '2020-01-31 08:00:00.25' AND \"my col\" NOT IN (1, 2)")?;
-//! assert_eq!(p.columns(), ["ts", "my col"]);
-//! # Ok::<(), parq::Error>(())
-//! ```
+//! SQL filter expressions to [`Predicate`]s ([`parse_filter`]).
 
-use super::predicate::{CmpOp, Literal, Predicate};
+use crate::read::filter::predicate::{CmpOp, Literal, Predicate};
 use crate::{Error, ErrorKind, Result};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -135,7 +121,23 @@ fn tokens(text: &str) -> Result<Vec<(Token, usize)>> {
     Ok(out)
 }
 
-/// Parses a SQL filter expression: see the [module documentation](self).
+/// Parses a SQL filter expression.
+///
+/// SQL filter expressions to [`Predicate`]s ([`parse_filter`]): comparisons
+/// `= != <> < <= > >=` of a column with a literal (either side), `[NOT] IN (...)`,
+/// `IS [NOT] NULL`, `AND`, `OR`, `NOT` and parentheses, with SQL's precedence (`NOT` binds
+/// tighter than `AND`, `AND` than `OR`). Keywords in any case; identifiers bare
+/// (`a_b`, `a.b`) or in double quotes (`"my col"`, `""` for a quote); strings in single quotes
+/// (`'it''s'`: dates and timestamps are strings too, converted to the column's type); numbers
+/// bare: integers up to the u64 range, decimals and exponents (`1.5e+20`) as floats.
+///
+/// ```
+/// use parq::read::parse_filter;
+///
+/// let p = parse_filter("ts >= '2020-01-31 08:00:00.25' AND \"my col\" NOT IN (1, 2)")?;
+/// assert_eq!(p.columns(), ["ts", "my col"]);
+/// # Ok::<(), parq::Error>(())
+/// ```
 pub fn parse_filter(text: &str) -> Result<Predicate> {
     let tokens = tokens(text)?;
     let mut p = Parser {
@@ -351,7 +353,7 @@ fn number(n: &str) -> Option<Literal> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::predicate::col;
+    use crate::read::filter::predicate::col;
 
     #[test]
     fn parses_the_grammar() {

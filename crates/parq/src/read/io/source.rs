@@ -1,15 +1,16 @@
 //! Where the sync reader's bytes come from: [`RangeRead`], positional reads of byte ranges,
 //! for a [`File`] ([`FileSource`]: nothing read that the read does not need) and
 //! for bytes in memory (`Bytes`: ranges are slices, nothing copied), and the footer read
-//! through it.
+//! through it; [`AsyncRangeRead`], the same asynchronously (object stores, HTTP).
 
 use std::fs::File;
+use std::future::Future;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
 
-use super::pool;
+use crate::read::io::pool;
 
 use crate::format::footer::{DecodeOptions, FooterDecoder};
 use crate::format::metadata::FileMetaData;
@@ -25,6 +26,18 @@ pub trait RangeRead: Send + Sync + std::fmt::Debug {
 
     /// The bytes of `range` (within the file's length).
     fn read_range(&self, range: Range<u64>) -> Result<Bytes>;
+}
+
+/// A file read by byte ranges, asynchronously.
+pub trait AsyncRangeRead: Send + Sync {
+    /// The file's length in bytes.
+    fn file_len(&self) -> impl Future<Output = Result<u64>> + Send;
+
+    /// The bytes of each of `ranges` (within the file's length), in order.
+    fn read_ranges(
+        &self,
+        ranges: Vec<Range<u64>>,
+    ) -> impl Future<Output = Result<Vec<Bytes>>> + Send;
 }
 
 /// Checks that `range` lies within a file of `len` bytes.
@@ -54,7 +67,7 @@ impl RangeRead for Bytes {
 }
 
 /// A file on disk, read range by range by positional reads, so that one handle serves any
-/// number of readers and threads at once, into buffers earlier reads let go (see [`pool`])
+/// number of readers and threads at once, into buffers earlier reads let go
 /// or new ones, not zeroed first.
 #[derive(Debug)]
 pub struct FileSource {

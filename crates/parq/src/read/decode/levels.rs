@@ -4,15 +4,15 @@
 //! what follows costs per slot, not per level.
 //!
 //! A level starts a slot of a node whose slots are `slot` when its definition level is at
-//! least `slot.def` and its repetition level at most `slot.rep` (see [`super::plan`]).
+//! least `slot.def` and its repetition level at most `slot.rep` (see [`crate::read::plan::fields`]).
 //! Levels are at most the column's maximum, an `i16` (the leaf reader checks them).
 
 use arrow_array::OffsetSizeTrait;
 
-use super::error::inconsistent;
-use super::plan::Slot;
-use super::spread::{low_bits, write_bits};
 use crate::page::Levels;
+use crate::read::decode::spread::{low_bits, write_bits};
+use crate::read::error::inconsistent;
+use crate::read::plan::fields::Slot;
 use crate::Result;
 
 /// Masks of up to 64 levels.
@@ -136,7 +136,7 @@ fn chunks<'l>(
 }
 
 /// How many of `levels` are at least `min`.
-pub(super) fn count_at_least(levels: &[u16], min: i16) -> usize {
+pub(in crate::read) fn count_at_least(levels: &[u16], min: i16) -> usize {
     levels
         .chunks(64)
         .map(|c| at_least(c, min).count_ones() as usize)
@@ -144,7 +144,7 @@ pub(super) fn count_at_least(levels: &[u16], min: i16) -> usize {
 }
 
 /// How many of `levels` are 0 (with repetition levels: how many records start).
-pub(super) fn count_zeros(levels: &[u16]) -> usize {
+pub(in crate::read) fn count_zeros(levels: &[u16]) -> usize {
     levels
         .chunks(64)
         .map(|c| mask::equal(c, 0).count_ones() as usize)
@@ -152,7 +152,7 @@ pub(super) fn count_zeros(levels: &[u16]) -> usize {
 }
 
 /// The index of the zero level after `n` zeros (where record `n` starts), if there is one.
-pub(super) fn nth_zero(levels: &[u16], n: usize) -> Option<usize> {
+pub(in crate::read) fn nth_zero(levels: &[u16], n: usize) -> Option<usize> {
     let mut left = n;
     for (c, chunk) in levels.chunks(64).enumerate() {
         let mut z = mask::equal(chunk, 0);
@@ -172,7 +172,7 @@ pub(super) fn nth_zero(levels: &[u16], n: usize) -> Option<usize> {
 /// `slot_def` are slots (the others are a null or empty list above the leaf), valid where
 /// the level is `max`; written from bit `pos` of `bits` (grown as needed). Returns (slots,
 /// valid slots).
-pub(super) fn slot_bits(
+pub(in crate::read) fn slot_bits(
     levels: &[u16],
     slot_def: u16,
     max: u16,
@@ -199,7 +199,12 @@ pub(super) fn slot_bits(
 /// Validity bits from definition levels: bits `pos..pos + levels.len()` of `bits` are set
 /// where the level is `max` (the caller checked that no level exceeds it). Returns how many
 /// are set.
-pub(super) fn levels_to_bits(levels: &[u16], max: u16, bits: &mut [u8], pos: usize) -> usize {
+pub(in crate::read) fn levels_to_bits(
+    levels: &[u16],
+    max: u16,
+    bits: &mut [u8],
+    pos: usize,
+) -> usize {
     let mut valid = 0;
     for (c, chunk) in levels.chunks(64).enumerate() {
         let w = mask::equal(chunk, max);
@@ -212,7 +217,7 @@ pub(super) fn levels_to_bits(levels: &[u16], max: u16, bits: &mut [u8], pos: usi
 /// The slots of a node among the levels `def` / `rep` (`rep` empty without repetition):
 /// their count and, with `valid_def`, their validity bits (a slot is null when its
 /// definition level is below `valid_def`).
-pub(super) fn node_slots(
+pub(in crate::read) fn node_slots(
     def: &[u16],
     rep: &[u16],
     slot: Slot,
@@ -235,7 +240,7 @@ pub(super) fn node_slots(
 /// counted in `usize` and cast to `O` (the caller checks that the element count, the last
 /// offset, fits `O`), the element count, and with `valid_def` the lists' validity bits. A
 /// level adds an element where it starts a slot of `element`.
-pub(super) fn list_slots<O: OffsetSizeTrait>(
+pub(in crate::read) fn list_slots<O: OffsetSizeTrait>(
     def: &[u16],
     rep: &[u16],
     slot: Slot,
@@ -307,7 +312,12 @@ fn list_slots_with<O: OffsetSizeTrait>(
 
 /// An error if a level of `page` exceeds `max` (checked only where the section's bit width
 /// can hold a larger level).
-pub(super) fn check_max(page: &[u16], levels: &Levels<'_>, max: i16, what: &str) -> Result<()> {
+pub(in crate::read) fn check_max(
+    page: &[u16],
+    levels: &Levels<'_>,
+    max: i16,
+    what: &str,
+) -> Result<()> {
     let max = max as u16;
     if levels.bit_width < 16 && (1u32 << levels.bit_width) - 1 <= u32::from(max) {
         return Ok(());
@@ -325,7 +335,7 @@ pub(super) fn check_max(page: &[u16], levels: &Levels<'_>, max: i16, what: &str)
 mod tests {
     use super::*;
 
-    use crate::read::spread::tests::{get, Rng};
+    use crate::read::decode::spread::tests::{get, Rng};
 
     impl Rng {
         fn levels(&mut self, n: usize, max: u16) -> Vec<u16> {

@@ -21,27 +21,20 @@
 //! 10,000 entries are deduplicated, read in 2.2 ms against 1.3 ms for Int32 keys that keep
 //! them; from PLAIN pages, 1M entries, in 13.5 ms against 24 ms for Int32 keys.)
 
-use std::sync::Arc;
-
-use arrow_array::types::{
-    ArrowDictionaryKeyType, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type,
-    UInt64Type, UInt8Type,
-};
-use arrow_array::{ArrayRef, DictionaryArray, PrimitiveArray};
-use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer, ScalarBuffer};
+use arrow_buffer::NullBuffer;
 use arrow_schema::DataType;
 
-use super::bytes::Bytes;
-use super::error::ConvertError;
-use super::error::{no_dictionary, SLOTS};
-use super::pool::Recycled;
-use super::spread::spread_fixed;
 use crate::encoding::dictionary::bad_index;
 use crate::encoding::encode::dictionary::ByteArrayDictEncoder;
 use crate::encoding::plain;
 use crate::encoding::rle::RleDecoder;
 use crate::encoding::OffsetSize;
 use crate::format::metadata::Encoding;
+use crate::read::decode::bytes::Bytes;
+use crate::read::decode::spread::spread_fixed;
+use crate::read::error::ConvertError;
+use crate::read::error::{no_dictionary, SLOTS};
+use crate::read::io::pool::Recycled;
 use crate::{Error, ErrorKind, Result};
 
 /// The keys, and the dictionary's offsets and bytes.
@@ -81,22 +74,22 @@ impl<O: OffsetSize + Recycled> DictBytes<O> {
         self.dict_offsets.len() - 1
     }
 
-    pub(super) fn reserve(&mut self, values: usize) {
+    pub(in crate::read) fn reserve(&mut self, values: usize) {
         self.keys.reserve(values);
     }
 
     /// Room for `slots` keys in all, or an error if they cannot be allocated.
-    pub(super) fn try_room(&mut self, slots: usize) -> Result<()> {
+    pub(in crate::read) fn try_room(&mut self, slots: usize) -> Result<()> {
         let more = slots.saturating_sub(self.keys.len());
         crate::encoding::try_reserve(SLOTS, &mut self.keys, more)
     }
 
-    pub(super) fn clear_dictionary(&mut self) {
+    pub(in crate::read) fn clear_dictionary(&mut self) {
         self.has_dict = false;
     }
 
     /// Keys `from..from + n` with a copy of the dictionary; `all`: every key, moved out.
-    pub(super) fn take(&mut self, from: usize, n: usize, all: bool) -> Self {
+    pub(in crate::read) fn take(&mut self, from: usize, n: usize, all: bool) -> Self {
         let keys = if all {
             std::mem::take(&mut self.keys)
         } else {
@@ -115,7 +108,7 @@ impl<O: OffsetSize + Recycled> DictBytes<O> {
 
     /// Drops the first `n` keys. When none is left, the entries no later key can use (the
     /// dictionaries of earlier chunks, values of fallback pages) are dropped too.
-    pub(super) fn discard(&mut self, n: usize) {
+    pub(in crate::read) fn discard(&mut self, n: usize) {
         self.keys.drain(..n.min(self.keys.len()));
         if !self.keys.is_empty() {
             return;
@@ -141,7 +134,7 @@ impl<O: OffsetSize + Recycled> DictBytes<O> {
         self.chunk_base = 0;
     }
 
-    pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
+    pub(in crate::read) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
         self.chunk_base = self.entries();
         plain::decode_byte_array(data, n, &mut self.dict_offsets, &mut self.dict_values)?;
         self.chunk_len = self.entries() - self.chunk_base;
@@ -152,7 +145,7 @@ impl<O: OffsetSize + Recycled> DictBytes<O> {
 
     /// Appends the keys of `n` (> 0) dense values of a data page after skipping its first
     /// `skip` (dictionary encodings only).
-    pub(super) fn decode(
+    pub(in crate::read) fn decode(
         &mut self,
         encoding: Encoding,
         data: &[u8],
@@ -202,7 +195,13 @@ impl<O: OffsetSize + Recycled> DictBytes<O> {
         }
     }
 
-    pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
+    pub(in crate::read) fn spread(
+        &mut self,
+        start: usize,
+        dense: usize,
+        total: usize,
+        validity: &[u8],
+    ) {
         spread_fixed(&mut self.keys, start, dense, total, validity);
     }
 
@@ -210,7 +209,7 @@ impl<O: OffsetSize + Recycled> DictBytes<O> {
     /// slots `nulls` marks null are not looked at). A dictionary of more entries than `key`
     /// can index is deduplicated first ([`compact`]); an error if the distinct values the
     /// valid slots use do not fit `key` either.
-    pub(super) fn finish(
+    pub(in crate::read) fn finish(
         self,
         key: &DataType,
         nulls: Option<&NullBuffer>,
@@ -335,66 +334,6 @@ fn check_key_room(entries: usize) -> Result<()> {
         ))));
     }
     Ok(())
-}
-
-/// A `DictionaryArray` with `key` keys from i32 `keys` (checked to fit) and `values`.
-pub(crate) fn dictionary_array(
-    keys: Vec<i32>,
-    nulls: Option<NullBuffer>,
-    key: &DataType,
-    values: ArrayRef,
-) -> std::result::Result<ArrayRef, ConvertError> {
-    fn build<K: ArrowDictionaryKeyType>(
-        keys: Vec<i32>,
-        nulls: Option<NullBuffer>,
-        values: ArrayRef,
-    ) -> std::result::Result<ArrayRef, ConvertError> {
-        let native: ScalarBuffer<K::Native> = if K::DATA_TYPE == DataType::Int32 {
-            // i32 keys are the key type's native values already: the buffer is handed over.
-            let len = keys.len();
-            ScalarBuffer::new(Buffer::from_vec(keys), 0, len)
-        } else {
-            // Checked as a whole (min and max), then narrowed without a branch per key.
-            let fits = |k: i32| usize::try_from(k).ok().and_then(K::Native::from_usize);
-            let (min, max) = keys
-                .iter()
-                .fold((0, 0), |(lo, hi): (i32, i32), &k| (lo.min(k), hi.max(k)));
-            if min < 0 || fits(max).is_none() {
-                let slot = keys.iter().position(|&k| fits(k).is_none());
-                let k = slot.and_then(|s| keys.get(s)).copied().unwrap_or(max);
-                return Err(ConvertError {
-                    message: format!(
-                        "dictionary key {k} does not fit the key type {}: more distinct \
-                         values than it can index",
-                        K::DATA_TYPE
-                    ),
-                    slot,
-                });
-            }
-            let out: Vec<K::Native> = keys
-                .iter()
-                .map(|&k| K::Native::usize_as(k as usize))
-                .collect();
-            ScalarBuffer::from(out)
-        };
-        let keys = PrimitiveArray::<K>::new(native, nulls);
-        let a = DictionaryArray::<K>::try_new(keys, values)
-            .map_err(|e| ConvertError::new(e.to_string()))?;
-        Ok(Arc::new(a))
-    }
-    match key {
-        DataType::Int8 => build::<Int8Type>(keys, nulls, values),
-        DataType::Int16 => build::<Int16Type>(keys, nulls, values),
-        DataType::Int32 => build::<Int32Type>(keys, nulls, values),
-        DataType::Int64 => build::<Int64Type>(keys, nulls, values),
-        DataType::UInt8 => build::<UInt8Type>(keys, nulls, values),
-        DataType::UInt16 => build::<UInt16Type>(keys, nulls, values),
-        DataType::UInt32 => build::<UInt32Type>(keys, nulls, values),
-        DataType::UInt64 => build::<UInt64Type>(keys, nulls, values),
-        _ => Err(ConvertError::new(format!(
-            "invalid dictionary key type {key}"
-        ))),
-    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use arrow_array::types::*;
 use arrow_array::{ArrayRef, PrimitiveArray};
 
 use super::{holds_kernel, holds_primitive};
-use crate::read::predicate::CmpOp;
+use crate::read::filter::predicate::CmpOp;
 
 const OPS: [CmpOp; 6] = [
     CmpOp::Eq,

@@ -15,14 +15,14 @@ use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 use arrow_schema::DataType;
 use std::sync::Arc;
 
-use super::bytes::Bytes;
-use super::convert::{invalid_utf8, values_utf8};
-use super::error::{no_dictionary, ConvertError, SLOTS};
-use super::pool;
-use super::spread::spread_fixed;
 use crate::encoding::dictionary::{bad_index, DictionaryDecoder};
 use crate::encoding::{plain, try_reserve};
 use crate::format::metadata::Encoding;
+use crate::read::decode::bytes::Bytes;
+use crate::read::decode::convert::{invalid_utf8, values_utf8};
+use crate::read::decode::spread::spread_fixed;
+use crate::read::error::{no_dictionary, ConvertError, SLOTS};
+use crate::read::io::pool;
 use crate::Result;
 
 /// The open buffer is frozen before a page once it holds this many bytes, so that its
@@ -61,7 +61,7 @@ pub(crate) struct ViewBytes {
 }
 
 impl ViewBytes {
-    pub(super) fn new(utf8: bool) -> Self {
+    pub(in crate::read) fn new(utf8: bool) -> Self {
         ViewBytes {
             views: Vec::new(),
             buffers: vec![Buffer::from_vec(Vec::<u8>::new())],
@@ -76,21 +76,21 @@ impl ViewBytes {
         }
     }
 
-    pub(super) fn reserve(&mut self, values: usize) {
+    pub(in crate::read) fn reserve(&mut self, values: usize) {
         self.views.reserve(values);
     }
 
     /// Room for `slots` views in all, or an error if they cannot be allocated.
-    pub(super) fn try_room(&mut self, slots: usize) -> Result<()> {
+    pub(in crate::read) fn try_room(&mut self, slots: usize) -> Result<()> {
         let more = slots.saturating_sub(self.views.len());
         try_reserve(SLOTS, &mut self.views, more)
     }
 
-    pub(super) fn clear_dictionary(&mut self) {
+    pub(in crate::read) fn clear_dictionary(&mut self) {
         self.has_dict = false;
     }
 
-    pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
+    pub(in crate::read) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
         let mut offsets = std::mem::take(&mut self.dict_offsets);
         offsets.clear();
         offsets.push(0);
@@ -139,7 +139,7 @@ impl ViewBytes {
     }
 
     /// Appends `n` (> 0) values of a data page after skipping its first `skip`.
-    pub(super) fn decode(
+    pub(in crate::read) fn decode(
         &mut self,
         encoding: Encoding,
         data: &[u8],
@@ -239,14 +239,20 @@ impl ViewBytes {
         Ok(())
     }
 
-    pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
+    pub(in crate::read) fn spread(
+        &mut self,
+        start: usize,
+        dense: usize,
+        total: usize,
+        validity: &[u8],
+    ) {
         // Null slots get the zero view: an empty value, inline.
         spread_fixed(&mut self.views, start, dense, total, validity);
     }
 
     /// Views `from..from + n`, with every buffer (shared, not copied); `all`: every view,
     /// moved out, letting go of all buffers but the dictionary.
-    pub(super) fn take(&mut self, from: usize, n: usize, all: bool) -> Self {
+    pub(in crate::read) fn take(&mut self, from: usize, n: usize, all: bool) -> Self {
         self.freeze();
         let views = if all {
             std::mem::take(&mut self.views)
@@ -268,7 +274,7 @@ impl ViewBytes {
     }
 
     /// Drops the first `n` views; with none left, the buffers but the dictionary go too.
-    pub(super) fn discard(&mut self, n: usize) {
+    pub(in crate::read) fn discard(&mut self, n: usize) {
         self.views.drain(..n.min(self.views.len()));
         if self.views.is_empty() {
             self.plain.values.clear();
@@ -278,7 +284,7 @@ impl ViewBytes {
     }
 
     /// The `Utf8View` or `BinaryView` array (per `t`) of the views held.
-    pub(super) fn finish(
+    pub(in crate::read) fn finish(
         self,
         nulls: Option<NullBuffer>,
         t: &DataType,

@@ -33,12 +33,12 @@ use arrow_buffer::BooleanBuffer;
 use arrow_cast::{cast_with_options, CastOptions};
 use arrow_schema::{DataType, Schema};
 
-use super::predicate::{CmpOp, Literal, Predicate};
-use super::selection::RowSelection;
-use super::stats::{is_decimal, stat_array, usable_bounds, value_type, ChunkStats};
 use crate::bloom::Sbbf;
 use crate::format::footer::{ColumnIndexView, OffsetIndexView};
 use crate::format::metadata::{FileMetaData, PhysicalType};
+use crate::read::filter::predicate::{CmpOp, Literal, Predicate};
+use crate::read::filter::stats::{is_decimal, stat_array, usable_bounds, value_type, ChunkStats};
+use crate::read::plan::selection::RowSelection;
 use crate::{Error, ErrorKind, Result};
 
 /// A bound column: its index in the decoded batch and its Parquet leaf.
@@ -451,9 +451,11 @@ fn bind_node(
         if let Some(i) = columns.iter().position(|c| c.name == name) {
             return Ok(i);
         }
-        let (index, field) = schema
-            .column_with_name(name)
-            .ok_or_else(|| filter_error(format!("no column `{name}` in the file")))?;
+        let (index, field) = schema.column_with_name(name).ok_or_else(|| {
+            Error::new(ErrorKind::ColumnNotFound {
+                path: name.to_string(),
+            })
+        })?;
         let leaf = leaves.get(index).copied().flatten().ok_or_else(|| {
             filter_error(format!(
                 "column `{name}` is nested ({}); filters take primitive top-level columns",
@@ -810,5 +812,5 @@ fn prune(node: &Node, negate: bool, stats: &dyn Fn(usize) -> Option<ChunkStats>)
 }
 
 #[cfg(test)]
-#[path = "filter_tests.rs"]
+#[path = "tests.rs"]
 mod tests;

@@ -162,7 +162,7 @@ macro_rules! recycled {
 
         /// Frees the buffers parq keeps for its next reads: the file ranges and pages read,
         /// and the buffers of the arrays handed out and dropped since (at most
-        /// [`POOL_BYTES`], and [`OUTPUT_BYTES`] per output type). Reads after it allocate
+        /// 64 MiB of reads and pages, and 16 MiB per output type). Reads after it allocate
         /// afresh, then keep buffers again.
         pub fn release_buffers() {
             lock(&READS).clear();

@@ -19,7 +19,7 @@
 //! - BYTE_ARRAY -> LargeUtf8/LargeBinary (64-bit offsets, decoded so from the start),
 //!   Utf8View/BinaryView (views into the one decoded value buffer), Dictionary of
 //!   Utf8View/BinaryView (dictionary-encoded again by hashing: see [`dictionary`]; other
-//!   dictionaries keep the Parquet one, in `super::dict`).
+//!   dictionaries keep the Parquet one, in `crate::read::decode::dict`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,17 +27,18 @@ use std::sync::Arc;
 use arrow_array::builder::make_view;
 use arrow_array::types::*;
 use arrow_array::{
-    ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, BooleanArray, FixedSizeBinaryArray,
-    GenericStringArray, LargeBinaryArray, OffsetSizeTrait, PrimitiveArray, StringViewArray,
+    ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, BooleanArray, DictionaryArray,
+    FixedSizeBinaryArray, GenericStringArray, LargeBinaryArray, OffsetSizeTrait, PrimitiveArray,
+    StringViewArray,
 };
 use arrow_buffer::{i256, BooleanBuffer, Buffer, IntervalDayTime, NullBuffer, OffsetBuffer};
 use arrow_buffer::{ArrowNativeType, ScalarBuffer};
 use arrow_schema::{DataType, IntervalUnit, TimeUnit};
 
-use super::error::ConvertError;
-use super::pool::{self, Recycled};
 use crate::encoding::plain::Int96;
 use crate::encoding::OffsetSize;
+use crate::read::error::ConvertError;
+use crate::read::io::pool::{self, Recycled};
 
 type Res = std::result::Result<ArrayRef, ConvertError>;
 
@@ -556,7 +557,7 @@ pub(crate) fn from_large_bytes(
 
 /// Dictionary-encodes decoded byte-array values by hashing: the dictionary holds the
 /// distinct non-null values in order of first appearance. Used for the dictionary value
-/// types `super::dict` does not build from the Parquet dictionary (views).
+/// types `crate::read::decode::dict` does not build from the Parquet dictionary (views).
 fn dictionary(
     offsets: &[i32],
     values: &[u8],
@@ -586,5 +587,65 @@ fn dictionary(
         keys.push(k);
     }
     let dict = from_bytes(dict_offsets, dict_values, None, value, Utf8Checked(false))?;
-    super::dict::dictionary_array(keys, nulls, key, dict)
+    dictionary_array(keys, nulls, key, dict)
+}
+
+/// A `DictionaryArray` with `key` keys from i32 `keys` (checked to fit) and `values`.
+pub(crate) fn dictionary_array(
+    keys: Vec<i32>,
+    nulls: Option<NullBuffer>,
+    key: &DataType,
+    values: ArrayRef,
+) -> std::result::Result<ArrayRef, ConvertError> {
+    fn build<K: ArrowDictionaryKeyType>(
+        keys: Vec<i32>,
+        nulls: Option<NullBuffer>,
+        values: ArrayRef,
+    ) -> std::result::Result<ArrayRef, ConvertError> {
+        let native: ScalarBuffer<K::Native> = if K::DATA_TYPE == DataType::Int32 {
+            // i32 keys are the key type's native values already: the buffer is handed over.
+            let len = keys.len();
+            ScalarBuffer::new(Buffer::from_vec(keys), 0, len)
+        } else {
+            // Checked as a whole (min and max), then narrowed without a branch per key.
+            let fits = |k: i32| usize::try_from(k).ok().and_then(K::Native::from_usize);
+            let (min, max) = keys
+                .iter()
+                .fold((0, 0), |(lo, hi): (i32, i32), &k| (lo.min(k), hi.max(k)));
+            if min < 0 || fits(max).is_none() {
+                let slot = keys.iter().position(|&k| fits(k).is_none());
+                let k = slot.and_then(|s| keys.get(s)).copied().unwrap_or(max);
+                return Err(ConvertError {
+                    message: format!(
+                        "dictionary key {k} does not fit the key type {}: more distinct \
+                         values than it can index",
+                        K::DATA_TYPE
+                    ),
+                    slot,
+                });
+            }
+            let out: Vec<K::Native> = keys
+                .iter()
+                .map(|&k| K::Native::usize_as(k as usize))
+                .collect();
+            ScalarBuffer::from(out)
+        };
+        let keys = PrimitiveArray::<K>::new(native, nulls);
+        let a = DictionaryArray::<K>::try_new(keys, values)
+            .map_err(|e| ConvertError::new(e.to_string()))?;
+        Ok(Arc::new(a))
+    }
+    match key {
+        DataType::Int8 => build::<Int8Type>(keys, nulls, values),
+        DataType::Int16 => build::<Int16Type>(keys, nulls, values),
+        DataType::Int32 => build::<Int32Type>(keys, nulls, values),
+        DataType::Int64 => build::<Int64Type>(keys, nulls, values),
+        DataType::UInt8 => build::<UInt8Type>(keys, nulls, values),
+        DataType::UInt16 => build::<UInt16Type>(keys, nulls, values),
+        DataType::UInt32 => build::<UInt32Type>(keys, nulls, values),
+        DataType::UInt64 => build::<UInt64Type>(keys, nulls, values),
+        _ => Err(ConvertError::new(format!(
+            "invalid dictionary key type {key}"
+        ))),
+    }
 }

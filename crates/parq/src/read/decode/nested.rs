@@ -1,6 +1,6 @@
 //! Arrow arrays of the nodes above the leaves: struct validity, list and map offsets and
 //! validity, from the definition and repetition levels of one leaf under each node, in one
-//! pass over those levels per node (see [`super::plan`] for what the levels mean).
+//! pass over those levels per node (see [`crate::read::plan::fields`] for what the levels mean).
 
 use std::sync::Arc;
 
@@ -11,10 +11,10 @@ use arrow_array::{
 use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, FieldRef};
 
-use super::convert::null_buffer;
-use super::leaf::LeafBatch;
-use super::levels::{list_slots, node_slots};
-use super::plan::{Node, Shape, Slot};
+use crate::read::decode::convert::null_buffer;
+use crate::read::decode::leaf::LeafBatch;
+use crate::read::decode::levels::{list_slots, node_slots};
+use crate::read::plan::fields::{Node, Shape, Slot};
 use crate::{Error, ErrorKind, Result};
 
 /// The array of `node` from the leaves' batches (`leaves[i]` for leaf `i` of the plan);

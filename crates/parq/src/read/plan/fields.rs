@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 
-use super::options::{DictionaryColumns, InvalidUtf8, ReadOptions, StringType};
 use crate::format::metadata::{Encoding, FileMetaData, PhysicalType, Repetition};
+use crate::read::options::{DictionaryColumns, InvalidUtf8, ReadOptions, StringType};
 use crate::schema::{arrow_schema, FieldNode};
 use crate::{Error, ErrorKind, Result};
 
@@ -207,9 +207,7 @@ fn resolve(
                 .and_then(|&l| fields.iter().position(|f| contains_leaf(f, l)));
             match top {
                 Some(top) => Ok((top, Chosen::Leaves(leaves))),
-                None => Err(Error::new(ErrorKind::Inconsistent(format!(
-                    "no column `{p}` in the file"
-                )))),
+                None => Err(Error::new(ErrorKind::ColumnNotFound { path: p.clone() })),
             }
         }
     }

@@ -11,7 +11,7 @@
 
 /// Bits `pos..pos + n` (`n <= 64`) of the LSB-first bitmap `bits` as the low bits of a word.
 #[inline]
-pub(super) fn read_bits(bits: &[u8], pos: usize, n: usize) -> u64 {
+pub(in crate::read) fn read_bits(bits: &[u8], pos: usize, n: usize) -> u64 {
     debug_assert!(n <= 64);
     if n == 0 {
         return 0;
@@ -33,7 +33,7 @@ pub(super) fn read_bits(bits: &[u8], pos: usize, n: usize) -> u64 {
 /// Writes the low `n` bits (`n <= 64`) of `value` to bits `pos..pos + n` of `bits`, keeping
 /// the other bits.
 #[inline]
-pub(super) fn write_bits(bits: &mut [u8], pos: usize, n: usize, value: u64) {
+pub(in crate::read) fn write_bits(bits: &mut [u8], pos: usize, n: usize, value: u64) {
     debug_assert!(n <= 64);
     if n == 0 {
         return;
@@ -60,7 +60,7 @@ pub(super) fn write_bits(bits: &mut [u8], pos: usize, n: usize, value: u64) {
 
 /// The low `n` bits set (`n <= 64`).
 #[inline]
-pub(super) fn low_bits(n: usize) -> u64 {
+pub(in crate::read) fn low_bits(n: usize) -> u64 {
     if n >= 64 {
         u64::MAX
     } else {
@@ -71,7 +71,7 @@ pub(super) fn low_bits(n: usize) -> u64 {
 /// Deposits the low bits of `src` into the set bits of `mask`, lowest first (a software
 /// `pdep`), a run of ones of the mask at a time.
 #[inline]
-pub(super) fn deposit(mut src: u64, mut mask: u64) -> u64 {
+pub(in crate::read) fn deposit(mut src: u64, mut mask: u64) -> u64 {
     let mut out = 0u64;
     let mut pos = 0u32;
     while mask != 0 {
@@ -107,7 +107,7 @@ fn words_rev(total: usize) -> impl Iterator<Item = (usize, usize)> {
 
 /// Spreads `dense` values at `values[start..]` over slots `start..start + total`, following
 /// the validity bits `start..start + total`; null slots get `T::default()`.
-pub(super) fn spread_fixed<T: Copy + Default>(
+pub(in crate::read) fn spread_fixed<T: Copy + Default>(
     values: &mut Vec<T>,
     start: usize,
     dense: usize,
@@ -175,7 +175,7 @@ fn move_slots<T: Copy>(out: &mut [T], base: usize, m: usize, w: u64, src: usize)
 
 /// Spreads the end offsets of `dense` values (`offsets[start + 1..]`) over slots
 /// `start..start + total`: a null slot gets an empty range (its end is the previous end).
-pub(super) fn spread_offsets<O: Copy + Default>(
+pub(in crate::read) fn spread_offsets<O: Copy + Default>(
     offsets: &mut Vec<O>,
     start: usize,
     dense: usize,
@@ -217,7 +217,7 @@ pub(super) fn spread_offsets<O: Copy + Default>(
 
 /// Spreads `dense` values of `width` bytes at `values[start * width..]` over slots
 /// `start..start + total`; null slots get zero bytes.
-pub(super) fn spread_fixed_bytes(
+pub(in crate::read) fn spread_fixed_bytes(
     values: &mut Vec<u8>,
     width: usize,
     start: usize,
@@ -269,7 +269,7 @@ pub(super) fn spread_fixed_bytes(
 /// Writes bits `start..start + total` of `bits` (grown with zeros as needed; bits before
 /// `start` are kept) from the first `dense` bits of `dense_bits` spread by the validity bits
 /// `start..start + total`: a null slot gets a zero bit.
-pub(super) fn spread_bits(
+pub(in crate::read) fn spread_bits(
     bits: &mut Vec<u8>,
     dense_bits: &[u8],
     start: usize,
@@ -303,7 +303,7 @@ pub(super) fn spread_bits(
 }
 
 /// Bits `from..from + n` of the LSB-first bitmap `bits` as a bitmap of their own.
-pub(super) fn bits_range(bits: &[u8], from: usize, n: usize) -> Vec<u8> {
+pub(in crate::read) fn bits_range(bits: &[u8], from: usize, n: usize) -> Vec<u8> {
     let mut out = vec![0u8; n.div_ceil(8)];
     let mut done = 0;
     while done < n {
@@ -315,7 +315,7 @@ pub(super) fn bits_range(bits: &[u8], from: usize, n: usize) -> Vec<u8> {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(in crate::read) mod tests {
     use super::*;
 
     /// Bit `i` of the LSB-first bitmap `bits`.

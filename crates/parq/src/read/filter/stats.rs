@@ -17,7 +17,7 @@ use arrow_schema::DataType;
 use crate::format::metadata::{ColumnChunk, FileMetaData, PhysicalType};
 
 /// The value type of `t` (a dictionary's values).
-pub(super) fn value_type(t: &DataType) -> &DataType {
+pub(in crate::read) fn value_type(t: &DataType) -> &DataType {
     match t {
         DataType::Dictionary(_, v) => v,
         other => other,
@@ -25,7 +25,7 @@ pub(super) fn value_type(t: &DataType) -> &DataType {
 }
 
 /// Whether `t` is a decimal type.
-pub(super) fn is_decimal(t: &DataType) -> bool {
+pub(in crate::read) fn is_decimal(t: &DataType) -> bool {
     matches!(
         t,
         DataType::Decimal32(..)
@@ -38,14 +38,14 @@ pub(super) fn is_decimal(t: &DataType) -> bool {
 /// What a chunk's (or a page's) statistics say: its rows, nulls, and bounds (one-element
 /// arrays, of the column's value type, or Binary for byte arrays).
 #[derive(Clone)]
-pub(super) struct ChunkStats {
-    pub(super) rows: i64,
-    pub(super) nulls: Option<i64>,
-    pub(super) bounds: Option<(ArrayRef, ArrayRef)>,
+pub(in crate::read) struct ChunkStats {
+    pub(in crate::read) rows: i64,
+    pub(in crate::read) nulls: Option<i64>,
+    pub(in crate::read) bounds: Option<(ArrayRef, ArrayRef)>,
 }
 
 impl ChunkStats {
-    pub(super) fn of(
+    pub(in crate::read) fn of(
         meta: &FileMetaData,
         chunk: &ColumnChunk,
         leaf: usize,
@@ -88,7 +88,7 @@ impl ChunkStats {
 }
 
 /// Float bounds that are NaN or zero say nothing reliable.
-pub(super) fn usable_bounds(lo: &ArrayRef, hi: &ArrayRef) -> bool {
+pub(in crate::read) fn usable_bounds(lo: &ArrayRef, hi: &ArrayRef) -> bool {
     let bad = |a: &ArrayRef| match a.data_type() {
         DataType::Float32 => {
             let v = a.as_primitive::<Float32Type>().value(0);
@@ -105,7 +105,7 @@ pub(super) fn usable_bounds(lo: &ArrayRef, hi: &ArrayRef) -> bool {
 
 /// A statistics value (PLAIN bytes of `physical`) as a one-element array of `target` (Binary
 /// for byte arrays); `None` where the value's order is not `target`'s or it is malformed.
-pub(super) fn stat_array(
+pub(in crate::read) fn stat_array(
     physical: PhysicalType,
     bytes: &[u8],
     target: &DataType,

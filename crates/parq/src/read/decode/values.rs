@@ -1,21 +1,13 @@
 //! The decoded values of one column, by physical type ([`Storage`]): dictionary pages are
 //! loaded into typed values, data pages decoded densely at the end of the value buffer, and
-//! the page's values spread over its slots by [`super::spread`]. Byte arrays are in
-//! [`super::bytes`].
+//! the page's values spread over its slots by [`crate::read::decode::spread`]. Byte arrays are in
+//! [`crate::read::decode::bytes`].
 
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
 use arrow_schema::{DataType, IntervalUnit};
 
-use super::bytes::Bytes;
-use super::convert::{self, Utf8Checked};
-use super::dict::{dictionary_array, DictBytes};
-use super::error::{no_dictionary, unsupported_encoding, ConvertError, SLOTS};
-use super::plan::ColumnSpec;
-use super::pool::{self, Recycled};
-use super::spread::{bits_range, spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets};
-use super::views::ViewBytes;
 use crate::encoding::bitmap::copy_bits;
 use crate::encoding::byte_stream_split::ByteStreamSplitDecoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedDecoder;
@@ -25,6 +17,17 @@ use crate::encoding::plain::{self, BooleanDecoder, FixedWidth, Int96};
 use crate::encoding::rle::RleDecoder;
 use crate::encoding::{error as encoding_error, try_reserve};
 use crate::format::metadata::{Encoding, PhysicalType};
+use crate::read::decode::bytes::Bytes;
+use crate::read::decode::convert::dictionary_array;
+use crate::read::decode::convert::{self, Utf8Checked};
+use crate::read::decode::dict::DictBytes;
+use crate::read::decode::spread::{
+    bits_range, spread_bits, spread_fixed, spread_fixed_bytes, spread_offsets,
+};
+use crate::read::decode::views::ViewBytes;
+use crate::read::error::{no_dictionary, unsupported_encoding, ConvertError, SLOTS};
+use crate::read::io::pool::{self, Recycled};
+use crate::read::plan::fields::ColumnSpec;
 use crate::{Error, ErrorKind, Result};
 
 /// The values of a column, by physical type.
@@ -60,7 +63,7 @@ pub(crate) struct Hint {
 }
 
 impl Storage {
-    pub(super) fn for_spec(spec: &ColumnSpec) -> Result<Storage> {
+    pub(in crate::read) fn for_spec(spec: &ColumnSpec) -> Result<Storage> {
         use DataType as D;
         use PhysicalType as P;
         let t = &spec.data_type;
@@ -156,7 +159,7 @@ impl Storage {
 
     /// Reserves room for the slots and bytes `hint` announces, within its budget of bytes;
     /// returns the slots reserved for.
-    pub(super) fn reserve(&mut self, hint: Hint) -> usize {
+    pub(in crate::read) fn reserve(&mut self, hint: Hint) -> usize {
         let Hint {
             values,
             bytes,
@@ -209,7 +212,7 @@ impl Storage {
         }
     }
 
-    pub(super) fn clear_dictionary(&mut self) {
+    pub(in crate::read) fn clear_dictionary(&mut self) {
         match self {
             Storage::Null | Storage::Bool(_) => {}
             Storage::I32(p) => p.has_dict = false,
@@ -226,7 +229,7 @@ impl Storage {
         }
     }
 
-    pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
+    pub(in crate::read) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
         match self {
             Storage::Null => Ok(()),
             Storage::Bool(_) => Err(unsupported_encoding(
@@ -248,7 +251,7 @@ impl Storage {
     }
 
     /// Whether [`Storage::decode`] can skip values of `encoding` without decoding them.
-    pub(super) fn can_skip(&self, encoding: Encoding) -> bool {
+    pub(in crate::read) fn can_skip(&self, encoding: Encoding) -> bool {
         let plain_or_dict = matches!(
             encoding,
             Encoding::Plain | Encoding::PlainDictionary | Encoding::RleDictionary
@@ -274,7 +277,7 @@ impl Storage {
 
     /// Appends `n` (> 0) dense values of a data page, after skipping its first `skip`
     /// values (only where [`Storage::can_skip`]).
-    pub(super) fn decode(
+    pub(in crate::read) fn decode(
         &mut self,
         encoding: Encoding,
         data: &[u8],
@@ -308,7 +311,7 @@ impl Storage {
     /// Makes room for `slots` slots in all (values and nulls), before a page's levels grow
     /// the buffers: a page claiming more slots than can be held (a few RLE bytes can claim
     /// 2^31 nulls) is an error, not an abort.
-    pub(super) fn try_room(&mut self, slots: usize) -> Result<()> {
+    pub(in crate::read) fn try_room(&mut self, slots: usize) -> Result<()> {
         fn room<T>(v: &mut Vec<T>, len: usize) -> Result<()> {
             try_reserve(SLOTS, v, len.saturating_sub(v.len()))
         }
@@ -336,7 +339,13 @@ impl Storage {
 
     /// Spreads the `dense` values decoded last (from slot `start`) over slots
     /// `start..start + total` following the validity bits.
-    pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
+    pub(in crate::read) fn spread(
+        &mut self,
+        start: usize,
+        dense: usize,
+        total: usize,
+        validity: &[u8],
+    ) {
         match self {
             Storage::Null => {}
             Storage::Bool(b) => b.spread(start, dense, total, validity),
@@ -357,7 +366,7 @@ impl Storage {
     /// The slots `from..from + n` of the `len` held, as a storage of their own, for one
     /// batch; the dictionary and decoder state stay here. Taking every slot moves the
     /// buffers out without a copy.
-    pub(super) fn take(&mut self, from: usize, n: usize, len: usize) -> Storage {
+    pub(in crate::read) fn take(&mut self, from: usize, n: usize, len: usize) -> Storage {
         let all = from == 0 && n == len;
         fn part<T: Copy>(v: &mut Vec<T>, from: usize, n: usize, all: bool) -> Vec<T> {
             if all {
@@ -414,7 +423,7 @@ impl Storage {
     /// and the rest copied into new ones, for a part larger than the rest (so fewer values
     /// are copied than by [`Storage::take`] and the compaction after it); `None` for the
     /// storages that do not split.
-    pub(super) fn split_head(&mut self, n: usize, len: usize) -> Option<Storage> {
+    pub(in crate::read) fn split_head(&mut self, n: usize, len: usize) -> Option<Storage> {
         fn split<T: PrimValue>(v: &mut Vec<T>, n: usize) -> Vec<T> {
             let mut rest = pool::vec_for(v.capacity());
             rest.extend_from_slice(v.get(n..).unwrap_or_default());
@@ -444,7 +453,7 @@ impl Storage {
     }
 
     /// Drops the first `n` of the `len` slots held (taken already).
-    pub(super) fn discard(&mut self, n: usize, len: usize) {
+    pub(in crate::read) fn discard(&mut self, n: usize, len: usize) {
         if n == 0 {
             return;
         }
@@ -471,7 +480,7 @@ impl Storage {
         }
     }
 
-    pub(super) fn finish(
+    pub(in crate::read) fn finish(
         self,
         len: usize,
         nulls: Option<arrow_buffer::NullBuffer>,
@@ -524,7 +533,12 @@ pub(crate) struct BoolValues {
 }
 
 impl BoolValues {
-    pub(super) fn decode(&mut self, encoding: Encoding, data: &[u8], n: usize) -> Result<()> {
+    pub(in crate::read) fn decode(
+        &mut self,
+        encoding: Encoding,
+        data: &[u8],
+        n: usize,
+    ) -> Result<()> {
         self.scratch.clear();
         match encoding {
             Encoding::Plain => {
@@ -545,7 +559,13 @@ impl BoolValues {
         Ok(())
     }
 
-    pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
+    pub(in crate::read) fn spread(
+        &mut self,
+        start: usize,
+        dense: usize,
+        total: usize,
+        validity: &[u8],
+    ) {
         // The dense bits are in `scratch` too: rewrite the page's slots from it.
         if dense == 0 {
             self.scratch.clear();
@@ -601,14 +621,14 @@ impl<T: PrimValue> Prim<T> {
         }
     }
 
-    pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
+    pub(in crate::read) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
         self.dict.clear();
         plain::decode_fixed(data, n, &mut self.dict)?;
         self.has_dict = true;
         Ok(())
     }
 
-    pub(super) fn decode(
+    pub(in crate::read) fn decode(
         &mut self,
         encoding: Encoding,
         data: &[u8],
@@ -665,14 +685,19 @@ impl FixedBytes {
         }
     }
 
-    pub(super) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
+    pub(in crate::read) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
         self.dict.clear();
         plain::decode_fixed_len_byte_array(data, self.width, n, &mut self.dict)?;
         self.has_dict = true;
         Ok(())
     }
 
-    pub(super) fn decode(&mut self, encoding: Encoding, data: &[u8], n: usize) -> Result<()> {
+    pub(in crate::read) fn decode(
+        &mut self,
+        encoding: Encoding,
+        data: &[u8],
+        n: usize,
+    ) -> Result<()> {
         let w = self.width;
         match encoding {
             Encoding::Plain => {
@@ -710,7 +735,13 @@ impl FixedBytes {
         }
     }
 
-    pub(super) fn spread(&mut self, start: usize, dense: usize, total: usize, validity: &[u8]) {
+    pub(in crate::read) fn spread(
+        &mut self,
+        start: usize,
+        dense: usize,
+        total: usize,
+        validity: &[u8],
+    ) {
         spread_fixed_bytes(&mut self.values, self.width, start, dense, total, validity);
     }
 }

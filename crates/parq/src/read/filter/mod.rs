@@ -1,0 +1,8 @@
+//! Which rows a read keeps: [`predicate::Predicate`] (built in Rust or parsed from SQL text by
+//! `sql`), bound to a read's columns and evaluated on batches, on statistics (`stats`: bounds),
+//! the column index and Bloom filters (`bind`).
+
+pub(crate) mod bind;
+pub(crate) mod predicate;
+pub(crate) mod sql;
+pub(crate) mod stats;
