@@ -41,4 +41,5 @@ pub mod file;
 pub mod page;
 pub mod read;
 pub mod schema;
+pub mod workers;
 pub mod write;

@@ -73,8 +73,10 @@ pub struct ReadOptions {
     /// statistics leave) and skip the row groups whose filters rule every value out.
     /// Default true.
     pub bloom_filters: bool,
-    /// Threads that decode the columns of a batch side by side (at least 1; the batches are
-    /// the same as with one). Default 1.
+    /// How many jobs of the read may run at once on the process's worker pool
+    /// ([`crate::workers`]): row groups or the columns of a batch decoded side by side (at
+    /// least 1; the rows are the same as with one, and without a filter the batches too).
+    /// Default 1.
     pub threads: usize,
 }
 

@@ -85,14 +85,18 @@ impl ParquetReader {
     }
 
     /// An iterator of record batches over the chosen row groups and columns. With
-    /// [`ReadOptions::threads`](crate::read::ReadOptions::threads) above 1, several row groups and no row selection,
-    /// whole row groups are decoded side by side (`exec/parallel.rs`).
+    /// [`ReadOptions::threads`](crate::read::ReadOptions::threads) above 1 and no row
+    /// selection, the threads split the work by row groups (whole row groups decoded side by
+    /// side, `exec/parallel.rs`) when there are at least as many row groups as threads or as
+    /// leaf columns, else by columns (the leaves of each batch side by side).
     pub fn batches(&self) -> Result<RecordBatches> {
         let decoder = self.builder.build()?;
         let threads = self.builder.options().threads;
         let groups = self.builder.chosen_row_groups()?;
-        let row_groups = (threads > 1 && groups.len() > 1 && self.builder.selection.is_none())
-            .then(|| {
+        let by_row_groups =
+            groups.len() > 1 && (groups.len() >= threads || groups.len() >= decoder.leaf_count());
+        let row_groups =
+            (threads > 1 && by_row_groups && self.builder.selection.is_none()).then(|| {
                 RowGroupBatches::start(
                     &self.builder,
                     &self.source,

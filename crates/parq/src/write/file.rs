@@ -148,7 +148,8 @@ fn write_leaf(
 }
 
 /// Writes the leaves of the rows of `batch` to `columns` (pages kept), each column on one
-/// of the threads, one per space of `spaces` (the caller's among them); the first error.
+/// of the jobs run side by side on the worker pool, one per space of `spaces`; the first
+/// error.
 fn write_leaves_on_threads<'s>(
     columns: &mut [ColumnWriter],
     places: &[LeafPlace],
@@ -173,24 +174,16 @@ fn write_leaves_on_threads<'s>(
             write_leaf(col, place, batch, fields, shared, None, None)?;
         }
     };
-    let mut spaces = spaces;
-    let Some(own) = spaces.next() else {
+    let spaces: Vec<Mutex<&mut Shared>> = spaces.map(Mutex::new).collect();
+    if spaces.is_empty() {
         return Err(writer_error("no space to encode in"));
-    };
-    std::thread::scope(|scope| {
-        let helpers: Vec<_> = spaces.map(|s| scope.spawn(|| run(s))).collect();
-        let mut result = run(own);
-        for h in helpers {
-            let r = match h.join() {
-                Ok(r) => r,
-                Err(panic) => std::panic::resume_unwind(panic),
-            };
-            if result.is_ok() {
-                result = r;
-            }
-        }
-        result
-    })
+    }
+    // Each job takes its own space: the lock is never contended.
+    let results = crate::workers::run_n(spaces.len(), |k| match spaces.get(k) {
+        Some(space) => run(&mut space.lock().unwrap_or_else(|p| p.into_inner())),
+        None => Err(writer_error("no space to encode in")),
+    });
+    results.into_iter().collect()
 }
 
 impl<W: Write> std::fmt::Debug for ParquetWriter<W> {

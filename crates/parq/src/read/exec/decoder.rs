@@ -442,6 +442,11 @@ impl ParquetDecoder {
         Ok(())
     }
 
+    /// The leaf columns the read decodes.
+    pub(crate) fn leaf_count(&self) -> usize {
+        self.plan.leaves.len()
+    }
+
     /// The schema of the batches.
     pub fn schema(&self) -> SchemaRef {
         self.output.clone()

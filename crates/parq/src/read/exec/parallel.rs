@@ -1,43 +1,48 @@
 //! Row groups read side by side ([`RowGroupBatches`]): with `threads` above 1 and several
-//! row groups to read (and no row selection), worker threads decode whole row groups, each
-//! its own [`super::ParquetDecoder`] over the shared source, worker `w` taking the `w`-th,
-//! `w + threads`-th, ... row group and running up to one row group (and [`AHEAD`] batches)
-//! ahead of the reader, so that every worker keeps decoding while the reader takes the
-//! batches of another's row group. The batches are handed out in row-group order. Without a
-//! filter they are the batches of one thread: a worker cuts its row group's batches where
-//! one reader of all the row groups would (its first batch ends where that reader's batch
-//! does), and the reader joins the two parts of each batch that spans row groups.
+//! row groups to read (and no row selection), whole row groups are decoded as jobs of the
+//! process's worker pool ([`crate::workers`]), each its own [`ParquetDecoder`] over the
+//! shared source. Up to `threads` row groups are under way at once, started in order as the
+//! reader takes the batches of the earlier ones, so that the pool keeps decoding while the
+//! reader takes another row group's batches; a job never waits for the reader (it sends its
+//! batches to a queue of its own), so reads consumed in turn cannot block each other. The
+//! batches are handed out in row-group order. Without a filter they are the batches of one
+//! thread: a job cuts its row group's batches where one reader of all the row groups would
+//! (its first batch ends where that reader's batch does), and the reader joins the two parts
+//! of each batch that spans row groups.
 
 use std::collections::VecDeque;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
 use crate::read::exec::builder::ParquetDecoderBuilder;
-use crate::read::exec::decoder::ReadStats;
+use crate::read::exec::decoder::{ParquetDecoder, ReadStats};
 use crate::read::io::source::RangeRead;
+use crate::workers;
 use crate::{Error, ErrorKind, Result};
 
-/// Batches a worker may decode before the reader takes them, beyond those of a row group.
-const AHEAD: usize = 2;
-/// At most this many batches wait in a worker's channel (its slots are allocated up front).
-const MAX_WAITING: usize = 1024;
-
-/// What a worker sends: a batch of its current row group, the end of it (with what its
-/// read did), or the error that ended it.
+/// What a job sends: a batch of its row group, the end of it (with what its read did), or
+/// the error that ended it.
 enum Message {
     Batch(RecordBatch),
     End(ReadStats),
     Failed(Error),
 }
 
-/// The batches of row groups decoded by worker threads, in order: see the
+/// The batches of row groups decoded by jobs of the worker pool, in order: see the
 /// [module documentation](self).
 #[derive(Debug)]
 pub(crate) struct RowGroupBatches {
-    workers: Vec<Receiver<Message>>,
+    builder: ParquetDecoderBuilder,
+    source: Arc<dyn RangeRead>,
+    /// Row groups not started yet, in order.
+    waiting: VecDeque<Job>,
+    /// The row groups under way, in order: what their jobs send.
+    running: VecDeque<Receiver<Message>>,
+    /// How many row groups may be under way at once.
+    threads: usize,
     /// Row groups to read, and how many have ended.
     groups: usize,
     ended: usize,
@@ -52,7 +57,7 @@ pub(crate) struct RowGroupBatches {
 }
 
 impl RowGroupBatches {
-    /// Starts `threads` workers over the row groups `groups` of `builder`'s read.
+    /// Reads the row groups `groups` of `builder`'s read, up to `threads` at once.
     pub(crate) fn start(
         builder: &ParquetDecoderBuilder,
         source: &Arc<dyn RangeRead>,
@@ -60,7 +65,6 @@ impl RowGroupBatches {
         threads: usize,
         schema: SchemaRef,
     ) -> Self {
-        let n = threads.clamp(1, groups.len().max(1));
         let batch_size = builder.options().batch_size.max(1);
         let cut = builder.filter.is_none().then_some(batch_size);
         let row_groups = builder.metadata().row_groups.as_slice();
@@ -72,7 +76,7 @@ impl RowGroupBatches {
         // Each row group with the rows of its first batch, when the batches of the row
         // groups before it do not end at its start.
         let mut start = 0usize;
-        let jobs: Vec<Job> = groups
+        let waiting: VecDeque<Job> = groups
             .iter()
             .map(|&rg| {
                 let head = cut
@@ -82,22 +86,12 @@ impl RowGroupBatches {
                 Job { rg, head }
             })
             .collect();
-        let mut workers = Vec::with_capacity(n);
-        for w in 0..n {
-            let mine: Vec<Job> = jobs.iter().copied().skip(w).step_by(n).collect();
-            let batches = mine
-                .iter()
-                .map(|j| rows(j.rg).div_ceil(batch_size) + usize::from(j.head.is_some()))
-                .max()
-                .unwrap_or(0);
-            let (send, receive) = sync_channel((batches + AHEAD).min(MAX_WAITING));
-            let builder = builder.clone();
-            let source = Arc::clone(source);
-            std::thread::spawn(move || work(builder, source, mine, send));
-            workers.push(receive);
-        }
-        RowGroupBatches {
-            workers,
+        let mut batches = RowGroupBatches {
+            builder: builder.clone(),
+            source: Arc::clone(source),
+            waiting,
+            running: VecDeque::new(),
+            threads: threads.max(1),
             groups: groups.len(),
             ended: 0,
             pending: VecDeque::new(),
@@ -106,6 +100,28 @@ impl RowGroupBatches {
             schema,
             stats: ReadStats::default(),
             failed: false,
+        };
+        batches.start_jobs();
+        batches
+    }
+
+    /// Starts the next row groups while fewer than `threads` are under way.
+    fn start_jobs(&mut self) {
+        while self.running.len() < self.threads {
+            let Some(job) = self.waiting.pop_front() else {
+                return;
+            };
+            let (send, receive) = channel();
+            let builder = self.builder.clone();
+            let source = Arc::clone(&self.source);
+            if workers::on_pool() {
+                // The reader itself runs on the pool: waiting there for another job could
+                // hold the pool's last thread; the row group is read here instead.
+                read_row_group(builder, source.as_ref(), job, &send);
+            } else {
+                workers::spawn(move || read_row_group(builder, source.as_ref(), job, &send));
+            }
+            self.running.push_back(receive);
         }
     }
 
@@ -133,8 +149,7 @@ impl RowGroupBatches {
                 _ if all_in => return Ok(None),
                 _ => {}
             }
-            let worker = self.ended % self.workers.len();
-            match self.workers.get(worker).map(Receiver::recv) {
+            match self.running.front().map(Receiver::recv) {
                 Some(Ok(Message::Batch(b))) => {
                     self.pending_rows += b.num_rows();
                     self.pending.push_back(b);
@@ -142,6 +157,8 @@ impl RowGroupBatches {
                 Some(Ok(Message::End(stats))) => {
                     self.stats.add(&stats);
                     self.ended += 1;
+                    self.running.pop_front();
+                    self.start_jobs();
                 }
                 Some(Ok(Message::Failed(e))) => {
                     self.failed = true;
@@ -150,7 +167,7 @@ impl RowGroupBatches {
                 Some(Err(_)) | None => {
                     self.failed = true;
                     return Err(Error::new(ErrorKind::Inconsistent(
-                        "a reader thread stopped before its row groups ended".to_string(),
+                        "a row group's job stopped before the row group ended".to_string(),
                     )));
                 }
             }
@@ -184,48 +201,42 @@ impl RowGroupBatches {
     }
 }
 
-/// A row group for a worker to read, and the rows of its first batch when not the batch
-/// size.
+/// A row group to read, and the rows of its first batch when not the batch size.
 #[derive(Debug, Clone, Copy)]
 struct Job {
     rg: usize,
     head: Option<usize>,
 }
 
-/// A worker: reads the row groups `jobs` one after the other, sending their batches.
-fn work(
+/// A job: reads the row group of `job`, sending its batches, then its end (or the error).
+fn read_row_group(
     builder: ParquetDecoderBuilder,
-    source: Arc<dyn RangeRead>,
-    jobs: Vec<Job>,
-    send: SyncSender<Message>,
+    source: &dyn RangeRead,
+    Job { rg, head }: Job,
+    send: &Sender<Message>,
 ) {
-    for Job { rg, head } in jobs {
-        let one = builder.clone().with_row_groups([rg]).with_threads(1);
-        let built = one.build().map(|d| match head {
+    let one = builder.with_row_groups([rg]).with_threads(1);
+    let mut decoder: ParquetDecoder = match one.build() {
+        Ok(d) => match head {
             Some(rows) => d.with_head(rows),
             None => d,
-        });
-        let mut decoder = match built {
-            Ok(decoder) => decoder,
-            Err(e) => {
-                let _ = send.send(Message::Failed(e));
-                return;
-            }
-        };
-        loop {
-            let message = match decoder.next_batch_from(source.as_ref()) {
-                Ok(Some(b)) => Message::Batch(b),
-                Ok(None) => break,
-                Err(e) => Message::Failed(e),
-            };
-            let failed = matches!(message, Message::Failed(_));
-            // The reader is gone (dropped): nothing more to do.
-            if send.send(message).is_err() || failed {
-                return;
-            }
+        },
+        Err(e) => {
+            let _ = send.send(Message::Failed(e));
+            return;
         }
-        if send.send(Message::End(decoder.stats())).is_err() {
+    };
+    loop {
+        let message = match decoder.next_batch_from(source) {
+            Ok(Some(b)) => Message::Batch(b),
+            Ok(None) => break,
+            Err(e) => Message::Failed(e),
+        };
+        let failed = matches!(message, Message::Failed(_));
+        // The reader is gone (dropped): nothing more to do.
+        if send.send(message).is_err() || failed {
             return;
         }
     }
+    let _ = send.send(Message::End(decoder.stats()));
 }

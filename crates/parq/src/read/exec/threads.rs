@@ -1,13 +1,15 @@
-//! [`par_each`]: one job per item of a slice (a leaf column), on up to `threads` threads
-//! taking the next item as they finish one, so that leaves of unequal cost balance.
+//! [`par_each`]: one job per item of a slice (a leaf column), on up to `threads` threads of
+//! the process's worker pool ([`crate::workers`]), each taking the next item as it finishes
+//! one, so that leaves of unequal cost balance.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use crate::workers;
 use crate::Result;
 
-/// Runs `job` on every item of `items` (with its index), on up to `threads` threads (the
-/// calling one among them); returns the `Some` results by index, or the error of the first
+/// Runs `job` on every item of `items` (with its index), on up to `threads` threads of the
+/// pool; returns the `Some` results by index, or the error of the first
 /// item (in order) that failed.
 pub(crate) fn par_each<I, T, F>(items: &mut [I], threads: usize, job: F) -> Result<Vec<(usize, T)>>
 where
@@ -43,17 +45,10 @@ where
             done.push((i, result));
         }
     };
-    let mut all = std::thread::scope(|s| {
-        let others: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-        let mut all = work();
-        for h in others {
-            match h.join() {
-                Ok(done) => all.extend(done),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        all
-    });
+    let mut all: Vec<(usize, Result<Option<T>>)> = workers::run_n(threads, |_| work())
+        .into_iter()
+        .flatten()
+        .collect();
     all.sort_unstable_by_key(|(i, _)| *i);
     let mut out = Vec::with_capacity(all.len());
     for (i, r) in all {
