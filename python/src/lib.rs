@@ -92,8 +92,7 @@ fn configure(
         reader = reader.with_filter(parq::read::parse_filter(f).map_err(error)?);
     }
     if use_threads {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        reader = reader.with_threads(cores);
+        reader = reader.with_threads(parq::workers::threads());
     }
     // The choice (columns, row groups, filter) is checked before any data is read.
     reader.builder().build().map_err(error)?;

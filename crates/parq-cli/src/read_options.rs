@@ -81,7 +81,7 @@ pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliErr
         .map_err(|e| CliError::new(file, e))?
         .with_verify_crc(args.verify_crc)
         .with_threads(match args.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            0 => parq::workers::threads(),
             n => n,
         })
         .with_invalid_utf8(match args.invalid_utf8 {

@@ -69,6 +69,15 @@ fn every_file_reads_the_same_over_http_ranges() {
             let got = rt.block_on(async_read(http, fetch));
             assert_eq!(got, expected, "{name}: fetch {fetch}");
         }
+        let http = Http {
+            port: server.1,
+            path: name.clone(),
+        };
+        assert_eq!(
+            rt.block_on(stream_read(http)),
+            expected,
+            "{name}: as a Stream"
+        );
         read += usize::from(expected.is_ok());
     }
     assert!(read > 50, "{read}");
@@ -94,25 +103,6 @@ async fn stream_read<S: AsyncRangeRead + 'static>(source: S) -> Result<Vec<Recor
         out.push(b.map_err(|e| e.to_string())?);
     }
     Ok(out)
-}
-
-#[test]
-fn the_batches_are_a_stream_over_http_ranges() {
-    let dir = testdata().join("parquet-testing/data");
-    let server = serve(&dir);
-    let rt = runtime();
-    let mut read = 0;
-    for path in files() {
-        let expected = sync_read(&path);
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let http = Http {
-            port: server.1,
-            path: name.clone(),
-        };
-        assert_eq!(rt.block_on(stream_read(http)), expected, "{name}");
-        read += usize::from(expected.is_ok());
-    }
-    assert!(read > 50, "{read}");
 }
 
 #[test]

@@ -14,7 +14,7 @@ use futures_core::Stream;
 use crate::format::footer::{DecodeOptions, FooterDecoder};
 use crate::read::exec::builder::{reader_settings, ParquetDecoderBuilder};
 use crate::read::exec::decoder::{DecodeStep, ParquetDecoder};
-use crate::read::io::source::{AsyncRangeRead, FOOTER_PREFETCH};
+use crate::read::io::source::{short_read, AsyncRangeRead, FOOTER_PREFETCH};
 use crate::{Error, ErrorKind, Result};
 
 /// Reads a Parquet file from an [`AsyncRangeRead`].
@@ -60,17 +60,6 @@ async fn read_one<S: AsyncRangeRead>(source: &S, range: Range<u64>) -> Result<By
         Some(b) if got.is_empty() && b.len() as u64 == want => Ok(b),
         other => Err(short_read(&range, other.map_or(0, |b| b.len()))),
     }
-}
-
-#[cold]
-fn short_read(range: &Range<u64>, got: usize) -> Error {
-    Error::at(
-        ErrorKind::Io(format!(
-            "the source gave {got} bytes for the range {}..{}",
-            range.start, range.end
-        )),
-        range.start,
-    )
 }
 
 impl<S: AsyncRangeRead + 'static> AsyncParquetReader<S> {

@@ -19,7 +19,7 @@ use crate::read::error::{inconsistent, index};
 use crate::read::exec::late::{keep, steps, LateLeaf, Step};
 use crate::read::exec::threads::par_each;
 use crate::read::filter::bind::BoundFilter;
-use crate::read::io::source::RangeRead;
+use crate::read::io::source::{short_read, RangeRead};
 use crate::read::plan::fields::{Node, Plan, Shape};
 use crate::read::plan::selection::{RowSelection, Runs};
 use crate::{Error, ErrorKind, Result};
@@ -498,15 +498,7 @@ impl ParquetDecoder {
                     for r in ranges {
                         let bytes = source.read_range(r.clone())?;
                         if bytes.len() as u64 != r.end - r.start {
-                            return Err(Error::at(
-                                ErrorKind::Io(format!(
-                                    "the source gave {} bytes for the range {}..{}",
-                                    bytes.len(),
-                                    r.start,
-                                    r.end
-                                )),
-                                r.start,
-                            ));
+                            return Err(short_read(&r, bytes.len()));
                         }
                         self.push(r.start, bytes);
                     }

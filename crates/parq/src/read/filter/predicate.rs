@@ -148,7 +148,7 @@ impl fmt::Display for Literal {
 /// predicate is true).
 ///
 /// ```
-/// use parq::read::predicate::col;
+/// use parq::read::col;
 ///
 /// let p = col("price").gt(100).and(col("tag").is_in(["a", "b"]).not());
 /// assert_eq!(p.to_string(), "(\"price\" > 100 AND NOT \"tag\" IN ('a', 'b'))");

@@ -40,6 +40,18 @@ pub trait AsyncRangeRead: Send + Sync {
     ) -> impl Future<Output = Result<Vec<Bytes>>> + Send;
 }
 
+/// The error of a source that gave `got` bytes for `range`.
+#[cold]
+pub(crate) fn short_read(range: &Range<u64>, got: usize) -> Error {
+    Error::at(
+        ErrorKind::Io(format!(
+            "the source gave {got} bytes for the range {}..{}",
+            range.start, range.end
+        )),
+        range.start,
+    )
+}
+
 /// Checks that `range` lies within a file of `len` bytes.
 pub(crate) fn check_range(range: &Range<u64>, len: u64) -> Result<()> {
     if range.start > range.end || range.end > len {
