@@ -155,7 +155,6 @@ impl<S: AsyncRangeRead + 'static> AsyncRecordBatches<S> {
             Poll::Ready(Ok(None)) => Poll::Ready(None),
             Poll::Ready(Err(e)) => {
                 self.failed = true;
-                self.reading = None;
                 Poll::Ready(Some(Err(e)))
             }
         }

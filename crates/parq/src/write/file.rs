@@ -147,45 +147,6 @@ fn write_leaf(
     }
 }
 
-/// Writes the leaves of the rows of `batch` to `columns` (pages kept), each column on one
-/// of the jobs run side by side on the worker pool, one per space of `spaces`; the first
-/// error.
-fn write_leaves_on_threads<'s>(
-    columns: &mut [ColumnWriter],
-    places: &[LeafPlace],
-    batch: &RecordBatch,
-    fields: &Fields,
-    spaces: impl Iterator<Item = &'s mut Shared>,
-) -> Result<()> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    let work: Vec<Mutex<(&mut ColumnWriter, &LeafPlace)>> =
-        columns.iter_mut().zip(places).map(Mutex::new).collect();
-    let next = AtomicUsize::new(0);
-    let run = |shared: &mut Shared| -> Result<()> {
-        loop {
-            let Some(item) = work.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                return Ok(());
-            };
-            let mut item = item
-                .lock()
-                .map_err(|_| writer_error("a thread encoding columns panicked"))?;
-            let (col, place) = &mut *item;
-            write_leaf(col, place, batch, fields, shared, None, None)?;
-        }
-    };
-    let spaces: Vec<Mutex<&mut Shared>> = spaces.map(Mutex::new).collect();
-    if spaces.is_empty() {
-        return Err(writer_error("no space to encode in"));
-    }
-    // Each job takes its own space: the lock is never contended.
-    let results = crate::workers::run_n(spaces.len(), |k| match spaces.get(k) {
-        Some(space) => run(&mut space.lock().unwrap_or_else(|p| p.into_inner())),
-        None => Err(writer_error("no space to encode in")),
-    });
-    results.into_iter().collect()
-}
-
 impl<W: Write> std::fmt::Debug for ParquetWriter<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParquetWriter")
@@ -447,14 +408,20 @@ impl<W: Write> ParquetWriter<W> {
     /// writer's threads, when it has more than one.
     fn give_rows(&mut self, batch: &RecordBatch) -> Result<()> {
         let fields = self.arrow_schema.fields();
-        if self.helpers.is_empty() {
-            for (col, place) in self.columns.iter_mut().zip(&self.places) {
-                write_leaf(col, place, batch, fields, &mut self.shared, None, None)?;
-            }
-            return Ok(());
-        }
-        let spaces = std::iter::once(&mut self.shared).chain(self.helpers.iter_mut());
-        write_leaves_on_threads(&mut self.columns, &self.places, batch, fields, spaces)
+        let places = &self.places;
+        crate::workers::each_item(
+            &mut self.columns,
+            &mut self.shared,
+            &mut self.helpers,
+            |shared, i, col| {
+                let place = places
+                    .get(i)
+                    .ok_or_else(|| writer_error("a leaf column without its place"))?;
+                write_leaf(col, place, batch, fields, shared, None, None)?;
+                Ok(None::<()>)
+            },
+        )?;
+        Ok(())
     }
 
     fn flush_row_group(&mut self) -> Result<()> {

@@ -17,11 +17,11 @@ use crate::read::decode::leaf::{
 use crate::read::decode::nested::assemble;
 use crate::read::error::{inconsistent, index};
 use crate::read::exec::late::{keep, steps, LateLeaf, Step};
-use crate::read::exec::threads::par_each;
 use crate::read::filter::bind::BoundFilter;
 use crate::read::io::source::{short_read, RangeRead};
 use crate::read::plan::fields::{Node, Plan, Shape};
 use crate::read::plan::selection::{RowSelection, Runs};
+use crate::workers::par_each;
 use crate::{Error, ErrorKind, Result};
 
 /// What a read has done: row groups read and skipped by the filter, rows decoded and kept,

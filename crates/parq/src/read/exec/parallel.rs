@@ -114,13 +114,7 @@ impl RowGroupBatches {
             let (send, receive) = channel();
             let builder = self.builder.clone();
             let source = Arc::clone(&self.source);
-            if workers::on_pool() {
-                // The reader itself runs on the pool: waiting there for another job could
-                // hold the pool's last thread; the row group is read here instead.
-                read_row_group(builder, source.as_ref(), job, &send);
-            } else {
-                workers::spawn(move || read_row_group(builder, source.as_ref(), job, &send));
-            }
+            workers::spawn(move || read_row_group(builder, source.as_ref(), job, &send));
             self.running.push_back(receive);
         }
     }
