@@ -155,8 +155,15 @@ pub fn explain(reader: &ParquetReader, stats: &ReadStats) {
             stats.row_groups_skipped_by_bloom
         ),
     };
+    let dictionary = match stats.dictionaries_read {
+        0 => String::new(),
+        n => format!(
+            " ({} by dictionaries, {n} read)",
+            stats.row_groups_skipped_by_dictionary
+        ),
+    };
     eprintln!(
-        "row groups: {} read, {} skipped{bloom}",
+        "row groups: {} read, {} skipped{bloom}{dictionary}",
         stats.row_groups_read, stats.row_groups_skipped
     );
     eprintln!(

@@ -4,6 +4,10 @@
       writes the generated table (every primitive type the filters take, nulls, NaN, -0.0,
       several row groups with statistics, small pages, Bloom filters); plain: without
       dictionaries, pages of 512 bytes (several pages per chunk); noindex: no page index
+  read_filter.py dictgen OUT.parquet
+      writes a table of 8 row groups of dictionary-encoded columns whose statistics span
+      every value (each group holds the smallest and largest) while each group's dictionary
+      holds a few values of its own; prints JSON {column: [[values of row group 0], ...]}
   read_filter.py samples FILE...
       prints JSON {file: {column: [[sql_literal, value], ...]}}: literals drawn from each
       primitive top-level column (its values, bounds and beyond)
@@ -69,6 +73,44 @@ def gen(out, plain=False, index=True):
         write_page_index=index,
         bloom_filter_options={c: {"ndv": 1500, "fpp": 0.01} for c in ["i32", "u32", "f64", "sn", "d", "dec", "dict"]},
     )
+
+
+def gen_dictionary(out):
+    rng = random.Random(5)
+    words = ["apple", "banana", "cherry", "damson", "elder", "fig", "grape", "kiwi", "zebra"]
+    groups, rows = 8, 1000
+    w, n, ids = [], [], []
+    for g in range(groups):
+        own = [words[1 + g % 7], words[1 + (g + 3) % 7]]
+        for i in range(rows):
+            pick = ["apple", "zebra"][i % 2] if i < 2 else rng.choice(own + ["apple", "zebra"])
+            w.append(None if i > 2 and rng.random() < 0.1 else pick)
+            n.append([0, 1000][i % 2] if i < 2 else rng.choice([0, 1000, 10 * g + 1, 10 * g + 2]))
+            ids.append(g * rows + i)
+    table = pa.table(
+        {
+            "id": pa.array(ids, pa.int64()),
+            "w": pa.array(w, pa.string()),
+            "n": pa.array(n, pa.int64()),
+            "wd": pa.array(w, pa.string()).dictionary_encode(),
+        }
+    )
+    pq.write_table(
+        table,
+        out,
+        row_group_size=rows,
+        use_dictionary=["w", "n", "wd"],
+        write_statistics=True,
+        data_page_size=1024,
+    )
+    meta = pq.ParquetFile(out)
+    values = {}
+    for c in ["w", "n"]:
+        values[c] = [
+            sorted({v for v in meta.read_row_group(g, columns=[c]).column(c).to_pylist() if v is not None})
+            for g in range(groups)
+        ]
+    print(json.dumps(values))
 
 
 def sql_string(s):
@@ -250,6 +292,8 @@ if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "gen":
         gen(sys.argv[2], "plain" in sys.argv[3:], "noindex" not in sys.argv[3:])
+    elif cmd == "dictgen":
+        gen_dictionary(sys.argv[2])
     elif cmd == "samples":
         samples(sys.argv[2:])
     elif cmd == "filter":

@@ -7,7 +7,10 @@
 //! have been skipped by their statistics, some by their Bloom filters. Literals that cannot
 //! be converted to their column's type, and unknown columns, are errors before any data is
 //! read. The columns a filter does not read skip the pages of the rows it drops. A third of
-//! the cases are read again by the async reader over HTTP range requests.
+//! the cases are read again by the async reader over HTTP range requests. Row groups whose
+//! dictionaries hold no value a comparison needs are skipped, though their statistics span
+//! every value, and the rows are pyarrow's with that pruning on or off, strings as `Utf8` or
+//! views, on one thread or several.
 
 mod common;
 use common::http::{runtime, serve, Http};
@@ -18,8 +21,11 @@ use std::path::{Path, PathBuf};
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt32Type;
 use arrow_array::{Array, RecordBatch, UInt32Array};
+use arrow_schema::DataType;
 use parq::read::parse_filter;
-use parq::read::{col, AsyncParquetReader, ParquetReader, ReadOptions, RowSelection};
+use parq::read::{
+    col, AsyncParquetReader, ParquetReader, ReadOptions, ReadStats, RowSelection, StringType,
+};
 use serde_json::{json, Value};
 
 fn script() -> PathBuf {
@@ -470,4 +476,145 @@ fn bloom_filters_without_their_length_are_used() {
         skipped += stats.row_groups_skipped_by_bloom;
     }
     assert!(skipped >= 4, "{skipped} of {} skipped", absent.len());
+}
+
+/// Reads `file` with the filter `sql` and `options`: the rows (one batch) and the stats.
+fn read_filtered(file: &Path, sql: &str, options: ReadOptions) -> (RecordBatch, ReadStats) {
+    let reader = ParquetReader::open(file)
+        .unwrap()
+        .with_options(options)
+        .with_filter(parse_filter(sql).unwrap());
+    let mut batches = reader.batches().unwrap();
+    let got: Vec<RecordBatch> = (&mut batches)
+        .collect::<parq::Result<_>>()
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let got = match got.is_empty() {
+        true => RecordBatch::new_empty(reader.schema().unwrap()),
+        false => concat(&got),
+    };
+    (got, batches.stats())
+}
+
+#[test]
+fn dictionaries_skip_row_groups_and_filter_by_entry() {
+    let dir = tmp_dir("read_filter_dictionary");
+    let file = dir.join("groups.parquet");
+    let values: Value = serde_json::from_str(&run(&["dictgen", file.to_str().unwrap()])).unwrap();
+    let words = [
+        "apple", "banana", "cherry", "damson", "elder", "fig", "grape", "kiwi", "zebra",
+    ];
+    let s = |w: &str| json!(w);
+    // (SQL, pyarrow tree, the row groups the dictionaries alone rule out when known).
+    let mut cases: Vec<(String, Value, Option<usize>)> = Vec::new();
+    let absent_in = |col: &str, v: &Value| {
+        let groups = values[col].as_array().unwrap();
+        groups
+            .iter()
+            .filter(|g| !g.as_array().unwrap().contains(v))
+            .count()
+    };
+    for w in words {
+        cases.push((
+            format!("w = '{w}'"),
+            json!(["cmp", "w", "=", w]),
+            Some(absent_in("w", &s(w))),
+        ));
+        cases.push((format!("wd = '{w}'"), json!(["cmp", "wd", "=", w]), None));
+        cases.push((
+            format!("NOT (w <> '{w}')"),
+            json!(["not", ["cmp", "w", "!=", w]]),
+            Some(absent_in("w", &s(w))),
+        ));
+    }
+    for g in 0..8 {
+        let v = 10 * g + 2;
+        cases.push((
+            format!("n = {v}"),
+            json!(["cmp", "n", "=", v]),
+            Some(absent_in("n", &json!(v))),
+        ));
+    }
+    for (sql, tree) in [
+        (
+            "w > 'c' AND w < 'd'",
+            json!(["and", ["cmp", "w", ">", "c"], ["cmp", "w", "<", "d"]]),
+        ),
+        (
+            "w IN ('banana', 'fig')",
+            json!(["in", "w", ["banana", "fig"], false]),
+        ),
+        (
+            "w = 'cherry' OR n = 41",
+            json!(["or", ["cmp", "w", "=", "cherry"], ["cmp", "n", "=", 41]]),
+        ),
+        (
+            "w = 'cherry' AND n > 30",
+            json!(["and", ["cmp", "w", "=", "cherry"], ["cmp", "n", ">", 30]]),
+        ),
+        ("w <> 'apple'", json!(["cmp", "w", "!=", "apple"])),
+        ("w IS NULL", json!(["isnull", "w", false])),
+        (
+            "w IS NULL OR w = 'kiwi'",
+            json!(["or", ["isnull", "w", false], ["cmp", "w", "=", "kiwi"]]),
+        ),
+        ("wd >= 'fig'", json!(["cmp", "wd", ">=", "fig"])),
+        ("w = 'nothing'", json!(["cmp", "w", "=", "nothing"])),
+    ] {
+        cases.push((sql.to_string(), tree, None));
+    }
+    let json_cases: Vec<Value> = cases
+        .iter()
+        .map(|(_, t, _)| json!([file.to_str().unwrap(), t]))
+        .collect();
+    let cases_path = dir.join("cases.json");
+    std::fs::write(&cases_path, serde_json::to_string(&json_cases).unwrap()).unwrap();
+    let disagree: Vec<usize> = serde_json::from_str(&run(&[
+        "filter",
+        cases_path.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]))
+    .unwrap();
+    assert!(disagree.is_empty(), "{disagree:?}");
+    let mut skipped = 0;
+    for (i, (sql, _, absent)) in cases.iter().enumerate() {
+        let expected = read_ipc(&dir.join(format!("{i}.arrow")));
+        let (got, stats) = read_filtered(&file, sql, ReadOptions::default());
+        let diff = differences(&got, &expected);
+        assert!(diff.is_empty(), "{sql}: {diff:?}");
+        assert_eq!(stats.row_groups_skipped_by_bloom, 0, "{sql}");
+        if let Some(absent) = absent {
+            // The statistics span every value: only the dictionaries skip.
+            assert_eq!(stats.row_groups_skipped_by_dictionary, *absent, "{sql}");
+            assert_eq!(stats.row_groups_skipped, *absent, "{sql}");
+        }
+        skipped += stats.row_groups_skipped_by_dictionary;
+        // Without dictionary filters: the same rows, no dictionary read on its own.
+        let off = ReadOptions {
+            dictionary_filters: false,
+            ..ReadOptions::default()
+        };
+        let (plain, stats) = read_filtered(&file, sql, off);
+        assert_eq!(plain, got, "{sql}");
+        assert_eq!(stats.dictionaries_read, 0, "{sql}");
+        assert_eq!(stats.row_groups_skipped_by_dictionary, 0, "{sql}");
+        // Strings as views: the filter columns decoded as dictionaries still hand out views.
+        let views = ReadOptions {
+            strings: StringType::Utf8View,
+            ..ReadOptions::default()
+        };
+        let (viewed, _) = read_filtered(&file, sql, views);
+        let w = viewed.schema().index_of("w").unwrap();
+        assert_eq!(viewed.column(w).data_type(), &DataType::Utf8View, "{sql}");
+        let back = arrow_cast::cast(viewed.column(w), &DataType::Utf8).unwrap();
+        assert_eq!(&back, got.column(w), "{sql}");
+        // One thread per row group: the same rows.
+        let threads = ReadOptions {
+            threads: 3,
+            batch_size: 300,
+            ..ReadOptions::default()
+        };
+        let (threaded, _) = read_filtered(&file, sql, threads);
+        assert_eq!(threaded, got, "{sql}");
+    }
+    assert!(skipped > 60, "{skipped} row groups skipped by dictionaries");
 }

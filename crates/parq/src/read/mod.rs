@@ -35,7 +35,8 @@ mod reader;
 pub use async_reader::{AsyncParquetReader, AsyncRecordBatches};
 pub use decode::leaf::ColumnOptions;
 pub use exec::builder::ParquetDecoderBuilder;
-pub use exec::decoder::{DecodeStep, ParquetDecoder, ReadStats};
+pub use exec::decoder::{DecodeStep, ParquetDecoder};
+pub use exec::stats::ReadStats;
 pub use filter::predicate::{col, CmpOp, Column, Literal, Predicate};
 pub use filter::sql::parse_filter;
 #[cfg(feature = "object_store")]

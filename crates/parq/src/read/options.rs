@@ -1,6 +1,6 @@
 //! The options of a read: [`ReadOptions`] and the choices it holds (string representation,
 //! dictionary columns, invalid UTF-8, batch size, CRC checks, schema conversion, how many
-//! bytes are fetched at a time, Bloom filters, threads).
+//! bytes are fetched at a time, Bloom filters, dictionary filters, threads).
 
 use crate::schema::ArrowSchemaOptions;
 
@@ -73,6 +73,11 @@ pub struct ReadOptions {
     /// statistics leave) and skip the row groups whose filters rule every value out.
     /// Default true.
     pub bloom_filters: bool,
+    /// Read the dictionary pages of a filter's compared columns (of the row groups the
+    /// statistics and Bloom filters leave, where every data page of the chunk is
+    /// dictionary-encoded) and skip the row groups in which no entry satisfies a
+    /// comparison the filter needs (as parquet-java's dictionary filter). Default true.
+    pub dictionary_filters: bool,
     /// How many jobs of the read may run at once on the process's worker pool
     /// ([`crate::workers`]): row groups or the columns of a batch decoded side by side (at
     /// least 1; the rows are the same as with one, and without a filter the batches too).
@@ -92,6 +97,7 @@ impl Default for ReadOptions {
             fetch_bytes: 4 << 20,
             coalesce_bytes: 64 << 10,
             bloom_filters: true,
+            dictionary_filters: true,
             threads: 1,
         }
     }

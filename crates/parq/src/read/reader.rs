@@ -9,8 +9,9 @@ use bytes::Bytes;
 
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
 use crate::read::exec::builder::{reader_settings, ParquetDecoderBuilder};
-use crate::read::exec::decoder::{ParquetDecoder, ReadStats};
+use crate::read::exec::decoder::ParquetDecoder;
 use crate::read::exec::parallel::RowGroupBatches;
+use crate::read::exec::stats::ReadStats;
 use crate::read::io::source::{read_footer, FileSource, RangeRead};
 use crate::Result;
 

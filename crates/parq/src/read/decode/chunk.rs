@@ -1,10 +1,24 @@
 //! A column chunk's metadata as a leaf reads it: the chunk of a leaf in a row group
-//! ([`chunk_of`]), the chunks that cannot be read ([`check_chunk`]), and what the metadata
-//! lets pre-sizing reserve for a chunk's values ([`chunk_hint`]).
+//! ([`chunk_of`]), the chunks that cannot be read ([`check_chunk`]), what the metadata
+//! lets pre-sizing reserve for a chunk's values ([`chunk_hint`]), and a chunk's dictionary
+//! on its own, for filters: whether every data page is dictionary-encoded
+//! ([`only_dictionary_pages`]), where the dictionary page lies ([`dictionary_page_range`]) and
+//! its entries as an Arrow array ([`dictionary_values`]).
 
-use crate::format::metadata::{ColumnChunk, Encoding, FileMetaData};
-use crate::read::decode::values::Hint;
+use std::ops::Range;
+
+use arrow_array::ArrayRef;
+use bytes::Bytes;
+
+use crate::format::metadata::{ColumnChunk, Encoding, FileMetaData, PageType};
+use crate::page::{chunk_range, Page, PageReader, PageReaderOptions};
+use crate::read::decode::values::{Hint, Storage};
+use crate::read::plan::fields::ColumnSpec;
 use crate::{Error, ErrorKind, Result};
+
+/// The largest dictionary page read on its own (for a filter): larger ones are left to the
+/// data path.
+pub(crate) const MAX_FILTER_DICTIONARY: u64 = 16 << 20;
 
 /// The chunk of leaf `leaf` in row group `rg`.
 pub(crate) fn chunk_of(meta: &FileMetaData, rg: usize, leaf: usize) -> Result<&ColumnChunk> {
@@ -85,4 +99,78 @@ pub(in crate::read) fn chunk_hint(chunk: &ColumnChunk, footer_buf: &[u8], file_b
         bytes: bytes.min(byte_bound).min(budget),
         budget,
     }
+}
+
+/// Whether every data page of `chunk` is dictionary-encoded (so that every non-null value
+/// is an entry of its dictionary page), as far as its metadata tells: by `encoding_stats`
+/// where present (`footer_buf` is the footer's buffer), else by `encodings` holding a
+/// dictionary encoding and besides it only the level encodings (a chunk whose list names
+/// PLAIN may have fallen back to it; it is taken as not).
+pub(crate) fn only_dictionary_pages(chunk: &ColumnChunk, footer_buf: &[u8]) -> bool {
+    let dictionary = |e: Encoding| matches!(e, Encoding::PlainDictionary | Encoding::RleDictionary);
+    if chunk.dictionary_page_offset().is_none() {
+        return false;
+    }
+    if let Some(stats) = chunk.encoding_stats(footer_buf) {
+        let Ok(stats) = stats else { return false };
+        let mut data = stats
+            .iter()
+            .filter(|s| matches!(s.page_type, PageType::DataPage | PageType::DataPageV2))
+            .filter(|s| s.count > 0)
+            .peekable();
+        return data.peek().is_some() && data.all(|s| dictionary(s.encoding));
+    }
+    let encodings = chunk.encodings();
+    let mut any = false;
+    for e in encodings.iter() {
+        match e {
+            e if dictionary(e) => any = true,
+            Encoding::Rle | Encoding::BitPacked => {}
+            _ => return false,
+        }
+    }
+    any
+}
+
+/// The file range of `chunk`'s dictionary page: from `dictionary_page_offset` (the chunk's
+/// start) to `data_page_offset`; `None` when the offsets do not say it, or it is larger than
+/// [`MAX_FILTER_DICTIONARY`].
+pub(crate) fn dictionary_page_range(chunk: &ColumnChunk) -> Option<Range<u64>> {
+    let chunk_range = chunk_range(chunk).ok()?;
+    let start = u64::try_from(chunk.dictionary_page_offset()?).ok()?;
+    let end = u64::try_from(chunk.data_page_offset()).ok()?;
+    let fits = start == chunk_range.start && end > start && end <= chunk_range.end;
+    (fits && end - start <= MAX_FILTER_DICTIONARY).then_some(start..end)
+}
+
+/// The entries of the dictionary page held in `bytes` (read from file offset `offset`) of
+/// `chunk`, as an array of `spec`'s type (a value type: no dictionary); `None` when the
+/// bytes do not start with a dictionary page of PLAIN values that decode, or claim more
+/// entries than they hold bytes.
+pub(crate) fn dictionary_values(
+    bytes: Bytes,
+    offset: u64,
+    chunk: &ColumnChunk,
+    spec: &ColumnSpec,
+    options: PageReaderOptions,
+) -> Option<ArrayRef> {
+    let mut pages = PageReader::new(bytes, offset, chunk.codec(), options);
+    let Ok(Some(Page::Dictionary(page))) = pages.next_page() else {
+        return None;
+    };
+    let n = page.num_values();
+    let plain = matches!(
+        page.header.encoding,
+        Encoding::Plain | Encoding::PlainDictionary
+    );
+    if !plain || n > page.buffer.len() {
+        return None;
+    }
+    let mut storage = Storage::for_spec(spec).ok()?;
+    if n > 0 {
+        storage
+            .decode(Encoding::Plain, page.buffer, 0, n, spec)
+            .ok()?;
+    }
+    storage.finish(n, None, spec).ok()
 }

@@ -1,8 +1,8 @@
 //! [`ParquetDecoderBuilder`]: what a read decodes (a file's metadata, columns, row groups,
 //! options, a filter, a row selection) and the [`ParquetDecoder`] it makes: the plan of the
 //! chosen columns plus those the filter reads, the filter bound to them, the row groups the
-//! filter's statistics leave, the Bloom filters to read for its `=` and `IN`, and whether
-//! the page index is read (when pages may be skipped).
+//! filter's statistics leave, the Bloom filters to read for its `=` and `IN`, whether
+//! dictionaries are read and whether the page index is (when pages may be skipped).
 
 use std::cell::OnceCell;
 use std::sync::Arc;
@@ -12,9 +12,9 @@ use arrow_schema::SchemaRef;
 use crate::format::metadata::FileMetaData;
 use crate::page::needs_legacy_dictionary_padding;
 use crate::read::decode::leaf::{ChunkSource, ColumnOptions};
-use crate::read::exec::decoder::{
-    data_pages, row_group_rows, BloomWant, ParquetDecoder, ReadStats, Setup,
-};
+use crate::read::exec::decoder::ParquetDecoder;
+use crate::read::exec::prune::{BloomWant, Setup, Stage};
+use crate::read::exec::stats::{data_pages, row_group_rows, ReadStats};
 use crate::read::filter::bind::BoundFilter;
 use crate::read::filter::predicate::Predicate;
 use crate::read::options::ReadOptions;
@@ -323,9 +323,9 @@ impl ParquetDecoderBuilder {
             filter,
             row_groups,
             leaves,
-            blooms,
+            dictionary_filters: self.options.dictionary_filters,
             read_index,
-            index: None,
+            stage: Stage::Blooms(blooms),
             stats,
         })
     }

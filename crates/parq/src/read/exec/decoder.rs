@@ -4,70 +4,24 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
-use arrow_schema::SchemaRef;
+use arrow_schema::{DataType, SchemaRef};
 use bytes::Bytes;
 
-use crate::bloom::Sbbf;
-use crate::format::footer::{decode_page_index, page_index_range, PageIndex};
-use crate::format::metadata::{FileMetaData, PageType};
+use crate::format::footer::PageIndex;
+use crate::format::metadata::PhysicalType;
 use crate::read::decode::chunk::chunk_of;
-use crate::read::decode::leaf::{
-    ChunkSource, ChunkTask, ColumnOptions, Fill, LeafBatch, LeafReader,
-};
+use crate::read::decode::leaf::{ChunkTask, Fill, LeafBatch, LeafReader};
 use crate::read::decode::nested::assemble;
-use crate::read::error::{inconsistent, index};
+use crate::read::error::inconsistent;
 use crate::read::exec::late::{keep, steps, LateLeaf, Step};
+use crate::read::exec::prune::{Setup, Stage};
+use crate::read::exec::stats::{data_pages, row_group_rows, ReadStats};
 use crate::read::filter::bind::BoundFilter;
 use crate::read::io::source::{short_read, RangeRead};
-use crate::read::plan::fields::{Node, Plan, Shape};
+use crate::read::plan::fields::{ColumnSpec, Node, Plan, Shape};
 use crate::read::plan::selection::{RowSelection, Runs};
 use crate::workers::par_each;
 use crate::{Error, ErrorKind, Result};
-
-/// What a read has done: row groups read and skipped by the filter, rows decoded and kept,
-/// bytes read.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ReadStats {
-    /// Row groups read (chosen and not skipped).
-    pub row_groups_read: usize,
-    /// Chosen row groups the filter skipped (by their statistics, Bloom filters or page
-    /// index).
-    pub row_groups_skipped: usize,
-    /// Of those, the row groups the Bloom filters skipped.
-    pub row_groups_skipped_by_bloom: usize,
-    /// Bloom filters read.
-    pub bloom_filters_read: usize,
-    /// Rows decoded so far.
-    pub rows_decoded: u64,
-    /// Rows handed out so far (those the filter kept).
-    pub rows_kept: u64,
-    /// Data pages decoded so far.
-    pub pages_read: u64,
-    /// Data pages of the chosen columns in the skipped row groups (as their chunks'
-    /// `encoding_stats` count them; chunks without them count none).
-    pub pages_skipped: u64,
-    /// Bytes read (pushed) so far: what the decoder asked for, coalesced gaps included.
-    pub bytes_read: u64,
-    /// The bytes of the column chunks the read decodes (the chosen columns, and those the
-    /// filter reads, in the row groups read): the rest of the file's chunks are skipped.
-    pub chunk_bytes: u64,
-}
-
-impl ReadStats {
-    /// Adds what another read did.
-    pub fn add(&mut self, other: &ReadStats) {
-        self.row_groups_read += other.row_groups_read;
-        self.row_groups_skipped += other.row_groups_skipped;
-        self.row_groups_skipped_by_bloom += other.row_groups_skipped_by_bloom;
-        self.bloom_filters_read += other.bloom_filters_read;
-        self.rows_decoded += other.rows_decoded;
-        self.rows_kept += other.rows_kept;
-        self.pages_read += other.pages_read;
-        self.pages_skipped += other.pages_skipped;
-        self.bytes_read += other.bytes_read;
-        self.chunk_bytes += other.chunk_bytes;
-    }
-}
 
 /// What [`ParquetDecoder::poll`] gives.
 #[derive(Debug)]
@@ -82,117 +36,10 @@ pub enum DecodeStep {
     Finished,
 }
 
-/// The data pages of `plan`'s leaves in row group `rg`, by their chunks' `encoding_stats`.
-pub(crate) fn data_pages(meta: &FileMetaData, rg: usize, plan: &Plan) -> u64 {
-    let mut n = 0u64;
-    for spec in &plan.leaves {
-        let Ok(chunk) = chunk_of(meta, rg, spec.leaf) else {
-            continue;
-        };
-        if let Some(Ok(stats)) = chunk.encoding_stats(meta.buf()) {
-            for s in stats {
-                if matches!(s.page_type, PageType::DataPage | PageType::DataPageV2) {
-                    n += u64::try_from(s.count).unwrap_or(0);
-                }
-            }
-        }
-    }
-    n
-}
-
-pub(crate) fn row_group_rows(meta: &FileMetaData, rg: usize) -> Result<usize> {
-    let n = meta.row_groups()[rg].num_rows();
-    usize::try_from(n).map_err(|_| {
-        Error::new(ErrorKind::InvalidValue {
-            what: "num_rows",
-            value: n,
-        })
-        .in_element("row group", index(rg))
-    })
-}
-
 fn make_batch(schema: SchemaRef, arrays: Vec<ArrayRef>, rows: usize) -> Result<RecordBatch> {
     let options = RecordBatchOptions::new().with_row_count(Some(rows));
     RecordBatch::try_new_with_options(schema, arrays, &options)
         .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))
-}
-
-/// What a read decodes, before the page index (when one is read) says which pages to skip.
-#[derive(Debug)]
-pub(crate) struct Setup {
-    pub meta: Arc<FileMetaData>,
-    pub columns: ColumnOptions,
-    pub source: ChunkSource,
-    pub batch_size: usize,
-    pub coalesce: u64,
-    pub threads: usize,
-    /// Whether the user chose rows.
-    pub selected: bool,
-    /// The chosen columns, then those only the filter reads.
-    pub plan: Plan,
-    /// The schema of the batches handed out.
-    pub output: SchemaRef,
-    /// The filter, and how many of the plan's columns are handed out (the first ones).
-    pub filter: Option<(BoundFilter, usize)>,
-    /// The row groups to read, with the rows of each the user chose.
-    pub row_groups: Vec<(usize, Option<RowSelection>)>,
-    /// The leaf columns decoded, sorted.
-    pub leaves: Vec<usize>,
-    /// The Bloom filters to read before the row groups to read are known.
-    pub blooms: Vec<BloomWant>,
-    /// Whether the page index of the row groups left after the Bloom filters is read.
-    pub read_index: bool,
-    /// The page index range of those row groups and leaves, once known.
-    pub index: Option<Range<u64>>,
-    /// Row groups and pages skipped so far.
-    pub stats: ReadStats,
-}
-
-/// A Bloom filter a read wants: of `row_groups[group]`, for the bound filter column `col`.
-#[derive(Debug)]
-pub(crate) struct BloomWant {
-    pub group: usize,
-    pub col: usize,
-    pub range: Range<u64>,
-    /// Once its bytes came: the filter, `None` when they do not hold one (it then rules
-    /// nothing out).
-    pub loaded: Option<Option<Sbbf>>,
-}
-
-impl Setup {
-    /// Skips the row groups whose Bloom filters (all loaded) rule out every row the filter
-    /// keeps, then sets the page index range of those left when it is read.
-    fn apply_blooms(&mut self) {
-        let blooms = std::mem::take(&mut self.blooms);
-        if let Some((f, _)) = &self.filter {
-            let mut group = 0;
-            let meta = &self.meta;
-            let plan = &self.plan;
-            let stats = &mut self.stats;
-            self.row_groups.retain(|(rg, _)| {
-                let i = group;
-                group += 1;
-                let filters = |col: usize| {
-                    blooms
-                        .iter()
-                        .find(|b| b.group == i && b.col == col)
-                        .and_then(|b| b.loaded.as_ref()?.as_ref())
-                };
-                if f.bloom_may_match(meta, &filters) {
-                    return true;
-                }
-                stats.row_groups_skipped += 1;
-                stats.row_groups_skipped_by_bloom += 1;
-                stats.pages_skipped += data_pages(meta, *rg, plan);
-                false
-            });
-        }
-        self.stats.bloom_filters_read += blooms.len();
-        if self.read_index && !self.row_groups.is_empty() {
-            let kept: Vec<usize> = self.row_groups.iter().map(|(rg, _)| *rg).collect();
-            self.index = page_index_range(&self.meta, Some(&kept), Some(&self.leaves));
-        }
-    }
 }
 
 /// Decodes the chosen columns and row groups of a file from the bytes pushed to it.
@@ -293,7 +140,7 @@ fn placeholder() -> LeafBatch {
 }
 
 impl ParquetDecoder {
-    /// The decoder of `setup`: ready, or first asking for the page index.
+    /// The decoder of `setup`: ready, or first asking for what its pruning reads.
     pub(crate) fn new(setup: Setup) -> Result<Self> {
         let mut d = ParquetDecoder {
             batch_size: setup.batch_size,
@@ -318,21 +165,21 @@ impl ParquetDecoder {
             late: Vec::new(),
             filtered: None,
         };
-        d.after_blooms(setup)?;
+        d.pending = Some(Box::new(setup));
+        d.advance_setup()?;
         Ok(d)
     }
 
-    /// Goes on with `setup` once its Bloom filters are loaded: asks for the page index, or
-    /// builds the leaves.
-    fn after_blooms(&mut self, mut setup: Setup) -> Result<()> {
-        if setup.blooms.iter().any(|b| b.loaded.is_none()) {
-            self.pending = Some(Box::new(setup));
-            return Ok(());
-        }
-        setup.apply_blooms();
-        match setup.index.is_some() {
-            true => self.pending = Some(Box::new(setup)),
-            false => self.finish_setup(setup, None)?,
+    /// Goes on with the pending setup as far as its bytes allow: builds the leaves once it
+    /// is pruned.
+    fn advance_setup(&mut self) -> Result<()> {
+        if let Some(setup) = self.pending.take_if(|p| p.advance()) {
+            let mut setup = *setup;
+            let index = match std::mem::replace(&mut setup.stage, Stage::Ready(None)) {
+                Stage::Ready(index) => index,
+                _ => return Err(inconsistent("a setup ready before its stages".to_string())),
+            };
+            self.finish_setup(setup, index.map(|i| *i))?;
         }
         Ok(())
     }
@@ -402,10 +249,35 @@ impl ParquetDecoder {
                     .collect();
             }
         }
+        // The filter's top-level string and binary leaves whose chunks have dictionaries:
+        // decoded as their dictionaries and keys.
+        let mut as_keys = vec![false; plan.leaves.len()];
+        if let Some((f, _)) = &filter {
+            for field in f.fields() {
+                if let Some(Shape::Leaf(j)) = plan.nodes.get(field).map(|n| &n.shape) {
+                    let Some(leaf) = plan.leaves.get(*j).map(|l| l.leaf) else {
+                        continue;
+                    };
+                    let chunks = groups.iter().map(|g| chunk_of(&meta, g.0, leaf));
+                    let dictionaries = chunks
+                        .map(|c| c.map(|c| c.dictionary_page_offset().is_some()))
+                        .collect::<Result<Vec<bool>>>()?;
+                    if let Some(k) = as_keys.get_mut(*j) {
+                        *k = !dictionaries.contains(&false);
+                    }
+                }
+            }
+        }
         let mut leaves = Vec::with_capacity(plan.leaves.len());
         for (j, spec) in plan.leaves.iter().enumerate() {
             // A late leaf skips whole pages of rows the filter drops, by the offset index.
             let late = self.late.get(j).is_some_and(Option::is_some);
+            let mut spec = spec.clone();
+            if as_keys.get(j) == Some(&true) {
+                if let Some(t) = keys_type(&spec) {
+                    spec.data_type = t;
+                }
+            }
             let mut tasks = Vec::with_capacity(groups.len());
             for (&(rg, rows, skips), &i) in groups.iter().zip(&kept_index) {
                 let chunk = chunk_of(&meta, rg, spec.leaf)?;
@@ -429,7 +301,7 @@ impl ParquetDecoder {
                     locations,
                 });
             }
-            let mut leaf = LeafReader::new(spec.clone(), columns, source.clone(), tasks)?;
+            let mut leaf = LeafReader::new(spec, columns, source.clone(), tasks)?;
             if self.single {
                 leaf.reserve_all();
             }
@@ -518,14 +390,12 @@ impl ParquetDecoder {
             return Ok(DecodeStep::Finished);
         }
         if let Some(p) = &self.pending {
-            let blooms = p.blooms.iter().filter(|b| b.loaded.is_none());
-            let ranges: Vec<Range<u64>> = blooms.map(|b| b.range.clone()).collect();
-            if !ranges.is_empty() {
-                return Ok(DecodeStep::NeedData(coalesce(ranges, self.coalesce)));
+            let ranges = p.wanted();
+            if ranges.is_empty() {
+                self.failed = true;
+                return Err(inconsistent("a setup waiting for no bytes".to_string()));
             }
-            if let Some(range) = &p.index {
-                return Ok(DecodeStep::NeedData(vec![range.clone()]));
-            }
+            return Ok(DecodeStep::NeedData(coalesce(ranges, self.coalesce)));
         }
         let step = self.step();
         if step.is_err() {
@@ -540,41 +410,10 @@ impl ParquetDecoder {
     pub fn push(&mut self, offset: u64, bytes: Bytes) {
         let end = offset.saturating_add(bytes.len() as u64);
         self.bytes_pushed = self.bytes_pushed.saturating_add(bytes.len() as u64);
-        let covers = |r: &Range<u64>| r.start >= offset && r.end <= end;
-        if let Some(mut setup) = self.pending.take_if(|p| !p.blooms.is_empty()) {
-            for b in setup.blooms.iter_mut().filter(|b| b.loaded.is_none()) {
-                if covers(&b.range) {
-                    // A filter that does not decode rules nothing out.
-                    let at = usize::try_from(b.range.start - offset).unwrap_or(usize::MAX);
-                    b.loaded = Some(
-                        bytes
-                            .get(at..)
-                            .and_then(|buf| Sbbf::read(buf).ok())
-                            .map(|(f, _)| f),
-                    );
-                }
-            }
-            if let Err(e) = self.after_blooms(*setup) {
+        if let Some(setup) = &mut self.pending {
+            setup.push(offset, &bytes);
+            if let Err(e) = self.advance_setup() {
                 self.error = Some(e);
-            }
-            return;
-        }
-        if let Some(range) = self.pending.as_ref().and_then(|p| p.index.clone()) {
-            if covers(&range) {
-                if let Some(setup) = self.pending.take() {
-                    let setup = *setup;
-                    let (rgs, leaves): (Vec<usize>, &[usize]) = (
-                        setup.row_groups.iter().map(|g| g.0).collect(),
-                        &setup.leaves,
-                    );
-                    // A page index that does not decode skips no page (as pyarrow reads).
-                    let index =
-                        decode_page_index(&bytes, offset, &setup.meta, Some(&rgs), Some(leaves))
-                            .ok();
-                    if let Err(e) = self.finish_setup(setup, index) {
-                        self.error = Some(e);
-                    }
-                }
             }
             return;
         }
@@ -754,14 +593,7 @@ impl ParquetDecoder {
             self.rows_left -= n as u64;
             return match n {
                 0 => Ok((DecodeStep::Finished, 0)),
-                n => Ok((
-                    DecodeStep::Batch(self.kept(make_batch(
-                        self.plan.schema.clone(),
-                        Vec::new(),
-                        n,
-                    )?)?),
-                    n,
-                )),
+                n => Ok((DecodeStep::Batch(self.kept(Vec::new(), n)?), n)),
             };
         }
         if !self.fill(want, |_| true)? {
@@ -777,19 +609,26 @@ impl ParquetDecoder {
             .iter()
             .map(|node| assemble(node, &batches, n))
             .collect::<Result<Vec<_>>>()?;
-        let batch = make_batch(self.plan.schema.clone(), arrays, n)?;
-        Ok((DecodeStep::Batch(self.kept(batch)?), n))
+        Ok((DecodeStep::Batch(self.kept(arrays, n)?), n))
     }
 
-    /// The rows of `batch` the filter keeps, of the fields handed out.
-    fn kept(&self, batch: RecordBatch) -> Result<RecordBatch> {
+    /// The batch of the fields handed out, of the rows of `n` the filter keeps (whose
+    /// fields are `arrays`).
+    fn kept(&self, arrays: Vec<ArrayRef>, n: usize) -> Result<RecordBatch> {
         let Some((filter, outputs)) = &self.filter else {
-            return Ok(batch);
+            return make_batch(self.plan.schema.clone(), arrays, n);
         };
-        let mask = filter.evaluate(batch.columns())?;
-        arrow_select::filter::filter_record_batch(&batch, &mask)
-            .and_then(|b| b.project(&(0..*outputs).collect::<Vec<_>>()))
-            .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))
+        let mask = filter.evaluate(&arrays)?;
+        let kept = mask.true_count();
+        let mask = (kept < n).then_some(&mask);
+        let fields = self.output.fields();
+        let arrays = arrays
+            .iter()
+            .take(*outputs)
+            .zip(fields.iter())
+            .map(|(a, f)| as_output(keep(a, mask)?, f.data_type()))
+            .collect::<Result<Vec<_>>>()?;
+        make_batch(self.output.clone(), arrays, kept)
     }
 
     /// The next batch of at most `want` rows read and the rows read, the filter's leaves
@@ -885,7 +724,7 @@ impl ParquetDecoder {
         let mut arrays = Vec::with_capacity(outputs);
         for (field, node) in self.plan.nodes.iter().enumerate().take(outputs) {
             let array = match filter.fields().any(|c| c == field) {
-                true => keep(&f.columns[field], mask)?,
+                true => as_output(keep(&f.columns[field], mask)?, node.field.data_type())?,
                 false => keep(&assemble(node, &f.batches, taken_rows)?, f.taken.as_ref())?,
             };
             arrays.push(array);
@@ -937,6 +776,29 @@ impl ParquetDecoder {
             .unwrap_or(0);
         Ok(())
     }
+}
+
+/// The Arrow dictionary type a filter leaf of `spec` is decoded as (its entries compared
+/// once each, the rows looking their key up), for string and binary leaves.
+fn keys_type(spec: &ColumnSpec) -> Option<DataType> {
+    let values = match &spec.data_type {
+        DataType::Utf8 | DataType::Utf8View => DataType::Utf8,
+        DataType::Binary | DataType::BinaryView => DataType::Binary,
+        DataType::LargeUtf8 => DataType::LargeUtf8,
+        DataType::LargeBinary => DataType::LargeBinary,
+        _ => return None,
+    };
+    let byte_array = spec.physical == PhysicalType::ByteArray;
+    byte_array.then(|| DataType::Dictionary(Box::new(DataType::Int32), Box::new(values)))
+}
+
+/// `array` as `t`: a filter column decoded as its dictionary gathers its values (of the
+/// rows kept) here.
+fn as_output(array: ArrayRef, t: &DataType) -> Result<ArrayRef> {
+    if array.data_type() == t {
+        return Ok(array);
+    }
+    arrow_cast::cast(&array, t).map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))
 }
 
 /// Marks the leaves under `node`.

@@ -18,7 +18,8 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
 use crate::read::exec::builder::ParquetDecoderBuilder;
-use crate::read::exec::decoder::{ParquetDecoder, ReadStats};
+use crate::read::exec::decoder::ParquetDecoder;
+use crate::read::exec::stats::ReadStats;
 use crate::read::io::source::RangeRead;
 use crate::workers;
 use crate::{Error, ErrorKind, Result};

@@ -329,6 +329,92 @@ fn structure_starts(meta: &FileMetaData, file_len: u64) -> Vec<u64> {
     starts
 }
 
+impl BoundFilter {
+    /// The bound columns the predicate compares with a value, each with its Parquet leaf
+    /// and its value type (a dictionary's values): those whose dictionary entries can rule
+    /// a row group out ([`BoundFilter::dictionary_may_match`]).
+    pub(crate) fn compared_columns(&self) -> Vec<(usize, usize, DataType)> {
+        let mut cols = Vec::new();
+        compared(&self.node, &mut cols);
+        cols.sort_unstable();
+        cols.dedup();
+        cols.into_iter()
+            .map(|col| {
+                let c = &self.columns[col];
+                (col, c.leaf, value_type(&c.data_type).clone())
+            })
+            .collect()
+    }
+
+    /// Whether a row group may hold a row the predicate keeps, by the dictionaries
+    /// `entries` gives of its columns (by bound column; each a chunk's every value, its
+    /// data pages all dictionary-encoded): a comparison no entry satisfies is true on no
+    /// row.
+    pub(crate) fn dictionary_may_match(&self, entries: &dyn Fn(usize) -> Option<ArrayRef>) -> bool {
+        dictionary_prune(&self.node, false, entries) != Some(false)
+    }
+}
+
+/// The bound columns `node` compares with a (non-null) value.
+fn compared(node: &Node, out: &mut Vec<usize>) {
+    match node {
+        Node::Not(a) => compared(a, out),
+        Node::And(a, b) | Node::Or(a, b) => {
+            compared(a, out);
+            compared(b, out);
+        }
+        Node::Cmp {
+            col,
+            value: Some(_),
+            ..
+        } => out.push(*col),
+        _ => {}
+    }
+}
+
+/// Like [`prune`], by dictionaries: `entries(col)` gives every value the column holds in the
+/// chunk (`None`: unknown). `Some(false)` when no row can satisfy `node`. A comparison (or
+/// its negation: NOT of a null comparison is null too) is true only on a non-null value, so
+/// it is false on every row when it holds for no entry.
+fn dictionary_prune(
+    node: &Node,
+    negate: bool,
+    entries: &dyn Fn(usize) -> Option<ArrayRef>,
+) -> Option<bool> {
+    match node {
+        Node::Not(a) => dictionary_prune(a, !negate, entries),
+        Node::And(a, b) | Node::Or(a, b) => {
+            let both = matches!(node, Node::And(..)) != negate;
+            let (x, y) = (
+                dictionary_prune(a, negate, entries),
+                dictionary_prune(b, negate, entries),
+            );
+            if both {
+                (x == Some(false) || y == Some(false)).then_some(false)
+            } else {
+                (x == Some(false) && y == Some(false)).then_some(false)
+            }
+        }
+        Node::Cmp {
+            col,
+            op,
+            value: Some(v),
+        } => {
+            let values = entries(*col)?;
+            let mask = compare(values.as_ref(), *op, v).ok()?;
+            if mask.null_count() > 0 {
+                return None;
+            }
+            let hits = match negate {
+                false => mask.true_count(),
+                true => mask.len() - mask.true_count(),
+            };
+            (hits == 0).then_some(false)
+        }
+        Node::Cmp { value: None, .. } | Node::IsNull { .. } => None,
+    }
+}
+
 /// The bound columns `node` compares for equality (where it is not negated).
 fn equality_columns(node: &Node, negate: bool, out: &mut Vec<usize>) {
     match node {
@@ -651,7 +737,15 @@ fn compare(array: &dyn Array, op: CmpOp, value: &ArrayRef) -> Result<BooleanArra
             Ok(float_compare(array, op, value))
         }
         _ => {
-            let scalar = Scalar::new(Arc::clone(value));
+            // A column decoded as its dictionary (of `Utf8` for a `Utf8View` column):
+            // the literal as the dictionary's values, compared once per entry.
+            let value = match array.data_type() {
+                DataType::Dictionary(_, v) if value.data_type() != v.as_ref() => {
+                    arrow_cast::cast(value, v).map_err(arrow)?
+                }
+                _ => Arc::clone(value),
+            };
+            let scalar = Scalar::new(value);
             let lhs: &dyn Datum = &array;
             use arrow_ord::cmp;
             match op {
