@@ -30,7 +30,7 @@ use crate::peers::{find_python, Python};
 use crate::report::{
     fmt_ms, fmt_speedup, machine_line, render_table, target_summary, write_json_values, Tally,
 };
-use crate::scan_data::{ensure_table, DEFAULT_ROWS, QUICK_ROWS};
+use crate::scan_data::{ensure_table, CODECS, DEFAULT_ROWS, QUICK_ROWS};
 use crate::scan_floor::{codec_floor, file_bytes};
 use crate::scan_impls::{read_60, read_parq, Answer, Query, Scanned};
 use crate::scan_python::{has_polars, run_peer};
@@ -58,6 +58,9 @@ pub struct ScanArgs {
     /// instead of `Utf8`; pyarrow reads them as `string` either way.
     #[arg(long)]
     pub views: bool,
+    /// The page codec of the table (`none` shows the decode path without a codec).
+    #[arg(long, value_name = "CODEC", default_value = "snappy", value_parser = CODECS)]
+    pub codec: String,
     /// Threads parq reads the full scan with [default: the available cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
@@ -105,6 +108,8 @@ struct Setup {
     threads: usize,
     /// The Rust implementations read strings as `Utf8View`.
     views: bool,
+    /// The page codec's `--codec` name.
+    codec: String,
 }
 
 impl Setup {
@@ -227,7 +232,7 @@ pub fn run(args: &ScanArgs, root: &Path) -> Result<()> {
         .data_dir
         .clone()
         .unwrap_or_else(|| root.join("target/parq-bench-data"));
-    let path = ensure_table(rows, &data_dir)?;
+    let path = ensure_table(rows, &args.codec, &data_dir)?;
     let file_bytes = std::fs::metadata(&path)?.len();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let setup = Setup {
@@ -239,15 +244,17 @@ pub fn run(args: &ScanArgs, root: &Path) -> Result<()> {
             .collect(),
         threads: args.threads.map_or(cores, usize::from),
         views: args.views,
+        codec: args.codec.clone(),
         path,
     };
     let impls = selected_impls(&[PARQUET_60, PARQ], &args.impls);
     let (python, peers) = python_peers(args, root);
     let cfg = args.measure.config();
     eprintln!(
-        "{} ({:.1} MB, {rows} rows) before measuring",
+        "{} ({:.1} MB, {rows} rows, {}) before measuring",
         machine_line(),
-        file_bytes as f64 / 1e6
+        file_bytes as f64 / 1e6,
+        args.codec
     );
 
     let mut expected = Vec::new();
@@ -511,6 +518,7 @@ fn write_json(setup: &Setup, expected: &[Answer], cells: &[ScanCell], path: &Pat
             let s = c.samples.stats();
             Some(json!({
                 "dataset": format!("scan {} rows", setup.rows),
+                "codec": setup.codec,
                 "query": c.query,
                 "filter": q.filter.sql(),
                 "impl": c.imp,
@@ -563,7 +571,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.parquet");
         let rows = 250_000;
-        crate::scan_data::write_table(&path, rows, 60_000).unwrap();
+        crate::scan_data::write_table(&path, rows, 60_000, parq::write::Codec::SNAPPY).unwrap();
         let mut setup = Setup {
             file_bytes: std::fs::metadata(&path).unwrap().len(),
             path,
@@ -571,6 +579,7 @@ mod tests {
             queries: Query::all(rows),
             threads: 2,
             views: false,
+            codec: "snappy".into(),
         };
         for views in [false, true] {
             setup.views = views;

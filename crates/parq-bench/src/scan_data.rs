@@ -6,8 +6,8 @@
 //! `qty` int32 (uniform, [`QTY_NULL_SHARE`] null) and `tag` utf8 (one of [`TAGS`] seeded
 //! strings of 10-30 bytes). Row groups of [`ROW_GROUP_ROWS`] rows, data pages of at most
 //! 1 MiB and 20,000 rows (the default of parq, pyarrow and the `parquet` crate), statistics
-//! with the page index (parq's default), SNAPPY (parq's default), dictionary encoding for
-//! `tag` only.
+//! with the page index (parq's default), SNAPPY (parq's default; `--codec` chooses another),
+//! dictionary encoding for `tag` only.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ use arrow_60::{
     ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, TimestampMicrosecondArray,
 };
 use arrow_schema_60::{DataType, Field, Schema, SchemaRef, TimeUnit};
-use parq::write::{ParquetWriter, WriterProperties};
+use parq::write::{Codec, ParquetWriter, WriterProperties};
 use rand::distr::Alphanumeric;
 use rand::Rng;
 
@@ -72,11 +72,32 @@ pub fn schema() -> SchemaRef {
     ]))
 }
 
-/// The path of the table of `rows` rows in `data_dir`, written first if it is missing.
-pub fn ensure_table(rows: usize, data_dir: &Path) -> Result<PathBuf> {
+/// The page codecs the table can be written with, by their `--codec` names.
+pub const CODECS: [&str; 3] = ["snappy", "none", "zstd"];
+
+/// The writer's codec of `--codec NAME`.
+pub fn codec(name: &str) -> Result<Codec> {
+    match name {
+        "snappy" => Ok(Codec::SNAPPY),
+        "none" => Ok(Codec::UNCOMPRESSED),
+        "zstd" => Ok(Codec::ZSTD),
+        other => anyhow::bail!("unknown codec {other:?} (one of {CODECS:?})"),
+    }
+}
+
+/// The path of the table of `rows` rows with pages compressed by `codec` (a name of
+/// [`CODECS`]) in `data_dir`, written first if it is missing.
+pub fn ensure_table(rows: usize, codec_name: &str, data_dir: &Path) -> Result<PathBuf> {
     std::fs::create_dir_all(data_dir)
         .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
-    let path = data_dir.join(format!("scan_{rows}rows_v{GENERATOR_VERSION}.parquet"));
+    // The SNAPPY table keeps its older name, so cached copies stay valid.
+    let suffix = match codec_name {
+        "snappy" => String::new(),
+        other => format!("_{other}"),
+    };
+    let path = data_dir.join(format!(
+        "scan_{rows}rows_v{GENERATOR_VERSION}{suffix}.parquet"
+    ));
     if path.is_file() {
         return Ok(path);
     }
@@ -84,15 +105,17 @@ pub fn ensure_table(rows: usize, data_dir: &Path) -> Result<PathBuf> {
         "generating the scan table ({rows} rows) -> {}",
         path.display()
     );
-    write_table(&path, rows, ROW_GROUP_ROWS)?;
+    write_table(&path, rows, ROW_GROUP_ROWS, codec(codec_name)?)?;
     Ok(path)
 }
 
-/// Writes the table of `rows` rows, in row groups of `row_group_rows`, to `path`.
-pub fn write_table(path: &Path, rows: usize, row_group_rows: usize) -> Result<()> {
+/// Writes the table of `rows` rows, in row groups of `row_group_rows` and pages compressed
+/// by `codec`, to `path`.
+pub fn write_table(path: &Path, rows: usize, row_group_rows: usize, codec: Codec) -> Result<()> {
     let bar = crate::datasets::progress_bar(rows.div_ceil(GEN_ROWS) as u64, "writing".into());
     let props = WriterProperties::builder()
         .max_row_group_rows(Some(row_group_rows))
+        .compression(codec)
         .dictionary(false)
         .column_dictionary("tag", true)
         .build()?;
