@@ -63,7 +63,7 @@ impl<O: OffsetSize + Recycled> Bytes<O> {
 
     pub(in crate::read) fn reserve(&mut self, values: usize, bytes: usize) {
         self.offsets.reserve(values);
-        self.values.reserve(bytes);
+        pool::reserve(&mut self.values, bytes);
     }
 
     /// Slots `from..from + n` as values of their own (the dictionary stays here); `all`:

@@ -598,9 +598,9 @@ impl PrimValue for f32 {}
 impl PrimValue for f64 {}
 impl PrimValue for Int96 {}
 
-/// Reserves room for `n` more values in `v`; returns `n`.
-fn reserve_vec<T>(v: &mut Vec<T>, n: usize) -> usize {
-    v.reserve(n);
+/// Reserves room for `n` more values in `v` (recycled memory first); returns `n`.
+fn reserve_vec<T: Recycled>(v: &mut Vec<T>, n: usize) -> usize {
+    pool::reserve(v, n);
     n
 }
 

@@ -30,9 +30,10 @@ use crate::encoding::plain::Int96;
 /// Bytes the read buffers kept take at most.
 pub(crate) const POOL_BYTES: usize = 64 << 20;
 /// Bytes the output buffers of each type kept take at most.
-pub(crate) const OUTPUT_BYTES: usize = 16 << 20;
-/// The largest buffer kept (the decoder's merged reads stop at 8 MiB).
-pub(crate) const MAX_POOLED: usize = 16 << 20;
+pub(crate) const OUTPUT_BYTES: usize = 64 << 20;
+/// The largest buffer kept: a whole column of a few million values read as one array (the
+/// decoder's merged reads stop at 8 MiB).
+pub(crate) const MAX_POOLED: usize = 64 << 20;
 /// Buffers a shelf keeps at most.
 const MAX_BUFFERS: usize = 64;
 /// A buffer this small serves any smaller read.
@@ -162,7 +163,7 @@ macro_rules! recycled {
 
         /// Frees the buffers parq keeps for its next reads: the file ranges and pages read,
         /// and the buffers of the arrays handed out and dropped since (at most
-        /// 64 MiB of reads and pages, and 16 MiB per output type). Reads after it allocate
+        /// 64 MiB of reads and pages, and 64 MiB per output type). Reads after it allocate
         /// afresh, then keep buffers again.
         pub fn release_buffers() {
             lock(&READS).clear();
@@ -188,6 +189,19 @@ pub(crate) fn take_vec<T: Recycled>(n: usize) -> Option<Vec<T>> {
     let mut v = lock(T::shelf()).take(n..n.saturating_add(n / 4).saturating_add(2))?;
     v.clear();
     Some(v)
+}
+
+/// Room for `n` more values in `v`: an empty vector short of it takes a recycled one
+/// ([`take_vec`]) first, so a read that sizes its buffers up front (a chunk, a whole column)
+/// writes into memory already mapped. A vector that holds values grows as vectors do (the
+/// system allocator moves a large one by remapping its pages, not by copying them).
+pub(crate) fn reserve<T: Recycled>(v: &mut Vec<T>, n: usize) {
+    if v.is_empty() && v.capacity() < n {
+        if let Some(recycled) = take_vec(n) {
+            *v = recycled;
+        }
+    }
+    v.reserve(n);
 }
 
 /// An empty vector with room for `n` values: [`take_vec`]'s, or a new one.
@@ -272,6 +286,12 @@ mod tests {
         drop(clone);
         let back = take_vec::<f32>(n).expect("the buffer is back");
         assert_eq!((back.as_ptr(), back.len(), back.capacity()), (at, 0, n));
+        // An empty vector short of room takes a recycled one.
+        let at = back.as_ptr();
+        drop(buffer(back));
+        let mut empty: Vec<f32> = Vec::new();
+        reserve(&mut empty, n - 1000);
+        assert_eq!((empty.as_ptr(), empty.capacity()), (at, n));
         // Too small to keep: moved into the buffer, freed with it.
         let small = buffer(vec![1i64; 10]);
         assert_eq!(small.typed_data::<i64>(), &[1; 10]);
