@@ -57,9 +57,12 @@ pub(crate) fn error(e: parq::Error) -> PyErr {
         K::UnsupportedCodec(_) | K::Unsupported(_) | K::EncryptedFooter => {
             ParquetUnsupportedError::new_err(message)
         }
-        K::Inconsistent(_) | K::SchemaConversion(_) | K::OutOfBounds { .. } => {
-            ParquetError::new_err(message)
-        }
+        K::Inconsistent(_)
+        | K::SchemaConversion(_)
+        | K::OutOfBounds { .. }
+        | K::Arrow(_)
+        | K::InvalidArgument(_)
+        | K::Internal(_) => ParquetError::new_err(message),
         _ => ParquetInvalidFileError::new_err(message),
     }
 }
@@ -116,8 +119,9 @@ fn read_all<'py>(py: Python<'py>, reader: &ParquetReader) -> PyResult<Bound<'py,
     table.into_pyarrow(py)
 }
 
-fn arrow(e: ArrowError) -> parq::Error {
-    parq::Error::new(parq::ErrorKind::Inconsistent(e.to_string()))
+/// An Arrow error as parq's, kept as its source.
+pub(crate) fn arrow(e: ArrowError) -> parq::Error {
+    parq::Error::new(parq::ErrorKind::Arrow(e.to_string())).with_source(e)
 }
 
 /// Reads a Parquet file into a `pyarrow.Table`.

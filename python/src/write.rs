@@ -162,8 +162,7 @@ impl ParquetWriter {
         };
         py.detach(|| {
             for b in batches {
-                let b =
-                    b.map_err(|e| parq::Error::new(parq::ErrorKind::Inconsistent(e.to_string())))?;
+                let b = b.map_err(crate::arrow)?;
                 w.write(&b)?;
             }
             Ok(())

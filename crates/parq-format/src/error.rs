@@ -5,6 +5,7 @@
 //! constructors are `#[cold]`.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// What went wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,8 +25,18 @@ pub enum ErrorKind {
     MissingRequiredField { field: &'static str },
     /// A value that is out of the range the format allows.
     InvalidValue { what: &'static str, value: i64 },
-    /// Inconsistent metadata, described in words.
+    /// Inconsistent metadata or data (columns that disagree on a row group's rows, a page
+    /// index that does not fit its chunk, ...), described in words.
     Inconsistent(String),
+    /// An Arrow kernel or array constructor refused what it was given; the `ArrowError` is
+    /// the error's [`source`](std::error::Error::source), its message here.
+    Arrow(String),
+    /// What the caller gave cannot be used: a write property, batches that do not match the
+    /// writer's schema, a filter that does not fit its columns, ... .
+    InvalidArgument(String),
+    /// An invariant of parq's own does not hold: a bug, never the file's or the caller's
+    /// doing.
+    Internal(String),
     /// A column a read or a filter names that the file does not have; `path` is the name or
     /// dotted path as given.
     ColumnNotFound { path: String },
@@ -113,12 +124,23 @@ pub struct Frame {
     pub index: Option<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 struct Inner {
     kind: ErrorKind,
     offset: Option<u64>,
     frames: Vec<Frame>,
+    /// The error this one was made from (an I/O or Arrow error), kept whole.
+    source: Option<Arc<dyn std::error::Error + Send + Sync + 'static>>,
 }
+
+/// Errors are equal by what they say; their sources are not compared.
+impl PartialEq for Inner {
+    fn eq(&self, other: &Inner) -> bool {
+        self.kind == other.kind && self.offset == other.offset && self.frames == other.frames
+    }
+}
+
+impl Eq for Inner {}
 
 /// The error of parq-format: a kind, the absolute byte offset where it was found (when known)
 /// and the structures being decoded, innermost first.
@@ -136,6 +158,7 @@ impl Error {
             kind,
             offset: None,
             frames: Vec::new(),
+            source: None,
         }))
     }
 
@@ -146,7 +169,16 @@ impl Error {
             kind,
             offset: Some(offset),
             frames: Vec::new(),
+            source: None,
         }))
+    }
+
+    /// Keeps `source`, the error this one was made from, as its
+    /// [`source`](std::error::Error::source).
+    #[cold]
+    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Error {
+        self.0.source = Some(Arc::new(source));
+        self
     }
 
     /// What went wrong.
@@ -237,7 +269,8 @@ impl fmt::Display for ErrorKind {
             ),
             MissingRequiredField { field } => write!(f, "required field `{field}` is missing"),
             InvalidValue { what, value } => write!(f, "invalid {what}: {value}"),
-            Inconsistent(s) => write!(f, "{s}"),
+            Inconsistent(s) | Arrow(s) | InvalidArgument(s) => write!(f, "{s}"),
+            Internal(s) => write!(f, "internal error (a bug in parq): {s}"),
             ColumnNotFound { path } => write!(f, "no column `{path}` in the file"),
             BadMagic { found } => write!(
                 f,
@@ -328,11 +361,16 @@ impl fmt::Debug for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        let source = self.0.source.as_ref()?;
+        Some(source.as_ref())
+    }
+}
 
 impl From<std::io::Error> for Error {
     #[cold]
     fn from(e: std::io::Error) -> Error {
-        Error::new(ErrorKind::Io(e.to_string()))
+        Error::new(ErrorKind::Io(e.to_string())).with_source(e)
     }
 }

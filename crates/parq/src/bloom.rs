@@ -234,10 +234,10 @@ impl Sbbf {
     /// non-zero multiple of 32 bytes.
     pub fn from_bitset(bitset: &[u8]) -> Result<Sbbf> {
         if bitset.is_empty() || !bitset.len().is_multiple_of(BLOCK_BYTES) {
-            return Err(Error::new(ErrorKind::Inconsistent(format!(
-                "a Bloom filter bitset of {} bytes (expected a non-zero multiple of 32)",
-                bitset.len()
-            ))));
+            return Err(Error::new(ErrorKind::InvalidValue {
+                what: "Bloom filter bitset bytes (a non-zero multiple of 32)",
+                value: i64::try_from(bitset.len()).unwrap_or(i64::MAX),
+            }));
         }
         let blocks = bitset
             .chunks_exact(BLOCK_BYTES)
@@ -266,10 +266,11 @@ impl Sbbf {
         let start = r.pos();
         // A negative size (file bytes) is refused, not cast to a huge one.
         let len = usize::try_from(header.num_bytes).map_err(|_| {
-            Error::new(ErrorKind::Inconsistent(format!(
-                "a Bloom filter header of {} bytes",
-                header.num_bytes
-            )))
+            Error::new(ErrorKind::InvalidValue {
+                what: "numBytes",
+                value: i64::from(header.num_bytes),
+            })
+            .in_struct("BloomFilterHeader")
         })?;
         let bitset = start
             .checked_add(len)

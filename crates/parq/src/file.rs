@@ -10,10 +10,8 @@ use parq_format::footer::{
 };
 use parq_format::metadata::FileMetaData;
 
+use crate::read::io::source::FOOTER_PREFETCH;
 use crate::{Error, ErrorKind, Result};
-
-/// How many bytes of the file's end to read at first: most footers fit, saving a second read.
-const PREFETCH_BYTES: u64 = 64 * 1024;
 
 fn read_range<R: Read + Seek>(src: &mut R, start: u64, len: u64) -> Result<Vec<u8>> {
     src.seek(SeekFrom::Start(start))?;
@@ -40,16 +38,9 @@ pub fn read_metadata_from<R: Read + Seek>(
     file_bytes: u64,
     opts: DecodeOptions,
 ) -> Result<FileMetaData> {
-    let mut dec = FooterDecoder::new(file_bytes, opts).with_prefetch(PREFETCH_BYTES);
-    while let Some(range) = dec.next_range() {
-        let bytes = read_range(src, range.start, range.end - range.start)?;
-        dec.push(range.start, &bytes)?;
-    }
-    dec.take().ok_or_else(|| {
-        Error::new(ErrorKind::Inconsistent(
-            "footer decoder ended without metadata".into(),
-        ))
-    })
+    FooterDecoder::new(file_bytes, opts)
+        .with_prefetch(FOOTER_PREFETCH)
+        .read_with(|range| read_range(src, range.start, range.end - range.start))
 }
 
 /// Reads and decodes the footer of the file at `path`.

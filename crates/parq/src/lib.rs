@@ -37,6 +37,7 @@ pub use write::{ParquetWriter, WriterProperties};
 pub mod bloom;
 pub mod compression;
 pub mod encoding;
+mod error;
 pub mod file;
 pub mod page;
 pub mod read;

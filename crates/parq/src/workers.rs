@@ -209,7 +209,7 @@ mod tests {
             assert_eq!(out, vec![(0, 0), (2, 20), (4, 40), (6, 60)]);
             assert!(items.iter().enumerate().all(|(i, v)| *v == i as u32 + 100));
             let err = par_each(&mut items, threads, |i, _| match i {
-                3 | 6 => Err(Error::new(ErrorKind::Inconsistent(format!("item {i}")))),
+                3 | 6 => Err(Error::new(ErrorKind::Internal(format!("item {i}")))),
                 _ => Ok(Some(())),
             })
             .unwrap_err();

@@ -319,6 +319,29 @@ impl FooterDecoder {
         Ok(())
     }
 
+    /// Reads the footer through `read`, which gives the bytes of a file range (at least
+    /// those it spans, from its start): the ranges [`Self::next_range`] asks for, in turn.
+    /// The driver of every synchronous source.
+    pub fn read_with<B: AsRef<[u8]>>(
+        mut self,
+        mut read: impl FnMut(Range<u64>) -> Result<B>,
+    ) -> Result<FileMetaData> {
+        while let Some(range) = self.next_range() {
+            let bytes = read(range.clone())?;
+            self.push(range.start, bytes.as_ref())?;
+        }
+        self.finish()
+    }
+
+    /// The decoded metadata, once every range asked for was pushed.
+    pub fn finish(mut self) -> Result<FileMetaData> {
+        self.take().ok_or_else(|| {
+            Error::new(ErrorKind::Internal(
+                "the footer decoder was finished before its metadata was read".into(),
+            ))
+        })
+    }
+
     /// The decoded metadata, once ready (taken out of the decoder).
     pub fn take(&mut self) -> Option<FileMetaData> {
         match std::mem::replace(&mut self.state, State::Taken) {

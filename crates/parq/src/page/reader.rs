@@ -323,7 +323,7 @@ impl PageReader {
     /// overlapping; the pages before the first one (the dictionary page) are walked.
     pub fn with_offset_index(mut self, locations: &[PageLocation]) -> Result<Self> {
         if self.ordinal > 0 {
-            return Err(Error::new(ErrorKind::Inconsistent(
+            return Err(Error::new(ErrorKind::InvalidArgument(
                 "the offset index must be given before reading pages".to_string(),
             )));
         }
@@ -484,7 +484,7 @@ impl PageReader {
             PageStep::Page(p) => Ok(Some(p)),
             PageStep::End => Ok(None),
             PageStep::Need(r) => Err(self.context(Error::at(
-                ErrorKind::Inconsistent(format!(
+                ErrorKind::InvalidArgument(format!(
                     "the bytes {}..{} of the column chunk were not given",
                     r.start, r.end
                 )),

@@ -72,11 +72,7 @@ impl<S: AsyncRangeRead + 'static> AsyncParquetReader<S> {
             let bytes = read_one(&source, range.clone()).await?;
             dec.push(range.start, &bytes)?;
         }
-        let meta = dec.take().ok_or_else(|| {
-            Error::new(ErrorKind::Inconsistent(
-                "footer decoder ended without metadata".into(),
-            ))
-        })?;
+        let meta = dec.finish()?;
         Ok(AsyncParquetReader {
             source: Arc::new(source),
             builder: ParquetDecoderBuilder::new(Arc::new(meta), len),

@@ -41,6 +41,15 @@ pub(crate) fn no_dictionary() -> Error {
     })
 }
 
+/// A page claiming `n` more slots than a buffer can count.
+#[cold]
+pub(crate) fn too_many_slots(n: usize) -> Error {
+    Error::new(ErrorKind::InvalidValue {
+        what: "slots of a page",
+        value: i64::try_from(n).unwrap_or(i64::MAX),
+    })
+}
+
 #[cold]
 pub(crate) fn inconsistent(message: String) -> Error {
     Error::new(ErrorKind::Inconsistent(message))

@@ -27,7 +27,7 @@ mod decode;
 mod error;
 mod exec;
 mod filter;
-mod io;
+pub(crate) mod io;
 mod options;
 mod plan;
 mod reader;

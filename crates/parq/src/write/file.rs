@@ -49,7 +49,7 @@ const IDLE_TABLES_BYTES: usize = 64 << 20;
 
 #[cold]
 fn writer_error(message: impl std::fmt::Display) -> Error {
-    Error::new(ErrorKind::Inconsistent(format!(
+    Error::new(ErrorKind::InvalidArgument(format!(
         "parquet writer: {message}"
     )))
 }

@@ -69,7 +69,7 @@ pub use crate::compression::compress::{
 /// An error about writer properties (an impossible or unknown setting).
 #[cold]
 pub(crate) fn property_error(message: impl fmt::Display) -> Error {
-    Error::new(ErrorKind::Inconsistent(format!(
+    Error::new(ErrorKind::InvalidArgument(format!(
         "writer properties: {message}"
     )))
 }

@@ -18,7 +18,7 @@ use crate::{Error, ErrorKind, Result};
 
 #[cold]
 pub(super) fn column_error(column: &str, message: impl std::fmt::Display) -> Error {
-    Error::new(ErrorKind::Inconsistent(format!(
+    Error::new(ErrorKind::InvalidArgument(format!(
         "column `{column}`: {message}"
     )))
 }
@@ -391,9 +391,9 @@ impl Kind {
             Kind::Fixed => len,
         };
         if n != len {
-            return Err(Error::new(ErrorKind::Inconsistent(format!(
-                "internal error: {n} converted values for {len} slots"
-            ))));
+            return Err(crate::error::internal(format!(
+                "{n} converted values for {len} slots"
+            )));
         }
         Ok(match self {
             Kind::I32 => Batch::I32(&b.i32s),
@@ -546,9 +546,9 @@ fn convert_time(
             (Kind::I64, unfit)
         }
         other => {
-            return Err(Error::new(ErrorKind::Inconsistent(format!(
-                "internal error: {other} is not a time type converted"
-            ))))
+            return Err(crate::error::internal(format!(
+                "{other} is not a time type converted"
+            )))
         }
     })
 }

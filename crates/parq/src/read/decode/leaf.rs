@@ -40,7 +40,8 @@ use crate::read::decode::levels::{
 use crate::read::decode::spread::bits_range;
 use crate::read::decode::values::{Hint, Storage};
 use crate::read::error::{
-    in_page, inconsistent, locate, page_meta, unsupported_encoding, ConvertError, SLOTS,
+    in_page, inconsistent, locate, page_meta, too_many_slots, unsupported_encoding, ConvertError,
+    SLOTS,
 };
 use crate::read::io::pool;
 use crate::read::plan::fields::ColumnSpec;
@@ -376,7 +377,7 @@ impl LeafReader {
         let mut reserved = false;
         while self.complete() < records {
             if self.ahead > 0 {
-                return Err(inconsistent(format!(
+                return Err(crate::error::internal(format!(
                     "column `{}`: {} records passed over were not skipped",
                     self.spec.path, self.ahead
                 )));
@@ -635,9 +636,7 @@ impl LeafReader {
         let (slots, valid) = if self.spec.keep_levels {
             self.definition_kept(n, &sections.definition)?
         } else {
-            let slots = start
-                .checked_add(n)
-                .ok_or_else(|| inconsistent(format!("{n} more slots overflow")))?;
+            let slots = start.checked_add(n).ok_or_else(|| too_many_slots(n))?;
             self.storage.try_room(slots)?;
             let valid = if !self.nullable() {
                 n
@@ -782,7 +781,7 @@ impl LeafReader {
         let total = self
             .slots
             .checked_add(slots)
-            .ok_or_else(|| inconsistent(format!("{slots} more slots overflow")))?;
+            .ok_or_else(|| too_many_slots(slots))?;
         self.storage.try_room(total)?;
         Ok((slots, valid))
     }

@@ -245,16 +245,15 @@ fn mismatch(field: &Field, e: arrow_schema::ArrowError) -> Error {
         column: field.name().clone(),
         message: format!("the leaf columns under it disagree: {e}"),
     })
+    .with_source(e)
 }
 
 #[cold]
 fn internal(what: &str) -> Error {
-    Error::new(ErrorKind::Inconsistent(format!("read plan: {what}")))
+    crate::error::internal(format!("read plan: {what}"))
 }
 
 #[cold]
 fn internal_type(t: &DataType) -> Error {
-    Error::new(ErrorKind::Inconsistent(format!(
-        "read plan: a nested node of type {t}"
-    )))
+    crate::error::internal(format!("read plan: a nested node of type {t}"))
 }

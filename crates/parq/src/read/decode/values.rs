@@ -286,10 +286,10 @@ impl Storage {
         spec: &ColumnSpec,
     ) -> Result<()> {
         if skip > 0 && !self.can_skip(encoding) {
-            return Err(Error::new(ErrorKind::Inconsistent(format!(
-                "read: values of {encoding:?} skipped in column `{}`",
+            return Err(crate::error::internal(format!(
+                "values of {encoding:?} skipped in column `{}`",
                 spec.path
-            ))));
+            )));
         }
         match self {
             Storage::Null => Ok(()),

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use arrow_schema::SchemaRef;
 
+use crate::error::arrow_error;
 use crate::format::metadata::FileMetaData;
 use crate::page::needs_legacy_dictionary_padding;
 use crate::read::decode::leaf::{ChunkSource, ColumnOptions};
@@ -296,7 +297,7 @@ impl ParquetDecoderBuilder {
             Some((_, n)) => Arc::new(
                 plan.schema
                     .project(&(0..*n).collect::<Vec<_>>())
-                    .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))?,
+                    .map_err(arrow_error)?,
             ),
             None => plan.schema.clone(),
         };

@@ -7,6 +7,7 @@ use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::{DataType, SchemaRef};
 use bytes::Bytes;
 
+use crate::error::{arrow_error, internal};
 use crate::format::footer::PageIndex;
 use crate::format::metadata::PhysicalType;
 use crate::read::decode::chunk::chunk_of;
@@ -21,7 +22,7 @@ use crate::read::io::source::{short_read, RangeRead};
 use crate::read::plan::fields::{ColumnSpec, Node, Plan, Shape};
 use crate::read::plan::selection::{RowSelection, Runs};
 use crate::workers::par_each;
-use crate::{Error, ErrorKind, Result};
+use crate::{Error, Result};
 
 /// What [`ParquetDecoder::poll`] gives.
 #[derive(Debug)]
@@ -38,8 +39,7 @@ pub enum DecodeStep {
 
 fn make_batch(schema: SchemaRef, arrays: Vec<ArrayRef>, rows: usize) -> Result<RecordBatch> {
     let options = RecordBatchOptions::new().with_row_count(Some(rows));
-    RecordBatch::try_new_with_options(schema, arrays, &options)
-        .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))
+    RecordBatch::try_new_with_options(schema, arrays, &options).map_err(arrow_error)
 }
 
 /// Decodes the chosen columns and row groups of a file from the bytes pushed to it.
@@ -177,7 +177,7 @@ impl ParquetDecoder {
             let mut setup = *setup;
             let index = match std::mem::replace(&mut setup.stage, Stage::Ready(None)) {
                 Stage::Ready(index) => index,
-                _ => return Err(inconsistent("a setup ready before its stages".to_string())),
+                _ => return Err(internal("a setup ready before its stages")),
             };
             self.finish_setup(setup, index.map(|i| *i))?;
         }
@@ -393,7 +393,7 @@ impl ParquetDecoder {
             let ranges = p.wanted();
             if ranges.is_empty() {
                 self.failed = true;
-                return Err(inconsistent("a setup waiting for no bytes".to_string()));
+                return Err(internal("a setup waiting for no bytes"));
             }
             return Ok(DecodeStep::NeedData(coalesce(ranges, self.coalesce)));
         }
@@ -636,7 +636,7 @@ impl ParquetDecoder {
     fn decode_late(&mut self, want: usize) -> Result<(DecodeStep, usize)> {
         // Shared, not copied, for the batch.
         let Some((filter, outputs)) = self.filter.clone() else {
-            return Err(inconsistent("a late read without a filter".to_string()));
+            return Err(internal("a late read without a filter"));
         };
         let is_first = |i: usize| matches!(self.late.get(i), Some(None));
         let first: Vec<bool> = (0..self.leaves.len()).map(is_first).collect();
@@ -673,7 +673,7 @@ impl ParquetDecoder {
             });
         }
         let Some(f) = &self.filtered else {
-            return Err(inconsistent("a late batch lost".to_string()));
+            return Err(internal("a late batch lost"));
         };
         let steps = &f.steps;
         let mut items: Vec<(&mut LeafReader, &mut LateLeaf)> = self
@@ -696,7 +696,7 @@ impl ParquetDecoder {
             return Ok((DecodeStep::NeedData(self.needed()), 0));
         }
         let Some(mut f) = self.filtered.take() else {
-            return Err(inconsistent("a late batch lost".to_string()));
+            return Err(internal("a late batch lost"));
         };
         let kept = f.mask.true_count();
         for (i, state) in self.late.iter_mut().enumerate() {
@@ -798,7 +798,7 @@ fn as_output(array: ArrayRef, t: &DataType) -> Result<ArrayRef> {
     if array.data_type() == t {
         return Ok(array);
     }
-    arrow_cast::cast(&array, t).map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))
+    arrow_cast::cast(&array, t).map_err(arrow_error)
 }
 
 /// Marks the leaves under `node`.

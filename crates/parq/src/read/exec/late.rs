@@ -11,9 +11,10 @@
 use arrow_array::{Array, ArrayRef, BooleanArray};
 use arrow_buffer::BooleanBufferBuilder;
 
+use crate::error::arrow_error;
 use crate::read::decode::leaf::{Fill, LeafBatch, LeafReader};
 use crate::read::error::inconsistent;
-use crate::{Error, ErrorKind, Result};
+use crate::{Error, Result};
 
 /// Gaps between kept rows at least this long are skipped, shorter ones decoded and
 /// filtered out.
@@ -129,8 +130,7 @@ impl LateLeaf {
             return Ok(parts.pop());
         }
         let arrays: Vec<&dyn Array> = parts.iter().map(|p| p.array.as_ref()).collect();
-        let array = arrow_select::concat::concat(&arrays)
-            .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string())))?;
+        let array = arrow_select::concat::concat(&arrays).map_err(arrow_error)?;
         let def = parts.iter().flat_map(|p| p.def.iter().copied()).collect();
         let rep = parts.iter().flat_map(|p| p.rep.iter().copied()).collect();
         Ok(Some(LeafBatch { array, def, rep }))
@@ -149,8 +149,7 @@ fn ends_early(leaf: &LeafReader, rows: u64) -> Error {
 pub(crate) fn keep(array: &ArrayRef, mask: Option<&BooleanArray>) -> Result<ArrayRef> {
     match mask {
         None => Ok(array.clone()),
-        Some(m) => arrow_select::filter::filter(array.as_ref(), m)
-            .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string()))),
+        Some(m) => arrow_select::filter::filter(array.as_ref(), m).map_err(arrow_error),
     }
 }
 

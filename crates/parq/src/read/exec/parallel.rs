@@ -17,12 +17,13 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
+use crate::error::{arrow_error, internal};
 use crate::read::exec::builder::ParquetDecoderBuilder;
 use crate::read::exec::decoder::ParquetDecoder;
 use crate::read::exec::stats::ReadStats;
 use crate::read::io::source::RangeRead;
 use crate::workers;
-use crate::{Error, ErrorKind, Result};
+use crate::{Error, Result};
 
 /// What a job sends: a batch of its row group, the end of it (with what its read did), or
 /// the error that ended it.
@@ -161,9 +162,9 @@ impl RowGroupBatches {
                 }
                 Some(Err(_)) | None => {
                     self.failed = true;
-                    return Err(Error::new(ErrorKind::Inconsistent(
-                        "a row group's job stopped before the row group ended".to_string(),
-                    )));
+                    return Err(internal(
+                        "a row group's job stopped before the row group ended",
+                    ));
                 }
             }
         }
@@ -190,8 +191,7 @@ impl RowGroupBatches {
         self.pending_rows -= rows;
         match parts.len() {
             1 => Ok(parts.remove(0)),
-            _ => arrow_select::concat::concat_batches(&self.schema, &parts)
-                .map_err(|e| Error::new(ErrorKind::Inconsistent(e.to_string()))),
+            _ => arrow_select::concat::concat_batches(&self.schema, &parts).map_err(arrow_error),
         }
     }
 }

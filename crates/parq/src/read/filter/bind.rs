@@ -34,6 +34,7 @@ use arrow_cast::{cast_with_options, CastOptions};
 use arrow_schema::{DataType, Schema};
 
 use crate::bloom::Sbbf;
+use crate::error::arrow_error;
 use crate::format::footer::{ColumnIndexView, OffsetIndexView};
 use crate::format::metadata::{FileMetaData, PhysicalType};
 use crate::read::filter::predicate::{CmpOp, Literal, Predicate};
@@ -82,7 +83,7 @@ fn column(columns: &[ArrayRef], index: usize) -> Result<&ArrayRef> {
 }
 
 fn filter_error(message: String) -> Error {
-    Error::new(ErrorKind::Inconsistent(format!("filter: {message}")))
+    Error::new(ErrorKind::InvalidArgument(format!("filter: {message}")))
 }
 
 impl BoundFilter {
@@ -115,7 +116,7 @@ impl BoundFilter {
     }
 
     fn eval(&self, node: &Node, batch: &[ArrayRef]) -> Result<BooleanArray> {
-        let arrow = |e: arrow_schema::ArrowError| filter_error(e.to_string());
+        let arrow = arrow_error;
         Ok(match node {
             Node::Cmp { col, op, value } => {
                 let array = column(batch, self.columns[*col].index)?;
@@ -720,7 +721,7 @@ fn literal_array(value: &Literal, col: &BoundColumn) -> Result<Option<ArrayRef>>
 /// `array op value` (a one-element array of the array's value type), null where the array
 /// is null.
 fn compare(array: &dyn Array, op: CmpOp, value: &ArrayRef) -> Result<BooleanArray> {
-    let arrow = |e: arrow_schema::ArrowError| filter_error(e.to_string());
+    let arrow = arrow_error;
     match value_type(array.data_type()) {
         DataType::Float32 | DataType::Float64 => {
             // IEEE comparisons (NaN compares false, -0.0 == 0.0), on the dictionary's values

@@ -17,7 +17,7 @@ enum Token {
 }
 
 fn error(text: &str, at: usize, message: impl std::fmt::Display) -> Error {
-    Error::new(ErrorKind::Inconsistent(format!(
+    Error::new(ErrorKind::InvalidArgument(format!(
         "filter `{text}`: {message} at character {}",
         at + 1
     )))

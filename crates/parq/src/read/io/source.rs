@@ -220,14 +220,7 @@ fn read_into_spare(file: &File, buf: &mut Vec<u8>, n: usize, at: u64) -> std::io
 
 /// Reads and decodes the footer of `source`.
 pub fn read_footer(source: &dyn RangeRead, opts: DecodeOptions) -> Result<FileMetaData> {
-    let mut dec = FooterDecoder::new(source.file_len(), opts).with_prefetch(FOOTER_PREFETCH);
-    while let Some(range) = dec.next_range() {
-        let bytes = source.read_range(range.clone())?;
-        dec.push(range.start, &bytes)?;
-    }
-    dec.take().ok_or_else(|| {
-        Error::new(ErrorKind::Inconsistent(
-            "footer decoder ended without metadata".into(),
-        ))
-    })
+    FooterDecoder::new(source.file_len(), opts)
+        .with_prefetch(FOOTER_PREFETCH)
+        .read_with(|range| source.read_range(range))
 }

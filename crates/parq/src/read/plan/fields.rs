@@ -282,7 +282,7 @@ impl Builder<'_> {
         );
         if list_like {
             let [item] = node.children.as_slice() else {
-                return Err(Error::new(ErrorKind::Inconsistent(format!(
+                return Err(Error::new(ErrorKind::SchemaConversion(format!(
                     "list `{}` with {} children",
                     node.field.name(),
                     node.children.len()
@@ -346,11 +346,9 @@ impl Builder<'_> {
                 len: schema.leaves().len() as u64,
             })
         })?;
-        let element = schema.leaf_element(leaf).ok_or_else(|| {
-            Error::new(ErrorKind::Inconsistent(format!(
-                "no schema element for leaf {leaf}"
-            )))
-        })?;
+        let element = schema
+            .leaf_element(leaf)
+            .ok_or_else(|| crate::error::internal(format!("no schema element for leaf {leaf}")))?;
         let physical = element.physical_type.unwrap_or(PhysicalType::Unknown(-1));
         let type_length = element
             .type_length
@@ -427,7 +425,7 @@ fn with_children(field: &Field, children: &[Field]) -> Result<Field> {
     let one = || -> Result<&Field> {
         match children {
             [c] => Ok(c),
-            _ => Err(Error::new(ErrorKind::Inconsistent(format!(
+            _ => Err(Error::new(ErrorKind::SchemaConversion(format!(
                 "`{}` needs one child field, not {}",
                 field.name(),
                 children.len()
