@@ -99,6 +99,26 @@ fn predicate(rng: &mut Rng, columns: &[(String, Vec<Value>)], depth: u32) -> (St
     }
 }
 
+/// pyarrow's rows of each (file, predicate tree) case, written to `dir`/<i>.arrow; the cases
+/// where its `read_table(filters=)` disagrees with its in-memory filter (whose rows are
+/// then written).
+fn pyarrow_filters<'a>(
+    dir: &Path,
+    cases: impl Iterator<Item = (&'a Path, &'a Value)>,
+) -> Vec<usize> {
+    let json_cases: Vec<Value> = cases
+        .map(|(f, t)| json!([f.to_str().unwrap(), t]))
+        .collect();
+    let cases_path = dir.join("cases.json");
+    std::fs::write(&cases_path, serde_json::to_string(&json_cases).unwrap()).unwrap();
+    serde_json::from_str(&run(&[
+        "filter",
+        cases_path.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]))
+    .unwrap()
+}
+
 fn concat(batches: &[RecordBatch]) -> RecordBatch {
     let schema = batches[0].schema();
     arrow_select::concat::concat_batches(&schema, batches).unwrap()
@@ -148,18 +168,7 @@ fn random_predicates_match_pyarrow_filters() {
             cases.push((file.clone(), sql, tree));
         }
     }
-    let json_cases: Vec<Value> = cases
-        .iter()
-        .map(|(f, _, t)| json!([f.to_str().unwrap(), t]))
-        .collect();
-    let cases_path = dir.join("cases.json");
-    std::fs::write(&cases_path, serde_json::to_string(&json_cases).unwrap()).unwrap();
-    let disagree: Vec<usize> = serde_json::from_str(&run(&[
-        "filter",
-        cases_path.to_str().unwrap(),
-        dir.to_str().unwrap(),
-    ]))
-    .unwrap();
+    let disagree = pyarrow_filters(&dir, cases.iter().map(|(f, _, t)| (f.as_path(), t)));
     // pyarrow's read_table(filters=) trusts a NaN max in the statistics of nan_in_stats.parquet
     // and skips its row group; there the expectation is pyarrow's in-memory filter.
     for &i in &disagree {
@@ -562,18 +571,7 @@ fn dictionaries_skip_row_groups_and_filter_by_entry() {
     ] {
         cases.push((sql.to_string(), tree, None));
     }
-    let json_cases: Vec<Value> = cases
-        .iter()
-        .map(|(_, t, _)| json!([file.to_str().unwrap(), t]))
-        .collect();
-    let cases_path = dir.join("cases.json");
-    std::fs::write(&cases_path, serde_json::to_string(&json_cases).unwrap()).unwrap();
-    let disagree: Vec<usize> = serde_json::from_str(&run(&[
-        "filter",
-        cases_path.to_str().unwrap(),
-        dir.to_str().unwrap(),
-    ]))
-    .unwrap();
+    let disagree = pyarrow_filters(&dir, cases.iter().map(|(_, t, _)| (file.as_path(), t)));
     assert!(disagree.is_empty(), "{disagree:?}");
     let mut skipped = 0;
     for (i, (sql, _, absent)) in cases.iter().enumerate() {

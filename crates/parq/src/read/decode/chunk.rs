@@ -10,7 +10,7 @@ use std::ops::Range;
 use arrow_array::ArrayRef;
 use bytes::Bytes;
 
-use crate::format::metadata::{ColumnChunk, Encoding, FileMetaData, PageType};
+use crate::format::metadata::{ColumnChunk, Encoding, FileMetaData, PageType, RowGroup};
 use crate::page::{chunk_range, Page, PageReader, PageReaderOptions};
 use crate::read::decode::values::{Hint, Storage};
 use crate::read::plan::fields::ColumnSpec;
@@ -20,15 +20,20 @@ use crate::{Error, ErrorKind, Result};
 /// data path.
 pub(crate) const MAX_FILTER_DICTIONARY: u64 = 16 << 20;
 
-/// The chunk of leaf `leaf` in row group `rg`.
-pub(crate) fn chunk_of(meta: &FileMetaData, rg: usize, leaf: usize) -> Result<&ColumnChunk> {
-    let group = meta.row_groups().get(rg).ok_or_else(|| {
+/// Row group `rg` of `meta`.
+pub(crate) fn row_group(meta: &FileMetaData, rg: usize) -> Result<&RowGroup> {
+    meta.row_groups().get(rg).ok_or_else(|| {
         Error::new(ErrorKind::OutOfBounds {
             what: "row group",
             index: rg as u64,
             len: meta.row_groups().len() as u64,
         })
-    })?;
+    })
+}
+
+/// The chunk of leaf `leaf` in row group `rg`.
+pub(crate) fn chunk_of(meta: &FileMetaData, rg: usize, leaf: usize) -> Result<&ColumnChunk> {
+    let group = row_group(meta, rg)?;
     group.columns().get(leaf).ok_or_else(|| {
         Error::new(ErrorKind::OutOfBounds {
             what: "column chunk",

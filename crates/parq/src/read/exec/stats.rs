@@ -2,7 +2,7 @@
 //! pages of a row group's chosen chunks, a row group's rows.
 
 use crate::format::metadata::{FileMetaData, PageType};
-use crate::read::decode::chunk::chunk_of;
+use crate::read::decode::chunk::{chunk_of, row_group};
 use crate::read::error::index;
 use crate::read::plan::fields::Plan;
 use crate::{Error, ErrorKind, Result};
@@ -79,13 +79,7 @@ pub(crate) fn data_pages(meta: &FileMetaData, rg: usize, plan: &Plan) -> u64 {
 
 /// The rows of row group `rg`.
 pub(crate) fn row_group_rows(meta: &FileMetaData, rg: usize) -> Result<usize> {
-    let group = meta.row_groups().get(rg).ok_or_else(|| {
-        Error::new(ErrorKind::OutOfBounds {
-            what: "row group",
-            index: rg as u64,
-            len: meta.row_groups().len() as u64,
-        })
-    })?;
+    let group = row_group(meta, rg)?;
     let n = group.num_rows();
     usize::try_from(n).map_err(|_| {
         Error::new(ErrorKind::InvalidValue {

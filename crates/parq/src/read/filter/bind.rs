@@ -356,6 +356,17 @@ impl BoundFilter {
     }
 }
 
+/// Whether the conjunction (`both`) or disjunction of two terms can be true on no row, by
+/// what pruning found of each (`Some(false)`: true on no row).
+fn rules_out(both: bool, x: Option<bool>, y: Option<bool>) -> Option<bool> {
+    let none = |r: Option<bool>| r == Some(false);
+    let out = match both {
+        true => none(x) || none(y),
+        false => none(x) && none(y),
+    };
+    out.then_some(false)
+}
+
 /// The bound columns `node` compares with a (non-null) value.
 fn compared(node: &Node, out: &mut Vec<usize>) {
     match node {
@@ -390,11 +401,7 @@ fn dictionary_prune(
                 dictionary_prune(a, negate, entries),
                 dictionary_prune(b, negate, entries),
             );
-            if both {
-                (x == Some(false) || y == Some(false)).then_some(false)
-            } else {
-                (x == Some(false) && y == Some(false)).then_some(false)
-            }
+            rules_out(both, x, y)
         }
         Node::Cmp {
             col,
@@ -453,11 +460,7 @@ fn bloom_prune(
                 bloom_prune(a, negate, contains),
                 bloom_prune(b, negate, contains),
             );
-            if both {
-                (x == Some(false) || y == Some(false)).then_some(false)
-            } else {
-                (x == Some(false) && y == Some(false)).then_some(false)
-            }
+            rules_out(both, x, y)
         }
         Node::Cmp { col, op, value } => {
             let eq = (*op == CmpOp::Eq && !negate) || (*op == CmpOp::NotEq && negate);
@@ -857,11 +860,7 @@ fn prune(node: &Node, negate: bool, stats: &dyn Fn(usize) -> Option<ChunkStats>)
             // NOT (a AND b) = NOT a OR NOT b, NOT (a OR b) = NOT a AND NOT b.
             let both = matches!(node, Node::And(..)) != negate;
             let (x, y) = (prune(a, negate, stats), prune(b, negate, stats));
-            if both {
-                (x == Some(false) || y == Some(false)).then_some(false)
-            } else {
-                (x == Some(false) && y == Some(false)).then_some(false)
-            }
+            rules_out(both, x, y)
         }
         Node::IsNull { col, negated } => {
             let s = stats(*col)?;
