@@ -19,7 +19,7 @@ use crate::read::exec::prune::{Setup, Stage};
 use crate::read::exec::stats::{data_pages, row_group_rows, ReadStats};
 use crate::read::filter::bind::BoundFilter;
 use crate::read::io::source::{short_read, RangeRead};
-use crate::read::plan::fields::{ColumnSpec, Node, Plan, Shape};
+use crate::read::plan::fields::{all_dictionary_encoded, ColumnSpec, Node, Plan, Shape};
 use crate::read::plan::selection::{RowSelection, Runs};
 use crate::workers::par_each;
 use crate::{Error, Result};
@@ -255,15 +255,8 @@ impl ParquetDecoder {
         if let Some((f, _)) = &filter {
             for field in f.fields() {
                 if let Some(Shape::Leaf(j)) = plan.nodes.get(field).map(|n| &n.shape) {
-                    let Some(leaf) = plan.leaves.get(*j).map(|l| l.leaf) else {
-                        continue;
-                    };
-                    let chunks = groups.iter().map(|g| chunk_of(&meta, g.0, leaf));
-                    let dictionaries = chunks
-                        .map(|c| c.map(|c| c.dictionary_page_offset().is_some()))
-                        .collect::<Result<Vec<bool>>>()?;
-                    if let Some(k) = as_keys.get_mut(*j) {
-                        *k = !dictionaries.contains(&false);
+                    if let (Some(k), Some(spec)) = (as_keys.get_mut(*j), plan.leaves.get(*j)) {
+                        *k = all_dictionary_encoded(&meta, groups.iter().map(|g| g.0), spec.leaf);
                     }
                 }
             }

@@ -31,7 +31,7 @@ use crate::read::decode::chunk::{
 use crate::read::decode::leaf::{ChunkSource, ColumnOptions};
 use crate::read::exec::stats::{data_pages, ReadStats};
 use crate::read::filter::bind::BoundFilter;
-use crate::read::plan::fields::Plan;
+use crate::read::plan::fields::{ColumnSpec, Plan};
 use crate::read::plan::selection::RowSelection;
 
 /// What a read decodes, and where its pruning stands.
@@ -89,15 +89,14 @@ pub(crate) struct BloomWant {
     pub loaded: Option<Option<Sbbf>>,
 }
 
-/// A dictionary page a read wants: of `row_groups[group]`, for the bound filter column
-/// `col`, decoded with `spec_leaf`'s spec as `value_type`.
+/// A dictionary page a read wants: of `row_groups[group]` (row group `rg`), for the bound
+/// filter column `col`, its entries decoded by `spec` (the leaf's, as its value type).
 #[derive(Debug)]
 pub(crate) struct DictionaryWant {
     group: usize,
+    rg: usize,
     col: usize,
-    /// The leaf (index in the plan's leaves) whose spec decodes the entries.
-    spec_leaf: usize,
-    value_type: arrow_schema::DataType,
+    spec: ColumnSpec,
     range: Range<u64>,
     /// Once its bytes came: the entries, `None` when they do not decode.
     loaded: Option<Option<ArrayRef>>,
@@ -148,14 +147,7 @@ impl Setup {
             Stage::Dictionaries(wants) => {
                 for d in wants.iter_mut().filter(|d| d.loaded.is_none()) {
                     if let Some(buf) = part(bytes, offset, &d.range) {
-                        d.loaded = Some(load_dictionary(
-                            &self.meta,
-                            &self.plan,
-                            &self.row_groups,
-                            &self.columns,
-                            d,
-                            buf,
-                        ));
+                        d.loaded = Some(load_dictionary(&self.meta, &self.columns, d, buf));
                     }
                 }
             }
@@ -255,7 +247,7 @@ impl Setup {
         let columns = f.compared_columns();
         for (group, (rg, _)) in self.row_groups.iter().enumerate() {
             for (col, leaf, value_type) in &columns {
-                let Some(spec_leaf) = self.plan.leaves.iter().position(|s| s.leaf == *leaf) else {
+                let Some(spec) = self.plan.leaves.iter().find(|s| s.leaf == *leaf) else {
                     continue;
                 };
                 let Ok(chunk) = chunk_of(&self.meta, *rg, *leaf) else {
@@ -272,9 +264,12 @@ impl Setup {
                 }
                 wants.push(DictionaryWant {
                     group,
+                    rg: *rg,
                     col: *col,
-                    spec_leaf,
-                    value_type: value_type.clone(),
+                    spec: ColumnSpec {
+                        data_type: value_type.clone(),
+                        ..spec.clone()
+                    },
                     range,
                     loaded: None,
                 });
@@ -319,22 +314,16 @@ impl Setup {
 /// The entries of the dictionary page `d` wants, from its bytes `buf`.
 fn load_dictionary(
     meta: &FileMetaData,
-    plan: &Plan,
-    row_groups: &[(usize, Option<RowSelection>)],
     columns: &ColumnOptions,
     d: &DictionaryWant,
     buf: Bytes,
 ) -> Option<ArrayRef> {
-    let spec = plan.leaves.get(d.spec_leaf)?;
-    let rg = row_groups.get(d.group)?.0;
-    let chunk = chunk_of(meta, rg, spec.leaf).ok()?;
-    let mut spec = spec.clone();
-    spec.data_type = d.value_type.clone();
+    let chunk = chunk_of(meta, d.rg, d.spec.leaf).ok()?;
     let options = PageReaderOptions {
         verify_crc: columns.verify_crc,
-        row_group: Some(rg),
-        column: Some(spec.leaf),
+        row_group: Some(d.rg),
+        column: Some(d.spec.leaf),
         ..PageReaderOptions::default()
     };
-    dictionary_values(buf, d.range.start, chunk, &spec, options)
+    dictionary_values(buf, d.range.start, chunk, &d.spec, options)
 }

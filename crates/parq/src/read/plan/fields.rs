@@ -400,20 +400,30 @@ impl Builder<'_> {
             DictionaryColumns::FromSchema => false,
             DictionaryColumns::Named(names) => names.iter().any(|n| n == name),
             DictionaryColumns::Encoded => {
-                let groups = self.meta.row_groups();
-                self.row_groups.iter().all(|&rg| {
-                    groups
-                        .get(rg)
-                        .and_then(|g| g.columns().get(leaf))
-                        .is_some_and(|c| {
-                            c.dictionary_page_offset().is_some()
-                                || c.encodings().contains(Encoding::PlainDictionary)
-                                || c.encodings().contains(Encoding::RleDictionary)
-                        })
-                })
+                all_dictionary_encoded(self.meta, self.row_groups.iter().copied(), leaf)
             }
         }
     }
+}
+
+/// Whether leaf `leaf` has a dictionary in each of the row groups `row_groups` of `meta`
+/// (a dictionary page, or dictionary-encoded pages by its `encodings`).
+pub(crate) fn all_dictionary_encoded(
+    meta: &FileMetaData,
+    mut row_groups: impl Iterator<Item = usize>,
+    leaf: usize,
+) -> bool {
+    let groups = meta.row_groups();
+    row_groups.all(|rg| {
+        groups
+            .get(rg)
+            .and_then(|g| g.columns().get(leaf))
+            .is_some_and(|c| {
+                c.dictionary_page_offset().is_some()
+                    || c.encodings().contains(Encoding::PlainDictionary)
+                    || c.encodings().contains(Encoding::RleDictionary)
+            })
+    })
 }
 
 /// `field` with its nested fields replaced by `children` (the struct's fields, or the one
