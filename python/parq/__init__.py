@@ -30,9 +30,11 @@ from parq._parq import (
 )
 from parq._parq import read_table as _read_table
 from parq._filters import to_sql
+from parq._dataset import Dataset, dataset, is_dataset_source as _is_dataset_source
 
 __all__ = [
     "ColumnChunkMetaData",
+    "Dataset",
     "FileMetaData",
     "ParquetError",
     "ParquetInvalidFileError",
@@ -42,6 +44,7 @@ __all__ = [
     "ParquetWriter",
     "RowGroupMetaData",
     "Statistics",
+    "dataset",
     "read_metadata",
     "read_schema",
     "read_table",
@@ -51,11 +54,22 @@ __all__ = [
 
 
 def read_table(
-    source, columns=None, row_groups=None, filters=None, use_threads=True, batch_size=None, string_view=False
+    source,
+    columns=None,
+    row_groups=None,
+    filters=None,
+    use_threads=True,
+    batch_size=None,
+    string_view=False,
+    partitioning="hive",
+    storage_options=None,
 ):
-    """Reads a Parquet file into a ``pyarrow.Table``.
+    """Reads a Parquet file or dataset into a ``pyarrow.Table``.
 
-    ``source``: a path, ``bytes``/``memoryview``, or a binary file-like object.
+    ``source``: a path, ``bytes``/``memoryview``, or a binary file-like object; or a dataset:
+    a directory, a glob, a list of paths or a URL (``s3://``, ``gs://``, ``az://``,
+    ``http(s)://``), read as :func:`parq.dataset` reads it, with ``partitioning`` and
+    ``storage_options``.
     ``columns``: names (dotted paths inside structs) to read, in this order.
     ``row_groups``: indices of the row groups to read.
     ``filters``: what ``pyarrow.parquet.read_table`` takes, with pyarrow's semantics: DNF (a
@@ -69,6 +83,17 @@ def read_table(
     ``string_view``: string columns as ``pa.string_view()``: views into the file's dictionary
     pages, no string copied (what polars and DataFusion hold strings as).
     """
+    if _is_dataset_source(source):
+        if row_groups is not None:
+            raise ValueError("parq: row_groups applies to one file, not to a dataset")
+        ds = dataset(
+            source,
+            partitioning=partitioning,
+            storage_options=storage_options,
+            string_view=string_view,
+            batch_size=batch_size,
+        )
+        return ds.to_table(columns=columns, filters=filters, use_threads=use_threads)
     if _is_expression(filters):
         # A pyarrow.compute.Expression is evaluated by pyarrow itself on the rows read (no
         # row group or page is skipped for it).

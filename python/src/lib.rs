@@ -3,6 +3,7 @@
 //! [`ParquetWriter`]); Arrow data crosses through the Arrow C stream interface (PyCapsules),
 //! without a copy, and the GIL is released while parq decodes or encodes.
 
+mod dataset;
 mod metadata;
 mod source;
 mod write;
@@ -15,7 +16,7 @@ use arrow_schema::ArrowError;
 use parq::format::footer::{DecodeOptions, StatisticsPolicy};
 use parq::read::{ParquetReader, RecordBatches, StringType};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyKeyError, PyValueError};
+use pyo3::exceptions::{PyException, PyFileNotFoundError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
 
 use source::open;
@@ -51,8 +52,15 @@ create_exception!(
 /// A parq error as a Python exception of the class its kind belongs to.
 pub(crate) fn error(e: parq::Error) -> PyErr {
     use parq::ErrorKind as K;
+    use std::error::Error as _;
     let message = e.to_string();
+    let missing = e
+        .source()
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound);
     match e.kind() {
+        K::NotFound(_) => PyFileNotFoundError::new_err(message),
+        K::Io(_) if missing => PyFileNotFoundError::new_err(message),
         K::Io(_) => ParquetIOError::new_err(message),
         K::UnsupportedCodec(_) | K::Unsupported(_) | K::EncryptedFooter => {
             ParquetUnsupportedError::new_err(message)
@@ -408,6 +416,7 @@ fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(release_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(write::write_table, m)?)?;
     m.add_class::<ParquetFile>()?;
+    m.add_class::<dataset::PyDataset>()?;
     m.add_class::<write::ParquetWriter>()?;
     m.add_class::<metadata::FileMetaData>()?;
     m.add_class::<metadata::RowGroupMetaData>()?;

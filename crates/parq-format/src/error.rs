@@ -65,6 +65,9 @@ pub enum ErrorKind {
     },
     /// An I/O error, with its message.
     Io(String),
+    /// A file, directory, object or bucket that does not exist, or a dataset source that
+    /// matches no Parquet file: what was looked for.
+    NotFound(String),
     /// Page data that does not follow its encoding: the encoding's spec name (e.g.
     /// `DELTA_BINARY_PACKED`) and what was wrong.
     Encoding {
@@ -129,6 +132,8 @@ struct Inner {
     kind: ErrorKind,
     offset: Option<u64>,
     frames: Vec<Frame>,
+    /// The file (a path or URL) the error is in, when a read spans several.
+    file: Option<String>,
     /// The error this one was made from (an I/O or Arrow error), kept whole.
     source: Option<Arc<dyn std::error::Error + Send + Sync + 'static>>,
 }
@@ -136,7 +141,10 @@ struct Inner {
 /// Errors are equal by what they say; their sources are not compared.
 impl PartialEq for Inner {
     fn eq(&self, other: &Inner) -> bool {
-        self.kind == other.kind && self.offset == other.offset && self.frames == other.frames
+        self.kind == other.kind
+            && self.offset == other.offset
+            && self.frames == other.frames
+            && self.file == other.file
     }
 }
 
@@ -158,6 +166,7 @@ impl Error {
             kind,
             offset: None,
             frames: Vec::new(),
+            file: None,
             source: None,
         }))
     }
@@ -169,6 +178,7 @@ impl Error {
             kind,
             offset: Some(offset),
             frames: Vec::new(),
+            file: None,
             source: None,
         }))
     }
@@ -179,6 +189,20 @@ impl Error {
     pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Error {
         self.0.source = Some(Arc::new(source));
         self
+    }
+
+    /// Names the file (a path or URL) the error is in, if no file is named yet.
+    #[cold]
+    pub fn in_file(mut self, file: impl Into<String>) -> Error {
+        if self.0.file.is_none() {
+            self.0.file = Some(file.into());
+        }
+        self
+    }
+
+    /// The file (a path or URL) the error is in, when named.
+    pub fn file(&self) -> Option<&str> {
+        self.0.file.as_deref()
     }
 
     /// What went wrong.
@@ -302,6 +326,7 @@ impl fmt::Display for ErrorKind {
                 write!(f, "{what} {index} out of bounds (there are {len})")
             }
             Io(s) => write!(f, "I/O error: {s}"),
+            NotFound(s) => write!(f, "not found: {s}"),
             Decompression { codec, message } => {
                 write!(f, "{codec} decompression failed: {message}")
             }
@@ -331,6 +356,9 @@ impl fmt::Display for ErrorKind {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.0.file {
+            write!(f, "{file}: ")?;
+        }
         write!(f, "{}", self.0.kind)?;
         if let Some(o) = self.0.offset {
             write!(f, " at byte offset {o}")?;

@@ -36,6 +36,7 @@ pub use write::{ParquetWriter, WriterProperties};
 
 pub mod bloom;
 pub mod compression;
+pub mod dataset;
 pub mod encoding;
 mod error;
 pub mod file;

@@ -25,8 +25,8 @@
 mod async_reader;
 mod decode;
 mod error;
-mod exec;
-mod filter;
+pub(crate) mod exec;
+pub(crate) mod filter;
 pub(crate) mod io;
 mod options;
 mod plan;

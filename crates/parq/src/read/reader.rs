@@ -8,6 +8,7 @@ use arrow_schema::{ArrowError, SchemaRef};
 use bytes::Bytes;
 
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
+use crate::format::metadata::FileMetaData;
 use crate::read::exec::builder::{reader_settings, ParquetDecoderBuilder};
 use crate::read::exec::decoder::ParquetDecoder;
 use crate::read::exec::parallel::RowGroupBatches;
@@ -76,6 +77,16 @@ impl ParquetReader {
             source,
             builder: ParquetDecoderBuilder::new(Arc::new(meta), len),
         })
+    }
+
+    /// A reader of the file `source` reads, whose footer `meta` was read before (from a
+    /// cache, say).
+    pub fn from_metadata(source: Arc<dyn RangeRead>, meta: Arc<FileMetaData>) -> Self {
+        let len = source.file_len();
+        ParquetReader {
+            source,
+            builder: ParquetDecoderBuilder::new(meta, len),
+        }
     }
 
     reader_settings!();

@@ -1,0 +1,137 @@
+"""Datasets: many Parquet files read as one table, as ``pyarrow.dataset`` users know it.
+
+A source is a file, a directory (its ``*.parquet`` files, recursively, outside paths with a
+part that starts with ``_`` or ``.``), a glob (``*``, ``?``, ``[...]``, ``**``), a list of
+paths, or a URL (``s3://``, ``gs://``, ``az://``, ``abfs://``, ``http(s)://``, ``file://``).
+``storage_options`` are object_store's keys (``aws_endpoint_url``, ``aws_access_key_id``,
+``aws_secret_access_key``, ``aws_region``, ``aws_allow_http``, ...) on top of the
+environment's credentials.
+"""
+
+import os
+
+from parq._filters import to_sql
+from parq._parq import _Dataset
+
+
+def _source(source):
+    if isinstance(source, (list, tuple)):
+        return [os.fspath(s) for s in source]
+    return os.fspath(source)
+
+
+def _options(storage_options):
+    if storage_options is None:
+        return None
+    return [(str(k), str(v)) for k, v in dict(storage_options).items()]
+
+
+def _is_expression(filters):
+    try:
+        import pyarrow.compute as pc
+    except ImportError:
+        return False
+    return isinstance(filters, pc.Expression)
+
+
+class Dataset:
+    """Parquet files read as one table: ``.schema``, ``.files``, ``.to_table()``,
+    ``.to_batches()``, ``.count_rows()``."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    @property
+    def schema(self):
+        """The ``pyarrow.Schema``: the files' columns united by name, then the partition
+        columns."""
+        return self._inner.schema
+
+    @property
+    def files(self):
+        """The files, as absolute local paths or URLs, in the order they are read."""
+        return self._inner.files
+
+    def to_table(self, columns=None, filters=None, use_threads=True):
+        """The chosen columns of the rows ``filters`` keeps (pyarrow's DNF, a
+        ``pyarrow.compute.Expression``, or an SQL condition), as a ``pyarrow.Table``."""
+        if _is_expression(filters):
+            table = self._inner.to_table(use_threads=use_threads).filter(filters)
+            return table if columns is None else table.select(list(columns))
+        return self._inner.to_table(
+            columns=None if columns is None else list(columns),
+            filter=to_sql(filters),
+            use_threads=use_threads,
+        )
+
+    def to_batches(self, columns=None, filters=None, use_threads=True):
+        """The same as :meth:`to_table`, as a ``pyarrow.RecordBatchReader`` read as it is
+        consumed."""
+        if _is_expression(filters):
+            import pyarrow as pa
+
+            table = self.to_table(columns=columns, filters=filters, use_threads=use_threads)
+            return pa.RecordBatchReader.from_batches(table.schema, table.to_batches())
+        return self._inner.to_reader(
+            columns=None if columns is None else list(columns),
+            filter=to_sql(filters),
+            use_threads=use_threads,
+        )
+
+    def count_rows(self, filters=None, use_threads=True):
+        """How many rows ``filters`` keeps: from the footers where the filter keeps whole
+        files (by their partition values), else by reading the filter's columns."""
+        if _is_expression(filters):
+            return self.to_table(filters=filters, use_threads=use_threads).num_rows
+        return self._inner.count_rows(filter=to_sql(filters), use_threads=use_threads)
+
+    def __repr__(self):
+        return repr(self._inner)
+
+
+def dataset(
+    source,
+    partitioning="hive",
+    storage_options=None,
+    schema=None,
+    string_view=False,
+    batch_size=None,
+    include_file_paths=None,
+    row_index=None,
+):
+    """Opens the dataset of ``source`` (see the module documentation).
+
+    ``partitioning``: ``"hive"`` (``key=value`` directories; keys typed int32 when every
+    value is an integer, else string), ``None``, or a ``pyarrow.Schema`` of the keys and
+    their types. ``schema``: the dataset's schema instead of the files' united.
+    ``include_file_paths`` / ``row_index``: names of extra columns holding each row's file
+    and its index within its file.
+    """
+    inner = _Dataset(
+        _source(source),
+        partitioning=partitioning,
+        schema=schema,
+        storage_options=_options(storage_options),
+        string_view=string_view,
+        batch_size=batch_size,
+        file_path_column=include_file_paths,
+        row_index_column=row_index,
+    )
+    return Dataset(inner)
+
+
+def is_dataset_source(source):
+    """Whether ``read_table`` reads ``source`` as a dataset rather than as one local file
+    or buffer."""
+    if isinstance(source, (list, tuple)):
+        return True
+    if not isinstance(source, (str, os.PathLike)):
+        return False
+    s = os.fspath(source)
+    if isinstance(s, bytes):
+        return False
+    if "://" in s:
+        return True
+    if any(c in s for c in "*?["):
+        return not os.path.exists(s)
+    return os.path.isdir(s)
