@@ -1,3 +1,4 @@
+import os
 from __future__ import annotations
 
 from typing import Any, Optional, Sequence, Union
@@ -35,4 +36,30 @@ def read_table(
     use_threads: bool = True,
     batch_size: Optional[int] = None,
     string_view: bool = False,
+    partitioning: Union[str, None, pa.Schema] = "hive",
+    storage_options: Optional[dict[str, str]] = None,
 ) -> pa.Table: ...
+
+class Dataset:
+    @property
+    def schema(self) -> pa.Schema: ...
+    @property
+    def files(self) -> list[str]: ...
+    def to_table(
+        self, columns: Optional[Sequence[str]] = None, filters: Optional[Filters] = None, use_threads: bool = True
+    ) -> pa.Table: ...
+    def to_batches(
+        self, columns: Optional[Sequence[str]] = None, filters: Optional[Filters] = None, use_threads: bool = True
+    ) -> pa.RecordBatchReader: ...
+    def count_rows(self, filters: Optional[Filters] = None, use_threads: bool = True) -> int: ...
+
+def dataset(
+    source: Union[str, os.PathLike[str], Sequence[Union[str, os.PathLike[str]]]],
+    partitioning: Union[str, None, pa.Schema] = "hive",
+    storage_options: Optional[dict[str, str]] = None,
+    schema: Optional[pa.Schema] = None,
+    string_view: bool = False,
+    batch_size: Optional[int] = None,
+    include_file_paths: Optional[str] = None,
+    row_index: Optional[str] = None,
+) -> Dataset: ...

@@ -132,6 +132,5 @@ def is_dataset_source(source):
         return False
     if "://" in s:
         return True
-    if any(c in s for c in "*?["):
-        return not os.path.exists(s)
-    return os.path.isdir(s)
+    # A path that does not exist is a glob, or missing: the dataset says which.
+    return not os.path.isfile(s)

@@ -379,8 +379,11 @@ def test_errors_are_parquet_errors(tmp_path):
     bad.write_bytes(b"PAR1" + b"\0" * 100 + b"PAR1")
     with pytest.raises(parq.ParquetInvalidFileError):
         parq.read_table(str(bad))
-    with pytest.raises(parq.ParquetIOError, match="missing.parquet"):
+    # As pyarrow: a path that does not exist is a FileNotFoundError.
+    with pytest.raises(FileNotFoundError, match="missing.parquet"):
         parq.read_table(str(tmp_path / "missing.parquet"))
+    with pytest.raises(FileNotFoundError, match="missing.parquet"):
+        parq.ParquetFile(str(tmp_path / "missing.parquet"))
     for sub in (parq.ParquetInvalidFileError, parq.ParquetUnsupportedError, parq.ParquetIOError):
         assert issubclass(sub, parq.ParquetError)
     good = tmp_path / "good.parquet"

@@ -24,7 +24,8 @@ use std::path::Path;
 use arrow_array::RecordBatch;
 use arrow_schema::Schema;
 
-use crate::read_options::{explain, open_reader, ReadArgs};
+use crate::dataset::DatasetArgs;
+use crate::read_options::{explain, open_reader, read_options, ReadArgs};
 use crate::text::{self, Column, Kind};
 use crate::CliError;
 
@@ -60,16 +61,70 @@ impl From<parq::Error> for Stop {
     }
 }
 
-/// Prints the chosen rows of `file` to `out`.
+/// Prints the chosen rows of `file` (or of the dataset it names) to `out`.
 pub fn run(
     file: &Path,
     read: &ReadArgs,
+    dataset: &DatasetArgs,
     limit: Option<usize>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    if crate::dataset::is_dataset(file) {
+        return run_dataset(file, read, dataset, limit, format, out);
+    }
     let reader = open_reader(file, read)?;
     let schema = reader.schema().map_err(|e| CliError::new(file, e))?;
+    check_printable(file, &schema)?;
+    let mut batches = reader.batches().map_err(|e| CliError::new(file, e))?;
+    print(file, &schema, &mut batches, limit, format, out)?;
+    if read.explain {
+        explain(&reader, &batches.stats());
+    }
+    Ok(())
+}
+
+/// Prints the chosen rows of a dataset.
+fn run_dataset(
+    source: &Path,
+    read: &ReadArgs,
+    dataset: &DatasetArgs,
+    limit: Option<usize>,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if read.row_groups.is_some() {
+        return Err(CliError::new(
+            source,
+            parq::Error::new(parq::ErrorKind::InvalidArgument(
+                "--row-groups applies to one file, not to a dataset".into(),
+            )),
+        ));
+    }
+    let options = read_options(read);
+    let threads = options.threads;
+    let ds = crate::dataset::open(source, dataset, options)?;
+    let err = |e| CliError::new(source, e);
+    let mut scan = ds.scan().with_threads(threads);
+    if let Some(c) = &read.columns {
+        scan = scan.with_columns(c.iter().cloned());
+    }
+    if let Some(text) = &read.filter {
+        scan = scan.with_filter(parq::read::parse_filter(text).map_err(err)?);
+    }
+    let schema = scan.schema().map_err(err)?;
+    check_printable(source, &schema)?;
+    let mut batches = scan.batches().map_err(err)?;
+    let files = batches.files_read();
+    print(source, &schema, &mut batches, limit, format, out)?;
+    if read.explain {
+        eprintln!("files: {} of {} read", files, ds.files().len());
+    }
+    Ok(())
+}
+
+/// Refuses a schema with a column `parq cat` cannot print.
+fn check_printable(file: &Path, schema: &Schema) -> Result<(), CliError> {
     for f in schema.fields() {
         if !text::supported(f.data_type()) {
             return Err(CliError::message(
@@ -82,14 +137,25 @@ pub fn run(
             ));
         }
     }
+    Ok(())
+}
+
+/// Prints `batches` of `schema` (at most `limit` rows) to `out`.
+fn print(
+    file: &Path,
+    schema: &Schema,
+    batches: &mut dyn Iterator<Item = parq::Result<RecordBatch>>,
+    limit: Option<usize>,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let mut out = io::BufWriter::with_capacity(1 << 16, out);
     let res = (|| -> Result<(), Stop> {
-        let mut printer = Printer::new(format, &schema);
+        let mut printer = Printer::new(format, schema);
         printer.header(&mut out)?;
         let mut left = limit.unwrap_or(usize::MAX);
-        let mut batches = reader.batches()?;
         if left > 0 {
-            for batch in &mut batches {
+            for batch in batches {
                 let batch = batch?;
                 let n = left.min(batch.num_rows());
                 printer.rows(&batch, n, &mut out)?;
@@ -101,9 +167,6 @@ pub fn run(
         }
         printer.finish(&mut out)?;
         out.flush()?;
-        if read.explain {
-            explain(&reader, &batches.stats());
-        }
         Ok(())
     })();
     match res {

@@ -1,10 +1,11 @@
 //! `parq`: the command line tool. `parq schema FILE` prints the schema in message format;
 //! `parq meta FILE [--json] [--page-index]` prints the footer; `parq cat FILE` prints rows
-//! ([`cat`]); `parq convert IN OUT` writes Arrow IPC or, to a `.parquet` name, Parquet with the
+//! ([`cat`]) of a file or a dataset; `parq ls SOURCE` lists a dataset's files ([`dataset`]); `parq convert IN OUT` writes Arrow IPC or, to a `.parquet` name, Parquet with the
 //! writer options of [`write_options`] ([`convert`]).
 
 mod cat;
 mod convert;
+mod dataset;
 mod json;
 mod meta;
 mod read_options;
@@ -42,18 +43,29 @@ enum Command {
         #[arg(long)]
         page_index: bool,
     },
-    /// Print rows of flat columns as a table, CSV or JSON lines.
+    /// Print rows as a table, CSV or JSON lines.
     Cat {
-        /// The Parquet file.
+        /// The Parquet file, or a dataset: a directory, a glob or a URL (s3://, gs://,
+        /// az://, http(s)://).
         file: PathBuf,
         #[command(flatten)]
         read: read_options::ReadArgs,
+        #[command(flatten)]
+        dataset: dataset::DatasetArgs,
         /// Print at most this many rows.
         #[arg(long, value_name = "N")]
         limit: Option<usize>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = cat::Format::Table)]
         format: cat::Format,
+    },
+    /// List a dataset's files (a directory, a glob or a URL) with their rows, row groups
+    /// and bytes, then the totals and the dataset's columns.
+    Ls {
+        /// The dataset.
+        source: PathBuf,
+        #[command(flatten)]
+        dataset: dataset::DatasetArgs,
     },
     /// Convert Parquet to Arrow IPC, or Parquet / Arrow IPC to Parquet (OUT ending in
     /// .parquet), through a temporary file renamed into place when complete.
@@ -82,10 +94,19 @@ fn main() -> ExitCode {
         Command::Cat {
             file,
             read,
+            dataset,
             limit,
             format,
-        } => cat::run(file, read, *limit, *format, &mut std::io::stdout().lock())
-            .map(|()| String::new()),
+        } => cat::run(
+            file,
+            read,
+            dataset,
+            *limit,
+            *format,
+            &mut std::io::stdout().lock(),
+        )
+        .map(|()| String::new()),
+        Command::Ls { source, dataset } => dataset::ls(source, dataset),
         Command::Convert {
             input,
             output,

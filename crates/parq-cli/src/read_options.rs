@@ -71,6 +71,22 @@ impl ReadArgs {
     }
 }
 
+/// The read options `args` set.
+pub fn read_options(args: &ReadArgs) -> parq::read::ReadOptions {
+    parq::read::ReadOptions {
+        verify_crc: args.verify_crc,
+        threads: match args.threads {
+            0 => parq::workers::threads(),
+            n => n,
+        },
+        invalid_utf8: match args.invalid_utf8 {
+            Utf8Choice::Error => InvalidUtf8::Error,
+            Utf8Choice::Binary => InvalidUtf8::Binary,
+        },
+        ..Default::default()
+    }
+}
+
 /// A reader of `file` with `args` applied, checked (unknown columns, row groups out of
 /// range and unsupported columns are errors here, before any output).
 pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliError> {
@@ -79,15 +95,7 @@ pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliErr
     let source = FileSource::new(handle).map_err(|e| CliError::new(file, e))?;
     let mut reader = ParquetReader::from_source(Arc::new(source))
         .map_err(|e| CliError::new(file, e))?
-        .with_verify_crc(args.verify_crc)
-        .with_threads(match args.threads {
-            0 => parq::workers::threads(),
-            n => n,
-        })
-        .with_invalid_utf8(match args.invalid_utf8 {
-            Utf8Choice::Error => InvalidUtf8::Error,
-            Utf8Choice::Binary => InvalidUtf8::Binary,
-        });
+        .with_options(read_options(args));
     let columns = args.columns.as_deref();
     if let Some(columns) = columns {
         reader = reader.with_columns(columns.iter().map(String::as_str));

@@ -92,7 +92,14 @@ impl FileSource {
     /// Opens the file at `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref().to_path_buf();
-        let io = |e: std::io::Error| Error::new(ErrorKind::Io(format!("{}: {e}", path.display())));
+        let io = |e: std::io::Error| {
+            let kind = if e.kind() == std::io::ErrorKind::NotFound {
+                ErrorKind::NotFound(path.display().to_string())
+            } else {
+                ErrorKind::Io(format!("{}: {e}", path.display()))
+            };
+            Error::new(kind).with_source(e)
+        };
         let file = File::open(&path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         Ok(FileSource { file, len, path })
