@@ -1,5 +1,6 @@
-import os
 from __future__ import annotations
+
+import os
 
 from typing import Any, Optional, Sequence, Union
 
