@@ -29,7 +29,7 @@ from parq._parq import (
     write_table,
 )
 from parq._parq import read_table as _read_table
-from parq._filters import to_sql
+from parq._filters import is_expression as _is_expression, to_sql
 from parq._dataset import Dataset, dataset, is_dataset_source as _is_dataset_source
 
 __all__ = [
@@ -116,11 +116,3 @@ def read_table(
         batch_size=batch_size,
         string_view=string_view,
     )
-
-
-def _is_expression(filters) -> bool:
-    try:
-        import pyarrow.compute as pc
-    except ImportError:
-        return False
-    return isinstance(filters, pc.Expression)

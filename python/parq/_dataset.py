@@ -10,7 +10,7 @@ environment's credentials.
 
 import os
 
-from parq._filters import to_sql
+from parq._filters import is_expression as _is_expression, to_sql
 from parq._parq import _Dataset
 
 
@@ -24,14 +24,6 @@ def _options(storage_options):
     if storage_options is None:
         return None
     return [(str(k), str(v)) for k, v in dict(storage_options).items()]
-
-
-def _is_expression(filters):
-    try:
-        import pyarrow.compute as pc
-    except ImportError:
-        return False
-    return isinstance(filters, pc.Expression)
 
 
 class Dataset:

@@ -62,3 +62,13 @@ def to_sql(filters):
     if all(isinstance(t, (list, tuple)) and len(t) and isinstance(t[0], (list, tuple)) for t in filters):
         return " OR ".join("(" + " AND ".join(_term(t) for t in conj) + ")" for conj in filters)
     return " AND ".join(_term(t) for t in filters)
+
+
+def is_expression(filters) -> bool:
+    """Whether ``filters`` is a ``pyarrow.compute.Expression`` (applied by pyarrow to the rows
+    read)."""
+    try:
+        import pyarrow.compute as pc
+    except ImportError:
+        return False
+    return isinstance(filters, pc.Expression)

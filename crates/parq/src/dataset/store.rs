@@ -6,11 +6,12 @@
 //!
 //! The store's requests run on one IO runtime for the process ([`block_on`]); a read waits
 //! for them from its own thread. Transient failures are retried with backoff a few times
-//! within [`RETRY_TIMEOUT`]; when they run out, the error names the URL and the range.
+//! within 15 seconds; when they run out, the error names the URL and the range.
 
 use std::future::Future;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
+#[cfg(feature = "cloud")]
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -25,8 +26,10 @@ use crate::read::ObjectStoreSource;
 use crate::{Error, ErrorKind, Result};
 
 /// How long a request is retried before its error is given.
-pub(crate) const RETRY_TIMEOUT: Duration = Duration::from_secs(15);
+#[cfg(feature = "cloud")]
+const RETRY_TIMEOUT: Duration = Duration::from_secs(15);
 /// How many times a request is retried at most.
+#[cfg(feature = "cloud")]
 const MAX_RETRIES: usize = 4;
 
 /// An object store and the URL its paths are below.
@@ -101,12 +104,26 @@ fn retry() -> object_store::RetryConfig {
     }
 }
 
+#[cfg(feature = "cloud")]
 fn bad_option(key: &str, scheme: &str) -> Error {
     Error::new(ErrorKind::InvalidArgument(format!(
         "storage option `{key}` is not one of object_store's keys for {scheme}:// URLs"
     )))
 }
 
+/// `options` as the config keys of a store of `scheme`.
+#[cfg(feature = "cloud")]
+fn keys<K: std::str::FromStr>(
+    options: &[(String, String)],
+    scheme: &str,
+) -> Result<Vec<(K, String)>> {
+    options
+        .iter()
+        .map(|(k, v)| Ok((k.parse().map_err(|_| bad_option(k, scheme))?, v.clone())))
+        .collect()
+}
+
+#[cfg(feature = "cloud")]
 fn build_error(url: &str, e: object_store::Error) -> Error {
     Error::new(ErrorKind::InvalidArgument(format!("{url}: {e}"))).with_source(e)
 }
@@ -134,66 +151,71 @@ pub(crate) fn is_url(s: &str) -> bool {
 /// The store of `scheme://authority`, with `options`.
 fn store_of(scheme: &str, authority: &str, options: &[(String, String)]) -> Result<Store> {
     let root = format!("{scheme}://{authority}");
-    let store: Arc<dyn ObjectStore> = match scheme {
+    let store = open_store(scheme, &root, options)?;
+    Ok(Store { store, root })
+}
+
+/// The object store of the URL `root` (`scheme://authority`).
+#[cfg_attr(not(feature = "cloud"), allow(unused_variables))]
+fn open_store(
+    scheme: &str,
+    root: &str,
+    options: &[(String, String)],
+) -> Result<Arc<dyn ObjectStore>> {
+    Ok(match scheme {
         #[cfg(feature = "cloud")]
         "s3" | "s3a" => {
             use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
             let mut b = AmazonS3Builder::from_env()
-                .with_url(&root)
+                .with_url(root)
                 .with_retry(retry());
-            for (k, v) in options {
-                let key: AmazonS3ConfigKey = k.parse().map_err(|_| bad_option(k, scheme))?;
+            for (key, v) in keys::<AmazonS3ConfigKey>(options, scheme)? {
                 b = b.with_config(key, v);
             }
-            Arc::new(b.build().map_err(|e| build_error(&root, e))?)
+            Arc::new(b.build().map_err(|e| build_error(root, e))?)
         }
         #[cfg(feature = "cloud")]
         "gs" => {
             use object_store::gcp::{GoogleCloudStorageBuilder, GoogleConfigKey};
             let mut b = GoogleCloudStorageBuilder::from_env()
-                .with_url(&root)
+                .with_url(root)
                 .with_retry(retry());
-            for (k, v) in options {
-                let key: GoogleConfigKey = k.parse().map_err(|_| bad_option(k, scheme))?;
+            for (key, v) in keys::<GoogleConfigKey>(options, scheme)? {
                 b = b.with_config(key, v);
             }
-            Arc::new(b.build().map_err(|e| build_error(&root, e))?)
+            Arc::new(b.build().map_err(|e| build_error(root, e))?)
         }
         #[cfg(feature = "cloud")]
         "az" | "adl" | "azure" | "abfs" | "abfss" => {
             use object_store::azure::{AzureConfigKey, MicrosoftAzureBuilder};
             let mut b = MicrosoftAzureBuilder::from_env()
-                .with_url(&root)
+                .with_url(root)
                 .with_retry(retry());
-            for (k, v) in options {
-                let key: AzureConfigKey = k.parse().map_err(|_| bad_option(k, scheme))?;
+            for (key, v) in keys::<AzureConfigKey>(options, scheme)? {
                 b = b.with_config(key, v);
             }
-            Arc::new(b.build().map_err(|e| build_error(&root, e))?)
+            Arc::new(b.build().map_err(|e| build_error(root, e))?)
         }
         #[cfg(feature = "cloud")]
         "http" | "https" => {
             use object_store::http::HttpBuilder;
             use object_store::ClientConfigKey;
-            let mut b = HttpBuilder::new().with_url(&root).with_retry(retry());
-            for (k, v) in options {
-                let key: ClientConfigKey = k.parse().map_err(|_| bad_option(k, scheme))?;
+            let mut b = HttpBuilder::new().with_url(root).with_retry(retry());
+            for (key, v) in keys::<ClientConfigKey>(options, scheme)? {
                 b = b.with_config(key, v);
             }
-            Arc::new(b.build().map_err(|e| build_error(&root, e))?)
+            Arc::new(b.build().map_err(|e| build_error(root, e))?)
         }
         _ => {
-            return Err(Error::new(ErrorKind::Unsupported(format!(
-                "{scheme}:// URLs (this build of parq reads {})",
-                if cfg!(feature = "cloud") {
-                    "s3://, gs://, az://, abfs://, http(s):// and file:// URLs"
-                } else {
-                    "file:// URLs only: object stores need its `cloud` feature"
-                }
-            ))))
+            let reads = if cfg!(feature = "cloud") {
+                "s3://, gs://, az://, abfs://, http(s):// and file:// URLs"
+            } else {
+                "file:// URLs only: object stores need its `cloud` feature"
+            };
+            let message = format!("{scheme}:// URLs (this build of parq reads {reads})");
+            Err(Error::new(ErrorKind::Unsupported(message)))?
         }
-    };
-    Ok(Store { store, root })
+    })
 }
 
 /// Every object below `prefix` (`None`: the whole bucket).
