@@ -30,7 +30,7 @@ from parq._parq import (
 )
 from parq._parq import read_table as _read_table
 from parq._filters import is_expression as _is_expression, to_sql
-from parq._dataset import Dataset, dataset, is_dataset_source as _is_dataset_source
+from parq._dataset import Dataset, dataset, is_dataset_source as _is_dataset_source, write_to_dataset
 
 __all__ = [
     "ColumnChunkMetaData",
@@ -50,6 +50,7 @@ __all__ = [
     "read_table",
     "release_buffers",
     "write_table",
+    "write_to_dataset",
 ]
 
 

@@ -64,3 +64,13 @@ def dataset(
     include_file_paths: Optional[str] = None,
     row_index: Optional[str] = None,
 ) -> Dataset: ...
+
+def write_to_dataset(
+    table: Any,
+    root_path: Union[str, os.PathLike[str]],
+    partition_cols: Optional[Sequence[str]] = None,
+    basename_template: Optional[str] = None,
+    max_rows_per_file: Optional[int] = None,
+    storage_options: Optional[dict[str, str]] = None,
+    **write_options: Any,
+) -> list[str]: ...

@@ -12,6 +12,7 @@ import os
 
 from parq._filters import is_expression as _is_expression, to_sql
 from parq._parq import _Dataset
+from parq._parq import write_to_dataset as _write_to_dataset
 
 
 def _source(source):
@@ -126,3 +127,32 @@ def is_dataset_source(source):
         return True
     # A path that does not exist is a glob, or missing: the dataset says which.
     return not os.path.isfile(s)
+
+
+def write_to_dataset(
+    table,
+    root_path,
+    partition_cols=None,
+    basename_template=None,
+    max_rows_per_file=None,
+    storage_options=None,
+    **write_options,
+):
+    """Writes ``table`` (anything exporting an Arrow stream) as a dataset below ``root_path``
+    (a directory or a URL), as ``pyarrow.parquet.write_to_dataset`` does: a ``key=value``
+    directory level per column of ``partition_cols`` (those columns are not written into
+    the files), files of at most ``max_rows_per_file`` rows named by ``basename_template``
+    (``{i}`` numbers a directory's files; by default a name new to each write). A local file
+    that exists is never replaced. ``write_options``: those of :func:`parq.write_table`.
+    Returns the files written."""
+    if isinstance(root_path, os.PathLike):
+        root_path = os.fspath(root_path)
+    return _write_to_dataset(
+        table,
+        str(root_path),
+        partition_cols=None if partition_cols is None else list(partition_cols),
+        max_rows_per_file=max_rows_per_file,
+        basename_template=basename_template,
+        storage_options=_options(storage_options),
+        **write_options,
+    )

@@ -289,3 +289,51 @@ pub(crate) fn write_table(
     writer.write_batches(py, stream)?;
     writer.close(py)
 }
+
+/// Writes `table` as a dataset below `root_path` (a directory or a URL), split into hive
+/// directories by `partition_cols`; returns the files written.
+#[pyfunction]
+#[pyo3(signature = (table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn write_to_dataset(
+    py: Python<'_>,
+    table: &Bound<'_, PyAny>,
+    root_path: String,
+    partition_cols: Option<Vec<String>>,
+    max_rows_per_file: Option<usize>,
+    basename_template: Option<String>,
+    storage_options: Option<Vec<(String, String)>>,
+    compression: &str,
+    compression_level: Option<i32>,
+    use_dictionary: bool,
+    write_statistics: bool,
+    data_page_version: &str,
+    row_group_size: Option<usize>,
+    data_page_size: Option<usize>,
+    write_page_index: bool,
+) -> PyResult<Vec<String>> {
+    let properties = properties(
+        compression,
+        compression_level,
+        use_dictionary,
+        write_statistics,
+        data_page_version,
+        row_group_size,
+        data_page_size,
+        write_page_index,
+    )?;
+    let options = parq::dataset::WriteOptions {
+        partition_cols: partition_cols.unwrap_or_default(),
+        max_rows_per_file,
+        basename_template,
+        properties,
+        storage_options: storage_options.unwrap_or_default(),
+    };
+    let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
+    let schema = stream.schema();
+    py.detach(|| {
+        let batches = stream.map(|b| b.map_err(crate::arrow));
+        parq::dataset::write_dataset(&root_path, schema, batches, &options)
+    })
+    .map_err(error)
+}

@@ -371,3 +371,46 @@ def test_cli_cat_and_ls_of_datasets(parq_bin, hive, s3):
 
 def want_rows(root, filters) -> int:
     return pq.read_table(root, partitioning="hive", filters=filters).num_rows
+
+
+# ---- writing ----
+
+def test_write_to_dataset_read_by_pyarrow_duckdb_polars(tmp_path):
+    t = table(200)
+    root = tmp_path / "w"
+    files = parq.write_to_dataset(t, root, partition_cols=["year", "tag"], max_rows_per_file=7,
+                                  basename_template="chunk-{i}.parquet", compression="zstd")
+    assert files and all(os.path.isfile(f) for f in files)
+    assert any(f.endswith("chunk-2.parquet") for f in files)
+    for f in files:
+        assert pq.ParquetFile(f).metadata.num_rows <= 7
+        assert pq.read_schema(f).names == ["id", "name", "v"]
+    assert {Path(f).parent.name for f in files} == {"tag=a", "tag=b%2Fc%20d", "tag=__HIVE_DEFAULT_PARTITION__", "tag=x%3Dy"}
+    want = plain(t).sort_by("id")
+    back = plain(pq.read_table(root, partitioning="hive")).select(t.column_names).sort_by("id")
+    assert back.cast(want.schema).equals(want)
+    assert_same(parq.read_table(root).select(t.column_names).sort_by("id"), back)
+    n = duckdb.sql(f"select count(*), sum(id) from read_parquet('{root}/**/*.parquet', hive_partitioning=true)").fetchall()[0]
+    assert n == (200, sum(range(200)))
+    pl_back = pl.read_parquet(str(root) + "/**/*.parquet", hive_partitioning=True).sort("id")
+    assert pl_back["id"].to_list() == list(range(200))
+    assert pl_back["tag"].to_list() == want.column("tag").to_pylist()
+    # A second write adds files beside the first; an explicit name that exists is an error.
+    more = parq.write_to_dataset(t.slice(0, 10), root, partition_cols=["year", "tag"])
+    assert not set(more) & set(files)
+    assert parq.read_table(root).num_rows == 210
+    with pytest.raises(parq.ParquetError, match="chunk-0.parquet"):
+        parq.write_to_dataset(t, root, partition_cols=["year", "tag"], basename_template="chunk-{i}.parquet")
+    with pytest.raises(parq.ParquetError, match="no column `nope`"):
+        parq.write_to_dataset(t, tmp_path / "x", partition_cols=["nope"])
+
+
+def test_write_to_dataset_in_s3(s3):
+    fs, options = s3
+    t = table(90)
+    files = parq.write_to_dataset(t, "s3://bucket/written/", partition_cols=["year"], storage_options=options)
+    assert all(f.startswith("s3://bucket/written/year=") for f in files)
+    back = plain(pq.read_table("bucket/written", filesystem=fs, partitioning="hive")).sort_by("id")
+    want = plain(t).select(back.column_names).sort_by("id")
+    assert back.cast(want.schema).equals(want)
+    assert_same(parq.read_table("s3://bucket/written", storage_options=options).sort_by("id"), back)

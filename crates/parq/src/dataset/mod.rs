@@ -21,6 +21,7 @@
 //! - `cache.rs`: footers kept between queries; `filter.rs`: what a filter leaves of a file.
 //! - `scan.rs`: files pruned by their partitions and row groups read as jobs of the worker
 //!   pool, batches in file order.
+//! - `write.rs`: [`write_dataset`], rows into hive directories and files of bounded rows.
 //!
 //! Footers are read when the dataset opens (all of them, to unite their schemas), `concurrency`
 //! at once, and kept in a cache for the process; with an explicit schema only when a scan
@@ -34,6 +35,7 @@ mod scan;
 mod schema;
 #[cfg(feature = "object_store")]
 mod store;
+mod write;
 
 use std::sync::{Arc, OnceLock};
 
@@ -43,6 +45,7 @@ pub use cache::clear_metadata_cache;
 pub use discover::DatasetSource;
 pub use partition::Partitioning;
 pub use scan::{DatasetBatches, DatasetScan};
+pub use write::{write_dataset, WriteOptions};
 
 use crate::format::metadata::FileMetaData;
 use crate::read::io::source::{read_footer, FileSource, RangeRead};

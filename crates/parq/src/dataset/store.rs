@@ -46,6 +46,30 @@ impl Store {
         format!("{}/{}", self.root, path)
     }
 
+    /// The URL of the object at key `key` (`/`-separated, not encoded).
+    pub(crate) fn url_of(&self, key: &str) -> String {
+        format!("{}/{key}", self.root)
+    }
+
+    /// Puts `bytes` as the object at `url` (one of this store's).
+    pub(crate) fn put(self: &Arc<Self>, url: &str, bytes: Vec<u8>) -> Result<()> {
+        let key = url
+            .strip_prefix(&self.root)
+            .map(|k| k.trim_start_matches('/'))
+            .ok_or_else(|| crate::error::internal(format!("{url} is not below {}", self.root)))?;
+        let path = Path::from(key);
+        let store = Arc::clone(self);
+        let what = url.to_string();
+        block_on(async move {
+            let payload = object_store::PutPayload::from(bytes);
+            let put = store
+                .store
+                .put_opts(&path, payload, Default::default())
+                .await;
+            put.map(|_| ()).map_err(|e| store.error(&what, e))
+        })
+    }
+
     fn error(&self, what: &str, e: object_store::Error) -> Error {
         let kind = match &e {
             object_store::Error::NotFound { .. } => ErrorKind::NotFound(what.to_string()),
@@ -254,6 +278,17 @@ fn listed(store: &Arc<Store>, meta: object_store::ObjectMeta, dirs_from: &str) -
         partition_dirs: dirs_of(dirs_from),
         location: Location::Store(Arc::clone(store), meta.location),
     }
+}
+
+/// The store of `url` and the key prefix its path gives (no leading or trailing `/`).
+pub(crate) fn open_prefix(url: &str, options: &[(String, String)]) -> Result<(Arc<Store>, String)> {
+    let Some((scheme, authority, path)) = split_url(url) else {
+        return Err(Error::new(ErrorKind::InvalidArgument(format!(
+            "not a URL: {url}"
+        ))));
+    };
+    let store = Arc::new(store_of(scheme, authority, options)?);
+    Ok((store, path.trim_end_matches('/').to_string()))
 }
 
 /// The files a URL names: an object, every `*.parquet` object below a prefix (outside `_`

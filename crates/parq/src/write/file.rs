@@ -507,6 +507,15 @@ impl<W: Write> ParquetWriter<W> {
         self.guard(r)
     }
 
+    /// [`ParquetWriter::close`], giving back the writer the file went to (the bytes of an
+    /// in-memory file, say) with its metadata.
+    pub fn close_into_inner(mut self) -> Result<(FileMetaData, W)> {
+        self.check()?;
+        let r = self.finish();
+        let meta = self.guard(r)?;
+        Ok((meta, self.out.inner))
+    }
+
     fn finish(&mut self) -> Result<FileMetaData> {
         self.flush_row_group()?;
         // From here on only the metadata is needed: release the columns' state.
