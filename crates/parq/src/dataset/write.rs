@@ -32,7 +32,7 @@ const KEEP: &AsciiSet = &NON_ALPHANUMERIC
 const NULL_VALUE: &str = "__HIVE_DEFAULT_PARTITION__";
 
 /// How a dataset is written.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct WriteOptions {
     /// The columns whose values make the directories, outermost first.
     pub partition_cols: Vec<String>,
@@ -45,18 +45,6 @@ pub struct WriteOptions {
     pub properties: WriterProperties,
     /// Options of object stores (see [`super::DatasetOptions::storage_options`]).
     pub storage_options: Vec<(String, String)>,
-}
-
-impl Default for WriteOptions {
-    fn default() -> Self {
-        WriteOptions {
-            partition_cols: Vec::new(),
-            max_rows_per_file: None,
-            basename_template: None,
-            properties: WriterProperties::default(),
-            storage_options: Vec::new(),
-        }
-    }
 }
 
 /// Where a dataset is written.
