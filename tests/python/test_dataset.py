@@ -369,6 +369,30 @@ def test_cli_cat_and_ls_of_datasets(parq_bin, hive, s3):
     assert res.returncode == 1 and "--row-groups" in res.stderr
 
 
+def test_cli_convert_schema_meta_of_datasets(parq_bin, hive, tmp_path):
+    import json
+
+    from conftest import Parq
+
+    cli = Parq(parq_bin)
+    out = tmp_path / "merged.parquet"
+    cli.run_checked("convert", hive, out, "--where", "tag != 'a'", "--compression", "zstd")
+    want = plain(pq.read_table(hive, partitioning="hive", filters=[("tag", "!=", "a")]))
+    assert_same(pq.read_table(out), want)
+    arrow_out = tmp_path / "merged.arrow"
+    cli.run_checked("convert", hive, arrow_out, "--partitioning", "none")
+    with pa.ipc.open_file(arrow_out) as f:
+        assert f.read_all().equals(parq.read_table(hive, partitioning=None))
+    res = cli.run_checked("schema", hive)
+    assert [line.split(":")[0].strip() for line in res.stdout.splitlines()[1:]] == parq.dataset(hive).schema.names
+    docs = json.loads(cli.run_checked("meta", hive, "--json").stdout)
+    files = parq.dataset(hive).files
+    assert [d["file"] for d in docs] == files
+    assert [d["metadata"]["num_rows"] for d in docs] == [pq.ParquetFile(f).metadata.num_rows for f in files]
+    res = cli.run("meta", hive, "--page-index")
+    assert res.returncode == 1 and "--page-index" in res.stderr
+
+
 def want_rows(root, filters) -> int:
     return pq.read_table(root, partitioning="hive", filters=filters).num_rows
 

@@ -25,7 +25,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::Schema;
 
 use crate::dataset::DatasetArgs;
-use crate::read_options::{explain, open_reader, read_options, ReadArgs};
+use crate::read_options::{explain, open_reader, ReadArgs};
 use crate::text::{self, Column, Kind};
 use crate::CliError;
 
@@ -93,32 +93,11 @@ fn run_dataset(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    if read.row_groups.is_some() {
-        return Err(CliError::new(
-            source,
-            parq::Error::new(parq::ErrorKind::InvalidArgument(
-                "--row-groups applies to one file, not to a dataset".into(),
-            )),
-        ));
-    }
-    let options = read_options(read);
-    let threads = options.threads;
-    let ds = crate::dataset::open(source, dataset, options)?;
-    let err = |e| CliError::new(source, e);
-    let mut scan = ds.scan().with_threads(threads);
-    if let Some(c) = &read.columns {
-        scan = scan.with_columns(c.iter().cloned());
-    }
-    if let Some(text) = &read.filter {
-        scan = scan.with_filter(parq::read::parse_filter(text).map_err(err)?);
-    }
-    let schema = scan.schema().map_err(err)?;
+    let (schema, mut batches, files) = crate::dataset::scan(source, read, dataset)?;
     check_printable(source, &schema)?;
-    let mut batches = scan.batches().map_err(err)?;
-    let files = batches.files_read();
     print(source, &schema, &mut batches, limit, format, out)?;
     if read.explain {
-        eprintln!("files: {} of {} read", files, ds.files().len());
+        eprintln!("files: {} of {files} read", batches.files_read());
     }
     Ok(())
 }

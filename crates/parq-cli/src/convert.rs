@@ -1,6 +1,7 @@
 //! `parq convert IN OUT [--columns a,b] [--row-groups 0,2] [--verify-crc] [--invalid-utf8
 //! error|binary] [writer options]`: IN is a
-//! Parquet file or an Arrow IPC file (told by its magic bytes); OUT is written as Parquet when
+//! Parquet file, an Arrow IPC file (told by its magic bytes) or a dataset (a directory, glob
+//! or URL: its files merged into one); OUT is written as Parquet when
 //! its name ends in `.parquet` (with the writer options of [`WriteArgs`]), else as an Arrow
 //! IPC file, with the Arrow schema parq reads (file key-value metadata included, as pyarrow
 //! keeps it).
@@ -28,6 +29,7 @@ use arrow_ipc::writer::FileWriter;
 use arrow_schema::{DataType, SchemaRef};
 use parq::write::file::ParquetWriter;
 
+use crate::dataset::DatasetArgs;
 use crate::read_options::{explain, open_reader, ReadArgs};
 use crate::write_options::WriteArgs;
 use crate::CliError;
@@ -37,6 +39,7 @@ pub fn run(
     input: &Path,
     output: &Path,
     read: &ReadArgs,
+    dataset: &DatasetArgs,
     write: &WriteArgs,
 ) -> Result<(), CliError> {
     let out_err = |m: String| CliError::message(output, m);
@@ -53,6 +56,9 @@ pub fn run(
         return Err(out_err(
             "writer options apply to a Parquet output (a name ending in .parquet)".into(),
         ));
+    }
+    if crate::dataset::is_dataset(input) {
+        return run_dataset(input, output, read, dataset, write, to_parquet);
     }
     if is_arrow_ipc(input)? {
         if let Some(option) = read.parquet_only() {
@@ -89,10 +95,6 @@ pub fn run(
     let read_err = |e| CliError::new(input, e);
     let schema = reader.schema().map_err(read_err)?;
 
-    let (mut tmp, file) = TempFile::create(output).map_err(out_err)?;
-    let mut writer = FileWriter::try_new(BufWriter::with_capacity(1 << 20, file), &schema)
-        .map_err(|e| out_err(format!("cannot write: {e}")))?;
-    let write_err = |e: arrow_schema::ArrowError| out_err(format!("cannot write: {e}"));
     let has_dictionary = schema
         .fields()
         .iter()
@@ -110,9 +112,53 @@ pub fn run(
         false => reader.batches(),
     }
     .map_err(read_err)?;
+    write_ipc(output, &schema, (&mut batches).map(|b| b.map_err(read_err)))?;
+    if read.explain {
+        explain(&reader, &batches.stats());
+    }
+    Ok(())
+}
+
+/// Converts the dataset `input` (a directory, glob or URL) to `output`.
+fn run_dataset(
+    input: &Path,
+    output: &Path,
+    read: &ReadArgs,
+    dataset: &DatasetArgs,
+    write: &WriteArgs,
+    to_parquet: bool,
+) -> Result<(), CliError> {
+    let (schema, mut batches, files) = crate::dataset::scan(input, read, dataset)?;
+    let read_err = |e| CliError::new(input, e);
+    let rows = (&mut batches).map(|b| b.map_err(read_err));
+    match to_parquet {
+        true => write_parquet(output, schema, rows, write)?,
+        false => write_ipc(output, &schema, rows)?,
+    }
+    if read.explain {
+        eprintln!("files: {} of {files} read", batches.files_read());
+    }
+    Ok(())
+}
+
+/// Writes `batches` of `schema` to `output` as an Arrow IPC file, through a temporary file.
+fn write_ipc(
+    output: &Path,
+    schema: &SchemaRef,
+    batches: impl Iterator<Item = Result<RecordBatch, CliError>>,
+) -> Result<(), CliError> {
+    let out_err = |m: String| CliError::message(output, m);
+    let (mut tmp, file) = TempFile::create(output).map_err(out_err)?;
+    let mut writer = FileWriter::try_new(BufWriter::with_capacity(1 << 20, file), schema)
+        .map_err(|e| out_err(format!("cannot write: {e}")))?;
+    let write_err = |e: arrow_schema::ArrowError| out_err(format!("cannot write: {e}"));
+    let has_dictionary = schema
+        .fields()
+        .iter()
+        .any(|f| matches!(f.data_type(), DataType::Dictionary(..)));
     let mut wrote = false;
-    for batch in &mut batches {
-        writer.write(&batch.map_err(read_err)?).map_err(write_err)?;
+    for batch in batches {
+        writer.write(&batch?).map_err(write_err)?;
         wrote = true;
     }
     if !wrote && has_dictionary {
@@ -131,9 +177,6 @@ pub fn run(
     drop(file);
     tmp.persist()
         .map_err(|e| out_err(format!("cannot rename the temporary file into place: {e}")))?;
-    if read.explain {
-        explain(&reader, &batches.stats());
-    }
     Ok(())
 }
 

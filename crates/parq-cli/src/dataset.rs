@@ -5,9 +5,11 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use arrow_schema::SchemaRef;
 use clap::{Args, ValueEnum};
-use parq::dataset::{Dataset, DatasetOptions, Partitioning};
+use parq::dataset::{Dataset, DatasetBatches, DatasetOptions, Partitioning};
 
+use crate::read_options::{read_options, ReadArgs};
 use crate::CliError;
 
 /// How directories give columns.
@@ -67,6 +69,47 @@ pub fn open(
         ..Default::default()
     };
     Dataset::open(source.to_string_lossy().as_ref(), options).map_err(|e| CliError::new(source, e))
+}
+
+/// The scan of the dataset `source` that `read` asks for: its schema, its batches and how
+/// many files the dataset has.
+pub fn scan(
+    source: &Path,
+    read: &ReadArgs,
+    args: &DatasetArgs,
+) -> Result<(SchemaRef, DatasetBatches, usize), CliError> {
+    let err = |e| CliError::new(source, e);
+    if read.row_groups.is_some() {
+        return Err(err(parq::Error::new(parq::ErrorKind::InvalidArgument(
+            "--row-groups applies to one file, not to a dataset".into(),
+        ))));
+    }
+    let options = read_options(read);
+    let threads = options.threads;
+    let ds = open(source, args, options)?;
+    let mut scan = ds.scan().with_threads(threads);
+    if let Some(c) = &read.columns {
+        scan = scan.with_columns(c.iter().cloned());
+    }
+    if let Some(text) = &read.filter {
+        scan = scan.with_filter(parq::read::parse_filter(text).map_err(err)?);
+    }
+    let schema = scan.schema().map_err(err)?;
+    let batches = scan.batches().map_err(err)?;
+    Ok((schema, batches, ds.files().len()))
+}
+
+/// `parq schema DATASET`: the dataset's Arrow schema (its files' united, then the partition
+/// columns), a column per line.
+pub fn schema(source: &Path, args: &DatasetArgs) -> Result<String, CliError> {
+    let ds = open(source, args, Default::default())?;
+    let mut out = String::new();
+    let _ = writeln!(out, "dataset of {} files", ds.files().len());
+    for f in ds.schema().fields() {
+        let null = if f.is_nullable() { "" } else { " not null" };
+        let _ = writeln!(out, "  {}: {}{null}", f.name(), f.data_type());
+    }
+    Ok(out)
 }
 
 /// `parq ls SOURCE`: each file's rows, row groups and bytes, then the totals.

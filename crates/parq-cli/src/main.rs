@@ -29,13 +29,17 @@ struct Cli {
 enum Command {
     /// Print the Parquet schema in message format.
     Schema {
-        /// The Parquet file.
+        /// The Parquet file, or a dataset (a directory, glob or URL: its Arrow schema).
         file: PathBuf,
+        #[command(flatten)]
+        dataset: dataset::DatasetArgs,
     },
     /// Print the footer: a readable summary, or the whole footer as JSON.
     Meta {
-        /// The Parquet file.
+        /// The Parquet file, or a dataset (a directory, glob or URL: each file's footer).
         file: PathBuf,
+        #[command(flatten)]
+        dataset: dataset::DatasetArgs,
         /// Print the whole footer as JSON (field names as in parquet.thrift).
         #[arg(long)]
         json: bool,
@@ -70,13 +74,15 @@ enum Command {
     /// Convert Parquet to Arrow IPC, or Parquet / Arrow IPC to Parquet (OUT ending in
     /// .parquet), through a temporary file renamed into place when complete.
     Convert {
-        /// The Parquet or Arrow IPC file.
+        /// The Parquet or Arrow IPC file, or a dataset (a directory, glob or URL).
         input: PathBuf,
         /// The file to write: Parquet if its name ends in .parquet, else Arrow IPC (replaced
         /// if it exists; never the input).
         output: PathBuf,
         #[command(flatten)]
         read: read_options::ReadArgs,
+        #[command(flatten)]
+        dataset: dataset::DatasetArgs,
         #[command(flatten)]
         write: write_options::WriteArgs,
     },
@@ -85,12 +91,13 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match &cli.command {
-        Command::Schema { file } => schema::run(file),
+        Command::Schema { file, dataset } => schema::run(file, dataset),
         Command::Meta {
             file,
+            dataset,
             json,
             page_index,
-        } => meta::run(file, *json, *page_index),
+        } => meta::run(file, *json, *page_index, dataset),
         Command::Cat {
             file,
             read,
@@ -111,8 +118,9 @@ fn main() -> ExitCode {
             input,
             output,
             read,
+            dataset,
             write,
-        } => convert::run(input, output, read, write).map(|()| String::new()),
+        } => convert::run(input, output, read, dataset, write).map(|()| String::new()),
     };
     match res {
         Ok(out) => {

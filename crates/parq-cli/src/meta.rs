@@ -11,11 +11,20 @@ use parq::format::metadata::{
     Statistics,
 };
 
+use crate::dataset::DatasetArgs;
 use crate::json::{hex, Json, Obj};
 use crate::schema::logical_type_text;
 use crate::{read_footer, CliError};
 
-pub fn run(file: &Path, json: bool, page_index: bool) -> Result<String, CliError> {
+pub fn run(
+    file: &Path,
+    json: bool,
+    page_index: bool,
+    dataset: &DatasetArgs,
+) -> Result<String, CliError> {
+    if crate::dataset::is_dataset(file) {
+        return run_dataset(file, json, page_index, dataset);
+    }
     let md = read_footer(file)?;
     let pi = if page_index {
         let fail = |error| CliError {
@@ -36,6 +45,44 @@ pub fn run(file: &Path, json: bool, page_index: bool) -> Result<String, CliError
     } else {
         Ok(summary(&md, pi.as_ref()))
     }
+}
+
+/// The footers of a dataset's files: each file's summary under its name, or with `json`
+/// one JSON array of `{"file": ..., "metadata": ...}` objects.
+fn run_dataset(
+    source: &Path,
+    json: bool,
+    page_index: bool,
+    args: &DatasetArgs,
+) -> Result<String, CliError> {
+    if page_index {
+        return Err(CliError::new(
+            source,
+            parq::Error::new(parq::ErrorKind::InvalidArgument(
+                "--page-index applies to one file, not to a dataset".into(),
+            )),
+        ));
+    }
+    let ds = crate::dataset::open(source, args, Default::default())?;
+    let metas = ds.metadata().map_err(|e| CliError::new(source, e))?;
+    let mut out = String::new();
+    if json {
+        let docs = ds.files().into_iter().zip(&metas).map(|(name, md)| {
+            Json::Obj(vec![
+                ("file", Json::Str(name.to_string())),
+                ("metadata", to_json(md, None)),
+            ])
+        });
+        Json::Arr(docs.collect()).write(&mut out, 0);
+        out.push('\n');
+        return Ok(out);
+    }
+    for (name, md) in ds.files().into_iter().zip(&metas) {
+        out.push_str(&format!("== {name}\n"));
+        out.push_str(&summary(md, None));
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 fn text(b: &[u8]) -> String {

@@ -1,14 +1,18 @@
 //! `parq schema`: the schema in Parquet's message format, as parquet-cpp and parquet-java
-//! print it.
+//! print it (for a dataset, its Arrow schema: [`crate::dataset::schema`]).
 
 use std::fmt::Write;
 use std::path::Path;
 
 use parq::format::metadata::{LogicalType, PhysicalType, Schema, SchemaElement, TimeUnit};
 
+use crate::dataset::DatasetArgs;
 use crate::{read_footer, CliError};
 
-pub fn run(file: &Path) -> Result<String, CliError> {
+pub fn run(file: &Path, dataset: &DatasetArgs) -> Result<String, CliError> {
+    if crate::dataset::is_dataset(file) {
+        return crate::dataset::schema(file, dataset);
+    }
     let md = read_footer(file)?;
     Ok(message(md.schema()))
 }
