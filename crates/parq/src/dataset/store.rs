@@ -20,7 +20,7 @@ use object_store::{GetOptions, ObjectStore};
 
 use super::discover::{dirs_of, glob_options, is_glob, is_hidden, split_glob, Listed, Location};
 use crate::format::metadata::FileMetaData;
-use crate::read::io::source::RangeRead;
+use crate::read::io::source::{short_read, RangeRead};
 use crate::read::AsyncParquetReader;
 use crate::read::ObjectStoreSource;
 use crate::{Error, ErrorKind, Result};
@@ -442,27 +442,35 @@ impl RangeRead for StoreSource {
     }
 
     fn read_range(&self, range: Range<u64>) -> Result<Bytes> {
+        let mut got = self.read_ranges(std::slice::from_ref(&range))?;
+        match got.pop() {
+            Some(b) if got.is_empty() => Ok(b),
+            other => Err(short_read(&range, other.map_or(0, |b| b.len()))),
+        }
+    }
+
+    /// The ranges fetched at once: object_store coalesces the close ones and sends the
+    /// requests side by side.
+    fn read_ranges(&self, ranges: &[Range<u64>]) -> Result<Vec<Bytes>> {
         let store = Arc::clone(&self.store);
         let path = self.path.clone();
+        let ranges = ranges.to_vec();
         block_on(async move {
-            let got = store
-                .store
-                .get_ranges(&path, std::slice::from_ref(&range))
-                .await;
-            let what = format!(
-                "{} (bytes {}..{})",
-                store.url(&path),
-                range.start,
-                range.end
-            );
-            let mut got = got.map_err(|e| store.error(&what, e))?;
-            match got.pop() {
-                Some(b) if got.is_empty() && b.len() as u64 == range.end - range.start => Ok(b),
-                other => Err(crate::read::io::source::short_read(
-                    &range,
-                    other.map_or(0, |b| b.len()),
-                )),
+            let got = store.store.get_ranges(&path, &ranges).await;
+            let what = || {
+                let (first, last) = (ranges.first(), ranges.last());
+                let span = first
+                    .zip(last)
+                    .map(|(a, b)| format!("{}..{}", a.start, b.end));
+                format!("{} (bytes {})", store.url(&path), span.unwrap_or_default())
+            };
+            let got = got.map_err(|e| store.error(&what(), e))?;
+            for (r, b) in ranges.iter().zip(&got) {
+                if b.len() as u64 != r.end - r.start {
+                    return Err(short_read(r, b.len()).in_file(store.url(&path)));
+                }
             }
+            Ok(got)
         })
     }
 }

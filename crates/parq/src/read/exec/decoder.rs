@@ -360,8 +360,11 @@ impl ParquetDecoder {
                 DecodeStep::Batch(b) => return Ok(Some(b)),
                 DecodeStep::Finished => return Ok(None),
                 DecodeStep::NeedData(ranges) => {
-                    for r in ranges {
-                        let bytes = source.read_range(r.clone())?;
+                    let got = source.read_ranges(&ranges)?;
+                    if got.len() != ranges.len() {
+                        return Err(internal("a source gave another number of ranges"));
+                    }
+                    for (r, bytes) in ranges.into_iter().zip(got) {
                         if bytes.len() as u64 != r.end - r.start {
                             return Err(short_read(&r, bytes.len()));
                         }

@@ -26,6 +26,13 @@ pub trait RangeRead: Send + Sync + std::fmt::Debug {
 
     /// The bytes of `range` (within the file's length).
     fn read_range(&self, range: Range<u64>) -> Result<Bytes>;
+
+    /// The bytes of each of `ranges` (within the file's length), in order: the ranges a read
+    /// needs at one time. One [`RangeRead::read_range`] after another unless the source
+    /// reads them at once (an object store, whose requests wait on the network).
+    fn read_ranges(&self, ranges: &[Range<u64>]) -> Result<Vec<Bytes>> {
+        ranges.iter().map(|r| self.read_range(r.clone())).collect()
+    }
 }
 
 /// A file read by byte ranges, asynchronously.
