@@ -22,6 +22,7 @@ from parq._parq import (
     read_metadata as read_metadata,
     read_schema as read_schema,
     release_buffers as release_buffers,
+    clear_metadata_cache as clear_metadata_cache,
     write_table as write_table,
 )
 

@@ -43,6 +43,8 @@ def read_schema(source: Source) -> pa.Schema: ...
 def release_buffers() -> None:
     """Frees the buffers parq keeps between reads (file ranges and pages read, and the
     buffers of tables it returned that have been dropped since)."""
+def clear_metadata_cache() -> None:
+    """Forgets the footers kept from dataset reads."""
 def write_table(
     table: Any,
     where_: Sink,

@@ -398,6 +398,13 @@ fn release_buffers() {
     parq::read::release_buffers();
 }
 
+/// Forgets the footers kept from dataset reads (parq keeps them, keyed by path, size and
+/// modification time or ETag, so that a second query of a dataset reads none).
+#[pyfunction]
+fn clear_metadata_cache() {
+    parq::dataset::clear_metadata_cache();
+}
+
 #[pymodule]
 fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParquetError", m.py().get_type::<ParquetError>())?;
@@ -414,6 +421,7 @@ fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(read_schema, m)?)?;
     m.add_function(wrap_pyfunction!(release_buffers, m)?)?;
+    m.add_function(wrap_pyfunction!(clear_metadata_cache, m)?)?;
     m.add_function(wrap_pyfunction!(write::write_table, m)?)?;
     m.add_function(wrap_pyfunction!(write::write_to_dataset, m)?)?;
     m.add_class::<ParquetFile>()?;

@@ -438,3 +438,46 @@ def test_write_to_dataset_in_s3(s3):
     want = plain(t).select(back.column_names).sort_by("id")
     assert back.cast(want.schema).equals(want)
     assert_same(parq.read_table("s3://bucket/written", storage_options=options).sort_by("id"), back)
+
+
+# ---- requests, through a proxy that delays each one (scripts/latency_proxy.py) ----
+
+def test_requests_counted_through_a_latency_proxy(s3, hive):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    from latency_proxy import LatencyProxy
+
+    fs, options = s3
+    # A prefix of its own: no footer of it is in parq's cache yet.
+    files = sorted(p for p in hive.rglob("*.parquet") if "_temporary" not in str(p))
+    for p in files:
+        with fs.open_output_stream(f"bucket/counted/{p.relative_to(hive).as_posix()}") as out:
+            out.write(p.read_bytes())
+    proxy = LatencyProxy(options["aws_endpoint_url"], delay_ms=5)
+    try:
+        via = dict(options, aws_endpoint_url=proxy.url)
+        filters = [("year", "=", 2021)]
+        want = pq.read_table(hive, partitioning="hive", filters=filters)
+        proxy.stats.reset()
+        assert_same(parq.read_table("s3://bucket/counted/", storage_options=via, filters=filters), want)
+        first = proxy.stats.snapshot()
+        proxy.stats.reset()
+        assert_same(parq.read_table("s3://bucket/counted/", storage_options=via, filters=filters), want)
+        second = proxy.stats.snapshot()
+        # The second query reads no footer: one request fewer per file (each footer is one
+        # request: the 64 KiB tail holds it), and no HEAD (the listing gives the sizes).
+        assert first["requests"] - second["requests"] == len(files), (first, second)
+        assert "HEAD" not in first["by_method"]
+        kept = [p for p in files if "year=2021" in str(p)]
+        assert all(pq.ParquetFile(p).num_row_groups == 1 for p in kept)
+        # The listing, then one request per row group of the kept files (its column chunks
+        # fetched together), none of the others.
+        assert second["requests"] == 1 + len(kept), second
+        pa_fs = pafs.S3FileSystem(
+            access_key="testing", secret_key="testing", endpoint_override=proxy.url, scheme="http", region="us-east-1"
+        )
+        proxy.stats.reset()
+        assert_same(pq.read_table("bucket/counted", filesystem=pa_fs, partitioning="hive", filters=filters), want)
+        theirs = proxy.stats.snapshot()
+        print(f"requests: parq {first['requests']} then {second['requests']} (cached footers), pyarrow {theirs['requests']}")
+    finally:
+        proxy.close()

@@ -22,6 +22,7 @@
 //! scan (rounds, checks, table).
 
 mod alloc;
+mod dataset_scan;
 mod datasets;
 mod decode;
 mod decode_cases;
@@ -85,6 +86,9 @@ enum Command {
     Scan(scan::ScanArgs),
     /// The codec floor of files: one thread's time to decompress all their pages.
     CodecFloor(scan_floor::FloorArgs),
+    /// Datasets from S3 (moto behind a latency proxy) and local disk, parq vs
+    /// pyarrow.dataset / polars: time, requests and bytes (`python/bench_dataset.py`).
+    Dataset(dataset_scan::DatasetArgs),
     /// Re-print the footer tables (and optionally redraw the charts) from a `footer --json` file.
     Report(ReportArgs),
 }
@@ -132,6 +136,7 @@ fn main() -> ExitCode {
         Command::Memory(args) => memory::run(args, &root),
         Command::Scan(args) => scan::run(args, &root),
         Command::CodecFloor(args) => scan_floor::run(args),
+        Command::Dataset(args) => dataset_scan::run(args, &root),
         Command::Report(args) => report(args),
         Command::Worker(args) => worker::worker_main(args),
     };

@@ -31,6 +31,9 @@ mod cache;
 mod discover;
 mod filter;
 mod partition;
+mod parts;
+#[cfg(feature = "object_store")]
+mod prefetch;
 mod scan;
 mod schema;
 #[cfg(feature = "object_store")]
@@ -74,7 +77,8 @@ pub struct DatasetOptions {
     pub file_path_column: Option<String>,
     /// A column of each row's index within its file (int64), after the others.
     pub row_index_column: Option<String>,
-    /// How many footers are read at once. Default 16.
+    /// How many footers are read at once (object stores; local files on the worker pool).
+    /// Default 64.
     pub concurrency: usize,
 }
 
@@ -87,7 +91,7 @@ impl Default for DatasetOptions {
             read: ReadOptions::default(),
             file_path_column: None,
             row_index_column: None,
-            concurrency: 16,
+            concurrency: 64,
         }
     }
 }
@@ -129,6 +133,20 @@ impl DatasetFile {
     pub(crate) fn builder(&self, options: &ReadOptions) -> Result<ParquetDecoderBuilder> {
         let meta = Arc::clone(self.meta()?);
         Ok(ParquetDecoderBuilder::new(meta, self.listed.size).with_options(options.clone()))
+    }
+
+    /// Whether the file is an object of a store.
+    pub(crate) fn is_remote(&self) -> bool {
+        !matches!(self.listed.location, Location::Local(_))
+    }
+
+    /// Its store and path, when it is an object of a store.
+    #[cfg(feature = "object_store")]
+    pub(crate) fn object(&self) -> Option<(Arc<store::Store>, object_store::path::Path)> {
+        match &self.listed.location {
+            Location::Store(store, path) => Some((Arc::clone(store), path.clone())),
+            Location::Local(_) => None,
+        }
     }
 
     /// The file's bytes.

@@ -21,13 +21,20 @@ use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, RecordBatchReader, S
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 
 use super::filter::{residual, Residual};
+use super::parts::{parts, Part};
 use super::schema::{conform, with_columns};
 use super::{read_footers, Dataset, DatasetFile};
 use crate::error::{arrow_error, internal};
 use crate::read::filter::bind::BoundFilter;
+use crate::read::io::source::RangeRead;
 use crate::read::Predicate;
 use crate::read::{ParquetReader, ReadOptions};
 use crate::{workers, Error, ErrorKind, Result};
+
+/// How many row groups of object stores may be fetched ahead at once.
+const REMOTE_PARTS: usize = 32;
+/// The most bytes fetched ahead for row groups not yet taken (one row group at least).
+const MAX_BYTES_AHEAD: u64 = 256 << 20;
 
 /// A read of a [`Dataset`]: see the [module documentation](self).
 #[derive(Debug, Clone)]
@@ -57,8 +64,8 @@ struct FilePlan {
     pushdown: Option<Predicate>,
     /// The filter applied to the rows as the dataset types them, then the columns kept.
     post: Option<(BoundFilter, Vec<usize>)>,
-    /// The row groups read, with the rows before each in the file.
-    row_groups: Vec<(usize, u64)>,
+    /// The row groups read.
+    parts: Vec<Part>,
 }
 
 /// What every job of a scan shares.
@@ -74,12 +81,11 @@ struct Shared {
     read: ReadOptions,
 }
 
-/// One row group of one file.
+/// One row group of one file: its file's plan and its part there.
 #[derive(Debug, Clone, Copy)]
 struct Unit {
     plan: usize,
-    row_group: usize,
-    first_row: u64,
+    part: usize,
 }
 
 impl<'a> DatasetScan<'a> {
@@ -240,6 +246,11 @@ impl<'a> DatasetScan<'a> {
         read_footers(&reached, ds.options.concurrency)?;
 
         let row_index = origins.contains(&Origin::RowIndex);
+        // Each row group is read on one thread: row groups are the jobs.
+        let read_options = ReadOptions {
+            threads: 1,
+            ..ds.options.read.clone()
+        };
         let mut files = Vec::new();
         for i in kept {
             let Some(file) = ds.files.get(i) else {
@@ -285,19 +296,13 @@ impl<'a> DatasetScan<'a> {
                     }
                 }
             };
-            let meta = file.meta()?;
-            let mut row_groups = Vec::with_capacity(meta.row_groups().len());
-            let mut rows = 0u64;
-            for (rg, group) in meta.row_groups().iter().enumerate() {
-                row_groups.push((rg, rows));
-                rows = rows.saturating_add(u64::try_from(group.num_rows()).unwrap_or(0));
-            }
+            let parts = parts(file, &read_options, &read, pushdown.as_ref())?;
             files.push(FilePlan {
                 file: Arc::clone(file),
                 read,
                 pushdown,
                 post,
-                row_groups,
+                parts,
             });
         }
         Ok(Shared {
@@ -305,10 +310,7 @@ impl<'a> DatasetScan<'a> {
             work,
             origins,
             out,
-            read: ReadOptions {
-                threads: 1,
-                ..ds.options.read.clone()
-            },
+            read: read_options,
         })
     }
 
@@ -316,21 +318,26 @@ impl<'a> DatasetScan<'a> {
     pub fn batches(&self) -> Result<DatasetBatches> {
         let shared = Arc::new(self.plan()?);
         let mut waiting = VecDeque::new();
+        let mut remote = false;
         for (plan, fp) in shared.files.iter().enumerate() {
-            for &(row_group, first_row) in &fp.row_groups {
-                waiting.push_back(Unit {
-                    plan,
-                    row_group,
-                    first_row,
-                });
+            remote |= fp.file.is_remote();
+            for part in 0..fp.parts.len() {
+                waiting.push_back(Unit { plan, part });
             }
         }
+        // Row groups of object stores are fetched ahead, up to a number of requests and of
+        // bytes under way; local ones only as many as the threads decode.
+        let window = match remote {
+            true => self.threads.max(REMOTE_PARTS),
+            false => self.threads,
+        };
         Ok(DatasetBatches {
             schema: Arc::clone(&shared.out),
             shared,
             waiting,
             running: VecDeque::new(),
-            window: self.threads.max(1),
+            window: window.max(1),
+            bytes_ahead: 0,
             failed: false,
         })
     }
@@ -369,10 +376,13 @@ pub struct DatasetBatches {
     schema: SchemaRef,
     /// Row groups not started yet, in order.
     waiting: VecDeque<Unit>,
-    /// The row groups under way, in order: what their jobs send.
-    running: VecDeque<Receiver<Message>>,
+    /// The row groups under way, in order: what their jobs send, and the bytes fetched
+    /// ahead for them.
+    running: VecDeque<(Receiver<Message>, u64)>,
     /// How many row groups may be under way at once.
     window: usize,
+    /// The bytes fetched ahead for the row groups under way.
+    bytes_ahead: u64,
     failed: bool,
 }
 
@@ -397,17 +407,58 @@ impl DatasetBatches {
         self.shared.files.len()
     }
 
+    /// Whether another row group may start: one under the window, and its bytes under
+    /// the bytes fetched ahead at most (or nothing under way).
+    fn may_start(&self, unit: &Unit) -> bool {
+        if self.running.len() >= self.window {
+            return false;
+        }
+        self.running.is_empty() || self.bytes_ahead + self.ahead(unit) <= MAX_BYTES_AHEAD
+    }
+
+    /// The bytes fetched ahead for `unit`.
+    fn ahead(&self, unit: &Unit) -> u64 {
+        let Some(fp) = self.shared.files.get(unit.plan) else {
+            return 0;
+        };
+        match fp.file.is_remote() {
+            true => fp.parts.get(unit.part).map_or(0, Part::bytes),
+            false => 0,
+        }
+    }
+
     fn start(&mut self, unit: Unit) {
         let (tx, rx) = channel();
+        let bytes = self.ahead(&unit);
         let shared = Arc::clone(&self.shared);
-        workers::spawn(move || {
-            if let Err(e) = run(&shared, unit, &tx) {
-                let _ = tx.send(Message::Failed(e));
-            } else {
-                let _ = tx.send(Message::End);
+        let job = move |source: Result<Option<Arc<dyn RangeRead>>>| {
+            let done = source.and_then(|s| run(&shared, unit, &tx, s));
+            let _ = tx.send(match done {
+                Ok(()) => Message::End,
+                Err(e) => Message::Failed(e),
+            });
+        };
+        self.bytes_ahead += bytes;
+        self.running.push_back((rx, bytes));
+        #[cfg(feature = "object_store")]
+        if bytes > 0 {
+            if let Some(fp) = self.shared.files.get(unit.plan) {
+                let ranges = fp.parts.get(unit.part).map(|p| p.ranges.clone());
+                if let (Some(ranges), Some((store, path))) = (ranges, fp.file.object()) {
+                    let rest = fp.file.source();
+                    super::store::fetch_then(store, path, ranges.clone(), move |got| {
+                        let source = got.and_then(|got| {
+                            let rest = rest?;
+                            let p = super::prefetch::Prefetched::new(&ranges, got, rest)?;
+                            Ok(Some(Arc::new(p) as Arc<dyn RangeRead>))
+                        });
+                        workers::spawn(move || job(source));
+                    });
+                    return;
+                }
             }
-        });
-        self.running.push_back(rx);
+        }
+        workers::spawn(move || job(Ok(None)));
     }
 }
 
@@ -419,17 +470,20 @@ impl Iterator for DatasetBatches {
             return None;
         }
         loop {
-            while self.running.len() < self.window {
-                let Some(unit) = self.waiting.pop_front() else {
+            while let Some(unit) = self.waiting.front().copied() {
+                if !self.may_start(&unit) {
                     break;
-                };
+                }
+                self.waiting.pop_front();
                 self.start(unit);
             }
-            let rx = self.running.front()?;
+            let (rx, _) = self.running.front()?;
             match rx.recv() {
                 Ok(Message::Batch(b)) => return Some(Ok(b)),
                 Ok(Message::End) => {
-                    self.running.pop_front();
+                    if let Some((_, bytes)) = self.running.pop_front() {
+                        self.bytes_ahead = self.bytes_ahead.saturating_sub(bytes);
+                    }
                 }
                 Ok(Message::Failed(e)) => {
                     self.failed = true;
@@ -469,14 +523,24 @@ impl RecordBatchReader for DatasetReader {
     }
 }
 
-/// Reads one row group of one file and sends its batches.
-fn run(shared: &Shared, unit: Unit, tx: &Sender<Message>) -> Result<()> {
+/// Reads one row group of one file (from `source` when its bytes were fetched ahead) and
+/// sends its batches.
+fn run(
+    shared: &Shared,
+    unit: Unit,
+    tx: &Sender<Message>,
+    source: Option<Arc<dyn RangeRead>>,
+) -> Result<()> {
     let fp = shared
         .files
         .get(unit.plan)
         .ok_or_else(|| internal("a dataset job of no file"))?;
+    let part = fp
+        .parts
+        .get(unit.part)
+        .ok_or_else(|| internal("a dataset job of no row group"))?;
     let file = &fp.file;
-    let mut first_row = unit.first_row;
+    let mut first_row = part.first_row;
     let mut send = |batch: RecordBatch| -> Result<bool> {
         let rows = batch.num_rows();
         let out = build(shared, fp, &batch, first_row)?;
@@ -489,7 +553,7 @@ fn run(shared: &Shared, unit: Unit, tx: &Sender<Message>) -> Result<()> {
         let meta = file.meta()?;
         let rows = meta
             .row_groups()
-            .get(unit.row_group)
+            .get(part.row_group)
             .map_or(0, |g| usize::try_from(g.num_rows()).unwrap_or(0));
         let empty = Arc::new(Schema::empty());
         let mut left = rows;
@@ -503,12 +567,15 @@ fn run(shared: &Shared, unit: Unit, tx: &Sender<Message>) -> Result<()> {
         }
         return Ok(());
     }
-    let source = file.source()?;
+    let source = match source {
+        Some(s) => s,
+        None => file.source()?,
+    };
     let meta = Arc::clone(file.meta()?);
     let mut reader = ParquetReader::from_metadata(source, meta)
         .with_options(shared.read.clone())
         .with_columns(fp.read.iter().map(String::as_str))
-        .with_row_groups([unit.row_group]);
+        .with_row_groups([part.row_group]);
     if let Some(p) = &fp.pushdown {
         reader = reader.with_filter(p.clone());
     }
@@ -535,11 +602,16 @@ fn build(
         Some(_) => shared.work.fields().len(),
         None => shared.out.fields().len(),
     };
-    let file_cols = conform(batch, &shared.work)?;
     let mut columns: Vec<ArrayRef> = Vec::with_capacity(fields);
     for (i, origin) in shared.origins.iter().enumerate().take(fields) {
         let column: ArrayRef = match origin {
-            Origin::File => Arc::clone(file_cols.column(i)),
+            Origin::File => {
+                let field = shared.work.fields().get(i);
+                conform(
+                    batch,
+                    field.ok_or_else(|| internal("a column of no field"))?,
+                )?
+            }
             Origin::Partition(p) => {
                 let value = fp
                     .file

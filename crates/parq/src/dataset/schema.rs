@@ -1,7 +1,7 @@
 //! One schema across a dataset's files: fields united by name in the order first seen, a
 //! field a file lacks read as nulls, int32/int64 as int64 and float32/float64 as float64
 //! (a null-typed field takes the other's type); any other disagreement is an error naming
-//! both files. [`conform`] makes a file's batch the dataset's.
+//! both files. [`conform`] makes a file's column the dataset's.
 
 use std::sync::Arc;
 
@@ -63,20 +63,14 @@ pub(crate) fn unify(files: &[(&str, &Schema)]) -> Result<Schema> {
     Ok(Schema::new(fields))
 }
 
-/// The batch of `schema` made of `batch`'s columns by name: each cast to its field's type, a
-/// field `batch` lacks as nulls. `rows` is the batch's row count.
-pub(crate) fn conform(batch: &RecordBatch, schema: &SchemaRef) -> Result<RecordBatch> {
-    let rows = batch.num_rows();
-    let mut columns: Vec<ArrayRef> = Vec::with_capacity(schema.fields().len());
-    for field in schema.fields() {
-        let column = match batch.column_by_name(field.name()) {
-            None => new_null_array(field.data_type(), rows),
-            Some(c) if c.data_type() == field.data_type() => Arc::clone(c),
-            Some(c) => arrow_cast::cast(c, field.data_type()).map_err(arrow_error)?,
-        };
-        columns.push(column);
-    }
-    with_columns(schema, columns, rows)
+/// The column of `field` made of `batch`'s column of its name: cast to the field's type,
+/// or nulls where `batch` has none.
+pub(crate) fn conform(batch: &RecordBatch, field: &Field) -> Result<ArrayRef> {
+    Ok(match batch.column_by_name(field.name()) {
+        None => new_null_array(field.data_type(), batch.num_rows()),
+        Some(c) if c.data_type() == field.data_type() => Arc::clone(c),
+        Some(c) => arrow_cast::cast(c, field.data_type()).map_err(arrow_error)?,
+    })
 }
 
 /// A batch of `schema` from `columns` of `rows` rows each.
@@ -151,13 +145,10 @@ mod tests {
             vec![Arc::new(Int32Array::from(vec![1, 2]))],
         )
         .unwrap();
-        let out = conform(&batch, &Arc::new(u)).unwrap();
-        assert_eq!(out.column(0).data_type(), &DataType::Int64);
-        assert_eq!(out.column(1).null_count(), 2);
-        assert!(out
-            .column(1)
-            .as_any()
-            .downcast_ref::<StringArray>()
-            .is_some());
+        let x = conform(&batch, u.field(0)).unwrap();
+        assert_eq!(x.data_type(), &DataType::Int64);
+        let s = conform(&batch, u.field(1)).unwrap();
+        assert_eq!(s.null_count(), 2);
+        assert!(s.as_any().downcast_ref::<StringArray>().is_some());
     }
 }

@@ -118,6 +118,31 @@ pub(crate) fn block_on<T: Send + 'static>(
     })?
 }
 
+/// Fetches `ranges` of the object at `path` on the IO runtime, then calls `then` with them
+/// (on a thread of the runtime: `then` should hand work on, not do it).
+pub(crate) fn fetch_then(
+    store: Arc<Store>,
+    path: Path,
+    ranges: Vec<Range<u64>>,
+    then: impl FnOnce(Result<Vec<Bytes>>) + Send + 'static,
+) {
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(e) => return then(Err(e)),
+    };
+    rt.spawn(async move {
+        let got = store.store.get_ranges(&path, &ranges).await;
+        let what = || {
+            format!(
+                "{} ({} ranges of a row group)",
+                store.url(&path),
+                ranges.len()
+            )
+        };
+        then(got.map_err(|e| store.error(&what(), e)));
+    });
+}
+
 /// The retries of every store.
 #[cfg(feature = "cloud")]
 fn retry() -> object_store::RetryConfig {

@@ -57,6 +57,7 @@ enum Root {
 /// The bytes of one file being written.
 enum Sink {
     Local(BufWriter<File>),
+    #[cfg(feature = "object_store")]
     Memory(Vec<u8>),
 }
 
@@ -64,6 +65,7 @@ impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         match self {
             Sink::Local(f) => f.write(buf),
+            #[cfg(feature = "object_store")]
             Sink::Memory(v) => {
                 v.extend_from_slice(buf);
                 Ok(buf.len())
@@ -74,6 +76,7 @@ impl Write for Sink {
     fn flush(&mut self) -> std::io::Result<()> {
         match self {
             Sink::Local(f) => f.flush(),
+            #[cfg(feature = "object_store")]
             Sink::Memory(_) => Ok(()),
         }
     }
@@ -196,8 +199,15 @@ impl DatasetWriter<'_> {
         let format = FormatOptions::default();
         let mut formatters = Vec::with_capacity(partition_idx.len());
         for &i in partition_idx {
-            let column = batch.column(i);
+            let (Some(column), Some(field)) =
+                (batch.columns().get(i), batch.schema_ref().fields().get(i))
+            else {
+                return Err(crate::error::internal("a partition column of no field"));
+            };
+            // The directory level's `key=`, percent-encoded as the values are.
+            let key = format!("{}=", utf8_percent_encode(field.name(), KEEP));
             formatters.push((
+                key,
                 column,
                 ArrayFormatter::try_new(column.as_ref(), &format).map_err(arrow_error)?,
             ));
@@ -207,17 +217,14 @@ impl DatasetWriter<'_> {
         let mut rel = String::new();
         for row in 0..batch.num_rows() {
             rel.clear();
-            for (k, (column, f)) in partition_idx.iter().zip(&formatters) {
-                let name = batch.schema_ref().field(*k).name().clone();
-                let value = if column.is_null(row) {
-                    NULL_VALUE.to_string()
+            for (key, column, f) in &formatters {
+                rel.push_str(key);
+                if column.is_null(row) {
+                    rel.push_str(NULL_VALUE);
                 } else {
                     let text = f.value(row).to_string();
-                    utf8_percent_encode(&text, KEEP).to_string()
-                };
-                rel.push_str(&utf8_percent_encode(&name, KEEP).to_string());
-                rel.push('=');
-                rel.push_str(&value);
+                    rel.extend(utf8_percent_encode(&text, KEEP));
+                }
                 rel.push('/');
             }
             let row = u32::try_from(row).map_err(|_| {
