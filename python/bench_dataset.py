@@ -2,6 +2,7 @@
 ``pyarrow.dataset`` and polars ``scan_parquet``, on the same files.
 
     python python/bench_dataset.py [--files 200] [--rows-per-file 250000] [--delay-ms 20] [--rounds 3]
+        [--only s3|local]
 
 The dataset: ``--files`` files in 10 hive partitions (``part=0`` .. ``part=9``), each of
 ``--rows-per-file`` rows in row groups of 50,000 (``id`` int64 sorted across the dataset,
@@ -107,6 +108,7 @@ def main() -> None:
     ap.add_argument("--delay-ms", type=float, default=20.0)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--dir", default=str(ROOT / "target" / "bench-dataset"))
+    ap.add_argument("--only", choices=["s3", "local"], default=None, help="one of the two places")
     args = ap.parse_args()
 
     local = Path(args.dir) / f"d{args.files}x{args.rows_per_file}"
@@ -179,7 +181,7 @@ def main() -> None:
             return {"parq (cold)": parq_cold, "parq (warm)": parq_warm, "pyarrow.dataset": pyarrow_ds,
                     "polars": polars_scan}
 
-        for where in ["s3", "local"]:
+        for where in [w for w in ["s3", "local"] if args.only in (None, w)]:
             print(f"\n## {'S3 (moto) at %g ms per request' % args.delay_ms if where == 's3' else 'local disk'}")
             print("| query | reader | median ms | requests | MB read | vs parq (cold) |")
             print("|---|---|---:|---:|---:|---:|")

@@ -28,13 +28,18 @@ fn merged(mut ranges: Vec<Range<u64>>, gap: u64) -> Vec<Range<u64>> {
     out
 }
 
-/// One row group of one file to read.
+/// Consecutive row groups of an object read whole are fetched together (one request)
+/// up to this many bytes of chunks.
+const GROUP_BYTES: u64 = 64 << 20;
+
+/// Row groups of one file to read, one after the other, by one job.
 #[derive(Debug, Clone)]
 pub(crate) struct Part {
-    pub(crate) row_group: usize,
-    /// The rows of the file before it.
+    /// The row groups, in order (consecutive when there are several).
+    pub(crate) row_groups: Vec<usize>,
+    /// The rows of the file before the first.
     pub(crate) first_row: u64,
-    /// Its chunks' ranges when it is read whole; else empty (read as the decoder asks).
+    /// Their chunks' ranges when they are read whole; else empty (read as the decoder asks).
     pub(crate) ranges: Vec<Range<u64>>,
 }
 
@@ -48,8 +53,40 @@ impl Part {
     }
 }
 
-/// The parts of `file` read for the columns `read` with the filter `pushdown`.
+/// The parts of `file` read for the columns `read` with the filter `pushdown`: a row group
+/// each, or for an object read whole (`remote`, no filter), consecutive row groups up to
+/// [`GROUP_BYTES`] of chunks.
 pub(crate) fn parts(
+    file: &DatasetFile,
+    options: &ReadOptions,
+    read: &[String],
+    pushdown: Option<&Predicate>,
+) -> Result<Vec<Part>> {
+    let single = one_per_row_group(file, options, read, pushdown)?;
+    if !file.is_remote() || pushdown.is_some() {
+        return Ok(single);
+    }
+    let mut out: Vec<Part> = Vec::with_capacity(single.len());
+    for part in single {
+        match out.last_mut() {
+            Some(last)
+                if last.bytes() + part.bytes() <= GROUP_BYTES
+                    && last.row_groups.last().map(|rg| rg + 1)
+                        == part.row_groups.first().copied() =>
+            {
+                last.row_groups.extend(part.row_groups);
+                last.ranges.extend(part.ranges);
+                let gap = options.coalesce_bytes.max(MERGE_GAP);
+                last.ranges = merged(std::mem::take(&mut last.ranges), gap);
+            }
+            _ => out.push(part),
+        }
+    }
+    Ok(out)
+}
+
+/// The parts of `file`, a row group each.
+fn one_per_row_group(
     file: &DatasetFile,
     options: &ReadOptions,
     read: &[String],
@@ -67,7 +104,7 @@ pub(crate) fn parts(
         // No column is read: the rows come from the footer.
         return Ok((0..meta.row_groups().len())
             .map(|rg| Part {
-                row_group: rg,
+                row_groups: vec![rg],
                 first_row: first_row(rg),
                 ranges: Vec::new(),
             })
@@ -93,7 +130,7 @@ pub(crate) fn parts(
             }
         }
         out.push(Part {
-            row_group: *rg,
+            row_groups: vec![*rg],
             first_row: first_row(*rg),
             ranges: merged(ranges, options.coalesce_bytes.max(MERGE_GAP)),
         });

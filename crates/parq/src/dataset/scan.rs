@@ -551,10 +551,12 @@ fn run(
     if fp.read.is_empty() && fp.pushdown.is_none() {
         // No file column: the rows come from the footer.
         let meta = file.meta()?;
-        let rows = meta
-            .row_groups()
-            .get(part.row_group)
-            .map_or(0, |g| usize::try_from(g.num_rows()).unwrap_or(0));
+        let rows: usize = part
+            .row_groups
+            .iter()
+            .filter_map(|&rg| meta.row_groups().get(rg))
+            .map(|g| usize::try_from(g.num_rows()).unwrap_or(0))
+            .sum();
         let empty = Arc::new(Schema::empty());
         let mut left = rows;
         while left > 0 {
@@ -575,7 +577,7 @@ fn run(
     let mut reader = ParquetReader::from_metadata(source, meta)
         .with_options(shared.read.clone())
         .with_columns(fp.read.iter().map(String::as_str))
-        .with_row_groups([part.row_group]);
+        .with_row_groups(part.row_groups.iter().copied());
     if let Some(p) = &fp.pushdown {
         reader = reader.with_filter(p.clone());
     }
