@@ -211,50 +211,38 @@ fn open_store(
     root: &str,
     options: &[(String, String)],
 ) -> Result<Arc<dyn ObjectStore>> {
+    // A builder given the URL, the retries and the options as its config keys, built.
+    #[cfg(feature = "cloud")]
+    macro_rules! built {
+        ($builder:expr, $key:ty) => {{
+            let mut b = $builder.with_url(root).with_retry(retry());
+            for (key, v) in keys::<$key>(options, scheme)? {
+                b = b.with_config(key, v);
+            }
+            Arc::new(b.build().map_err(|e| build_error(root, e))?)
+        }};
+    }
     Ok(match scheme {
         #[cfg(feature = "cloud")]
-        "s3" | "s3a" => {
-            use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
-            let mut b = AmazonS3Builder::from_env()
-                .with_url(root)
-                .with_retry(retry());
-            for (key, v) in keys::<AmazonS3ConfigKey>(options, scheme)? {
-                b = b.with_config(key, v);
-            }
-            Arc::new(b.build().map_err(|e| build_error(root, e))?)
-        }
+        "s3" | "s3a" => built!(
+            object_store::aws::AmazonS3Builder::from_env(),
+            object_store::aws::AmazonS3ConfigKey
+        ),
         #[cfg(feature = "cloud")]
-        "gs" => {
-            use object_store::gcp::{GoogleCloudStorageBuilder, GoogleConfigKey};
-            let mut b = GoogleCloudStorageBuilder::from_env()
-                .with_url(root)
-                .with_retry(retry());
-            for (key, v) in keys::<GoogleConfigKey>(options, scheme)? {
-                b = b.with_config(key, v);
-            }
-            Arc::new(b.build().map_err(|e| build_error(root, e))?)
-        }
+        "gs" => built!(
+            object_store::gcp::GoogleCloudStorageBuilder::from_env(),
+            object_store::gcp::GoogleConfigKey
+        ),
         #[cfg(feature = "cloud")]
-        "az" | "adl" | "azure" | "abfs" | "abfss" => {
-            use object_store::azure::{AzureConfigKey, MicrosoftAzureBuilder};
-            let mut b = MicrosoftAzureBuilder::from_env()
-                .with_url(root)
-                .with_retry(retry());
-            for (key, v) in keys::<AzureConfigKey>(options, scheme)? {
-                b = b.with_config(key, v);
-            }
-            Arc::new(b.build().map_err(|e| build_error(root, e))?)
-        }
+        "az" | "adl" | "azure" | "abfs" | "abfss" => built!(
+            object_store::azure::MicrosoftAzureBuilder::from_env(),
+            object_store::azure::AzureConfigKey
+        ),
         #[cfg(feature = "cloud")]
-        "http" | "https" => {
-            use object_store::http::HttpBuilder;
-            use object_store::ClientConfigKey;
-            let mut b = HttpBuilder::new().with_url(root).with_retry(retry());
-            for (key, v) in keys::<ClientConfigKey>(options, scheme)? {
-                b = b.with_config(key, v);
-            }
-            Arc::new(b.build().map_err(|e| build_error(root, e))?)
-        }
+        "http" | "https" => built!(
+            object_store::http::HttpBuilder::new(),
+            object_store::ClientConfigKey
+        ),
         _ => {
             let reads = if cfg!(feature = "cloud") {
                 "s3://, gs://, az://, abfs://, http(s):// and file:// URLs"
