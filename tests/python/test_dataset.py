@@ -14,11 +14,13 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 from pathlib import Path
 
 import duckdb
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
@@ -481,3 +483,30 @@ def test_requests_counted_through_a_latency_proxy(s3, hive):
         print(f"requests: parq {first['requests']} then {second['requests']} (cached footers), pyarrow {theirs['requests']}")
     finally:
         proxy.close()
+
+
+# ---- HTTP: the range server of the async reader's tests, on 127.0.0.1 ----
+
+def test_http_objects_and_lists_equal_pyarrow(hive):
+    script = Path(__file__).resolve().parents[2] / "crates" / "parq" / "tests" / "read_async.py"
+    proc = subprocess.Popen([sys.executable, str(script), str(hive)], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(proc.stdout.readline().strip())
+        files = sorted(p for p in hive.rglob("*.parquet") if "_temporary" not in str(p))
+        # The directory names hold `%` (pyarrow's encoding of `/` and spaces): quoted in URLs.
+        urls = [f"http://127.0.0.1:{port}/{urllib.parse.quote(p.relative_to(hive).as_posix())}" for p in files]
+        # One object: no partition columns.
+        assert_same(parq.read_table(urls[0]), pq.read_table(files[0]))
+        # A list of URLs: partitions from the key=value parts of each path, in the list's order.
+        want = ds.dataset([str(p) for p in files], format="parquet", partitioning="hive").to_table()
+        got = parq.read_table(urls)
+        assert got.column_names[-2:] == ["year", "tag"]
+        # Percent-encoded directories are decoded once, as pyarrow decodes them from disk.
+        assert_same(got, want)
+        f = [("year", "=", 2022), ("id", ">", 40)]
+        assert_same(parq.read_table(urls, filters=f), ds.dataset([str(p) for p in files], format="parquet", partitioning="hive").to_table(filter=(pc.field("year") == 2022) & (pc.field("id") > 40)))
+        with pytest.raises(FileNotFoundError):
+            parq.read_table(f"http://127.0.0.1:{port}/no/such.parquet")
+    finally:
+        proc.kill()
+        proc.wait()

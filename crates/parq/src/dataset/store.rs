@@ -239,8 +239,10 @@ fn open_store(
             object_store::azure::AzureConfigKey
         ),
         #[cfg(feature = "cloud")]
+        // An http:// URL asks for plain HTTP (object_store refuses it by default).
         "http" | "https" => built!(
-            object_store::http::HttpBuilder::new(),
+            object_store::http::HttpBuilder::new()
+                .with_config(object_store::ClientConfigKey::AllowHttp, "true"),
             object_store::ClientConfigKey
         ),
         _ => {
@@ -353,14 +355,22 @@ pub(crate) fn discover(url: &str, options: &[(String, String)]) -> Result<(bool,
         return Ok((false, files));
     }
     let object = parse(path)?;
+    // A name of a file is looked for as an object first; when there is none, a listing
+    // that fails (plain HTTP servers list nothing) leaves it missing.
+    let mut missing = None;
     if path.ends_with(".parquet") {
-        if let Ok(meta) = block_on(head(Arc::clone(&store), object.clone())) {
-            return Ok((true, vec![listed(&store, meta, "")]));
+        match block_on(head(Arc::clone(&store), object.clone())) {
+            Ok(meta) => return Ok((true, vec![listed(&store, meta, "")])),
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound(_)) => missing = Some(e),
+            Err(_) => {}
         }
     }
     let prefix = (!path.is_empty()).then_some(object.clone());
     let skip = prefix.as_ref().map_or(0, |p| p.parts().count());
-    let objects = block_on(list(Arc::clone(&store), prefix))?;
+    let objects = match block_on(list(Arc::clone(&store), prefix)) {
+        Ok(objects) => objects,
+        Err(e) => return Err(missing.unwrap_or(e)),
+    };
     let mut files = Vec::new();
     for meta in objects {
         let parts: Vec<String> = meta
