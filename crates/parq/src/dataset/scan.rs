@@ -635,19 +635,12 @@ fn build(
         };
         columns.push(column);
     }
+    // The output's columns are the work's first ones: `fields` of them are built.
     let schema = match &fp.post {
         Some(_) => &shared.work,
         None => &shared.out,
     };
-    let schema = Arc::new(Schema::new(
-        schema
-            .fields()
-            .iter()
-            .take(fields)
-            .cloned()
-            .collect::<Vec<_>>(),
-    ));
-    let built = with_columns(&schema, columns, rows)?;
+    let built = with_columns(schema, columns, rows)?;
     let Some((filter, keep)) = &fp.post else {
         return Ok(built);
     };

@@ -295,14 +295,33 @@ fn listed(store: &Arc<Store>, meta: object_store::ObjectMeta, dirs_from: &str) -
     }
 }
 
-/// The store of `url` and the key prefix its path gives (no leading or trailing `/`).
-pub(crate) fn open_prefix(url: &str, options: &[(String, String)]) -> Result<(Arc<Store>, String)> {
+/// The store of `url` and the path after its authority (as written).
+fn open_url<'a>(url: &'a str, options: &[(String, String)]) -> Result<(Arc<Store>, &'a str)> {
     let Some((scheme, authority, path)) = split_url(url) else {
         return Err(Error::new(ErrorKind::InvalidArgument(format!(
             "not a URL: {url}"
         ))));
     };
-    let store = Arc::new(store_of(scheme, authority, options)?);
+    Ok((Arc::new(store_of(scheme, authority, options)?), path))
+}
+
+/// `path` of `url` as an object path (percent-decoded).
+fn object_path(url: &str, path: &str) -> Result<Path> {
+    Path::from_url_path(path).map_err(|e| {
+        Error::new(ErrorKind::InvalidArgument(format!(
+            "bad path in {url}: {e}"
+        )))
+    })
+}
+
+/// The parts of an object's path.
+fn parts_of(path: &Path) -> Vec<String> {
+    path.parts().map(|p| p.as_ref().to_string()).collect()
+}
+
+/// The store of `url` and the key prefix its path gives (no leading or trailing `/`).
+pub(crate) fn open_prefix(url: &str, options: &[(String, String)]) -> Result<(Arc<Store>, String)> {
+    let (store, path) = open_url(url, options)?;
     Ok((store, path.trim_end_matches('/').to_string()))
 }
 
@@ -310,19 +329,8 @@ pub(crate) fn open_prefix(url: &str, options: &[(String, String)]) -> Result<(Ar
 /// and `.` parts), or the objects a glob in its path matches. `single` tells an object from
 /// many.
 pub(crate) fn discover(url: &str, options: &[(String, String)]) -> Result<(bool, Vec<Listed>)> {
-    let Some((scheme, authority, path)) = split_url(url) else {
-        return Err(Error::new(ErrorKind::InvalidArgument(format!(
-            "not a URL: {url}"
-        ))));
-    };
-    let store = Arc::new(store_of(scheme, authority, options)?);
-    let parse = |p: &str| {
-        Path::from_url_path(p).map_err(|e| {
-            Error::new(ErrorKind::InvalidArgument(format!(
-                "bad path in {url}: {e}"
-            )))
-        })
-    };
+    let (store, path) = open_url(url, options)?;
+    let parse = |p: &str| object_path(url, p);
     if is_glob(path) {
         let (base, rest) = split_glob(path);
         let pattern =
@@ -332,11 +340,7 @@ pub(crate) fn discover(url: &str, options: &[(String, String)]) -> Result<(bool,
         let skip = prefix.as_ref().map_or(0, |p| p.parts().count());
         let mut files = Vec::new();
         for meta in objects {
-            let parts: Vec<String> = meta
-                .location
-                .parts()
-                .map(|p| p.as_ref().to_string())
-                .collect();
+            let parts = parts_of(&meta.location);
             let below = parts.get(skip..).unwrap_or_default();
             if below.iter().any(|p| is_hidden(p)) {
                 continue;
@@ -373,11 +377,7 @@ pub(crate) fn discover(url: &str, options: &[(String, String)]) -> Result<(bool,
     };
     let mut files = Vec::new();
     for meta in objects {
-        let parts: Vec<String> = meta
-            .location
-            .parts()
-            .map(|p| p.as_ref().to_string())
-            .collect();
+        let parts = parts_of(&meta.location);
         let below = parts.get(skip..).unwrap_or_default();
         let hidden = below.iter().any(|p| is_hidden(p));
         if !hidden && below.last().is_some_and(|f| f.ends_with(".parquet")) {
@@ -399,24 +399,9 @@ pub(crate) fn discover(url: &str, options: &[(String, String)]) -> Result<(bool,
 
 /// One object of a list of URLs.
 pub(crate) fn discover_one(url: &str, options: &[(String, String)]) -> Result<Listed> {
-    let Some((scheme, authority, path)) = split_url(url) else {
-        return Err(Error::new(ErrorKind::InvalidArgument(format!(
-            "not a URL: {url}"
-        ))));
-    };
-    let store = Arc::new(store_of(scheme, authority, options)?);
-    let object = Path::from_url_path(path).map_err(|e| {
-        Error::new(ErrorKind::InvalidArgument(format!(
-            "bad path in {url}: {e}"
-        )))
-    })?;
-    let meta = block_on(head(Arc::clone(&store), object))?;
-    let whole: Vec<String> = meta
-        .location
-        .parts()
-        .map(|p| p.as_ref().to_string())
-        .collect();
-    let whole = whole.join("/");
+    let (store, path) = open_url(url, options)?;
+    let meta = block_on(head(Arc::clone(&store), object_path(url, path)?))?;
+    let whole = parts_of(&meta.location).join("/");
     Ok(listed(&store, meta, &whole))
 }
 

@@ -215,6 +215,7 @@ impl DatasetWriter<'_> {
         let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
         let mut group_of: HashMap<String, usize> = HashMap::new();
         let mut rel = String::new();
+        let mut text = String::new();
         for row in 0..batch.num_rows() {
             rel.clear();
             for (key, column, f) in &formatters {
@@ -222,7 +223,8 @@ impl DatasetWriter<'_> {
                 if column.is_null(row) {
                     rel.push_str(NULL_VALUE);
                 } else {
-                    let text = f.value(row).to_string();
+                    text.clear();
+                    f.value(row).write(&mut text).map_err(arrow_error)?;
                     rel.extend(utf8_percent_encode(&text, KEEP));
                 }
                 rel.push('/');
