@@ -1,9 +1,41 @@
 //! Fuzzes footer decoding: full, selective and lazy, plus re-encoding, on arbitrary bytes
-//! taken as the Thrift `FileMetaData`. Nothing may panic, hang or allocate without bound.
+//! taken as the Thrift `FileMetaData`; and the same bytes taken as a whole file, whose
+//! footer index (if any) is used. Nothing may panic, hang or allocate without bound, and a
+//! footer index, valid or not, never changes what a selection decodes to.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use parq_format::footer::{decode_metadata, DecodeOptions, LazyFooter, StatisticsPolicy};
+use parq_format::footer::{
+    build_index, decode_metadata, decode_metadata_with_index, metadata_slice, DecodeOptions,
+    FooterIndex, LazyFooter, StatisticsPolicy,
+};
+use parq_format::thrift::Limits;
+
+/// Decodes `footer` with `opts` through `index` and checks the result equals the plain one.
+fn same_through_index(footer: &[u8], index: Option<FooterIndex<'_>>, opts: &DecodeOptions) {
+    let plain = decode_metadata(footer, opts);
+    let indexed = decode_metadata_with_index(footer, index, opts);
+    match (&plain, &indexed) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.buf(), b.buf());
+            assert_eq!(format!("{:?}", a.row_groups()), format!("{:?}", b.row_groups()));
+        }
+        (Err(_), Err(_)) => {}
+        _ => panic!("index changed the result: {plain:?} vs {indexed:?}"),
+    }
+    if let Ok(lazy) = LazyFooter::open_with_index(
+        bytes::Bytes::copy_from_slice(footer),
+        index,
+        &DecodeOptions::default(),
+    ) {
+        for rg in 0..lazy.num_row_groups().min(4) {
+            let _ = lazy.row_group(rg);
+            for col in 0..lazy.num_columns_in(rg).min(4) {
+                let _ = lazy.column_chunk(rg, col);
+            }
+        }
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     let full = decode_metadata(data, &DecodeOptions::default());
@@ -37,5 +69,13 @@ fuzz_target!(|data: &[u8]| {
                 let _ = lazy.column_chunk(rg, col);
             }
         }
+    }
+    // A valid index of these bytes, and the bytes as a file with whatever precedes the footer.
+    if let Ok(Some(block)) = build_index(data, Limits::default()) {
+        same_through_index(data, FooterIndex::find(&block), &opts);
+    }
+    if let Ok(footer) = metadata_slice(data) {
+        let before = &data[..data.len() - 8 - footer.len()];
+        same_through_index(footer, FooterIndex::find(before), &opts);
     }
 });

@@ -56,6 +56,7 @@ def write_table(
     row_group_size: Optional[int] = None,
     data_page_size: Optional[int] = None,
     write_page_index: bool = True,
+    write_footer_index: bool = True,
 ) -> None: ...
 
 class ParquetFile:
@@ -101,6 +102,8 @@ class ParquetWriter:
         row_group_size: Optional[int] = None,
         data_page_size: Optional[int] = None,
         write_page_index: bool = True,
+        write_footer_index: bool = True,
+    write_footer_index: bool = True,
     ) -> None: ...
     def write_table(self, table: Any) -> None: ...
     def write_batch(self, batch: Any) -> None: ...

@@ -1,6 +1,7 @@
 //! Writing from Python: [`write_table`] and the incremental [`ParquetWriter`], with
 //! pyarrow's option names (`compression`, `compression_level`, `use_dictionary`,
-//! `write_statistics`, `data_page_version`, `row_group_size`, `data_page_size`). Any object
+//! `write_statistics`, `data_page_version`, `row_group_size`, `data_page_size`,
+//! `write_page_index`; and parq's `write_footer_index`, on by default). Any object
 //! that exports an Arrow stream (`__arrow_c_stream__`: pyarrow tables and batches, polars
 //! and DuckDB results) is written without a copy; the GIL is released while parq encodes.
 
@@ -88,6 +89,7 @@ fn properties(
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
     write_page_index: bool,
+    write_footer_index: bool,
 ) -> PyResult<WriterProperties> {
     let codec = match compression_level {
         Some(l) => format!("{compression}:{l}"),
@@ -112,7 +114,8 @@ fn properties(
         .compression(codec)
         .dictionary(use_dictionary)
         .statistics(statistics)
-        .data_page_version(version);
+        .data_page_version(version)
+        .footer_index(write_footer_index);
     if let Some(rows) = row_group_size {
         b = b.max_row_group_rows(Some(rows.max(1)));
     }
@@ -174,7 +177,7 @@ impl ParquetWriter {
 #[pymethods]
 impl ParquetWriter {
     #[new]
-    #[pyo3(signature = (where_, schema, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true))]
+    #[pyo3(signature = (where_, schema, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         where_: &Bound<'_, PyAny>,
@@ -187,6 +190,7 @@ impl ParquetWriter {
         row_group_size: Option<usize>,
         data_page_size: Option<usize>,
         write_page_index: bool,
+        write_footer_index: bool,
     ) -> PyResult<Self> {
         let props = properties(
             compression,
@@ -197,6 +201,7 @@ impl ParquetWriter {
             row_group_size,
             data_page_size,
             write_page_index,
+            write_footer_index,
         )?;
         let schema = SchemaRef::new(arrow_schema::Schema::from_pyarrow_bound(schema)?);
         ParquetWriter::open(where_, schema, props)
@@ -258,7 +263,7 @@ impl ParquetWriter {
 /// Writes `table` (any object exporting an Arrow stream) to `where_` (a path or a binary
 /// file-like object).
 #[pyfunction]
-#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true))]
+#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_table(
     py: Python<'_>,
@@ -272,6 +277,7 @@ pub(crate) fn write_table(
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
     write_page_index: bool,
+    write_footer_index: bool,
 ) -> PyResult<()> {
     let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
     let schema = stream.schema();
@@ -284,6 +290,7 @@ pub(crate) fn write_table(
         row_group_size,
         data_page_size,
         write_page_index,
+        write_footer_index,
     )?;
     let writer = ParquetWriter::open(where_, schema, props)?;
     writer.write_batches(py, stream)?;
@@ -293,7 +300,7 @@ pub(crate) fn write_table(
 /// Writes `table` as a dataset below `root_path` (a directory or a URL), split into hive
 /// directories by `partition_cols`; returns the files written.
 #[pyfunction]
-#[pyo3(signature = (table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true))]
+#[pyo3(signature = (table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_to_dataset(
     py: Python<'_>,
@@ -311,6 +318,7 @@ pub(crate) fn write_to_dataset(
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
     write_page_index: bool,
+    write_footer_index: bool,
 ) -> PyResult<Vec<String>> {
     let properties = properties(
         compression,
@@ -321,6 +329,7 @@ pub(crate) fn write_to_dataset(
         row_group_size,
         data_page_size,
         write_page_index,
+        write_footer_index,
     )?;
     let options = parq::dataset::WriteOptions {
         partition_cols: partition_cols.unwrap_or_default(),

@@ -72,13 +72,24 @@ OPTIONS = [
     {"compression": "none", "data_page_version": "2.0", "row_group_size": 700},
     {"compression": "lz4_raw", "write_statistics": False, "data_page_size": 1024},
     {"compression": "brotli", "write_page_index": False},
+    {"write_footer_index": False},
 ]
+
+
+def has_footer_index(path) -> bool:
+    """Whether parq's footer index magic sits right before the footer."""
+    data = Path(path).read_bytes()
+    footer_len = int.from_bytes(data[-8:-4], "little")
+    start = len(data) - 8 - footer_len
+    return data[start - 4 : start] == b"PQX1"
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: json.dumps(o))
 def test_parq_writes_what_pyarrow_polars_and_duckdb_read_equal(tmp_path, table, options):
     path = tmp_path / "t.parquet"
     parq.write_table(table, str(path), **options)
+    # The footer index (on by default) is where no other reader looks.
+    assert has_footer_index(path) == options.get("write_footer_index", True)
     assert pq.read_table(path).equals(table)
     assert parq.read_table(path).equals(table)
     flat = table.drop_columns(["map", "u8"])

@@ -132,6 +132,36 @@ pub fn ensure_dataset(spec: &DatasetSpec, data_dir: &Path) -> Result<PathBuf> {
     Ok(path)
 }
 
+/// parq's own copy of a dataset (the same values, written by parq with its footer index and
+/// `rows_per_row_group`-row row groups), next to `source` in `data_dir`; written once from
+/// `source`, a batch of rows at a time.
+pub fn ensure_parq_copy(spec: &DatasetSpec, source: &Path, data_dir: &Path) -> Result<PathBuf> {
+    let path = data_dir.join(format!("parq_{}", spec.file_name()));
+    if path.is_file() {
+        return Ok(path);
+    }
+    eprintln!(
+        "writing parq's copy of {} -> {}",
+        spec.name(),
+        path.display()
+    );
+    write_atomically(&path, |out| {
+        // Batches of a quarter row group bound the memory at 100,000 columns.
+        let reader = parq::ParquetReader::open(source)?
+            .with_batch_size(spec.rows_per_row_group.div_ceil(4).max(1));
+        let props = parq::WriterProperties::builder()
+            .max_row_group_rows(Some(spec.rows_per_row_group))
+            .build()?;
+        let mut writer = parq::ParquetWriter::try_new(out, reader.schema()?, props)?;
+        for batch in reader.batches()? {
+            writer.write(&batch?)?;
+        }
+        writer.close()?;
+        Ok(())
+    })?;
+    Ok(path)
+}
+
 /// Writes `path` through `write` under a temporary name, renamed into place on success and
 /// removed on failure.
 pub fn write_atomically(
@@ -316,6 +346,11 @@ impl LoadedFile {
     /// The Thrift-encoded FileMetaData.
     pub fn metadata(&self) -> &[u8] {
         &self.tail[self.metadata.clone()]
+    }
+
+    /// The loaded bytes before the FileMetaData (where a footer index lies, if any).
+    pub fn before_metadata(&self) -> &[u8] {
+        &self.tail[..self.metadata.start]
     }
 
     /// The FileMetaData as a zero-copy slice of the shared buffer.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::datasets::{ensure_dataset, ColumnType, DatasetSpec, LoadedFile};
+use crate::datasets::{ensure_dataset, ensure_parq_copy, ColumnType, DatasetSpec, LoadedFile};
 use crate::measure::MeasureArgs;
 use crate::peers::pyarrow_peer;
 use crate::plot;
@@ -126,13 +126,27 @@ pub fn run(args: &FooterArgs, workspace_root: &Path) -> Result<()> {
                 spec.shape()
             );
         }
+        // parq's own copy, with the footer index: parq's indexed modes, reported under the
+        // same dataset name (its full decode of the copy as `copy-metadata`).
+        let copy = if impls.contains(&PARQ) {
+            let p = ensure_parq_copy(spec, path, &data_dir)?;
+            Some(LoadedFile::load(&p)?)
+        } else {
+            None
+        };
         eprintln!("measuring {}", spec.name());
-        let measured = if args.isolate {
+        let mut measured = if args.isolate {
             measure_isolated(&file, &impls, &Mode::ALL, python.as_ref(), &cfg)
         } else {
             measure_in_process(&file, &impls, &Mode::ALL, python.as_ref(), &cfg)
         }
         .with_context(|| spec.name())?;
+        if let Some(copy) = &copy {
+            measured.extend(
+                measure_in_process(copy, &[PARQ], &Mode::INDEXED, None, &cfg)
+                    .with_context(|| format!("parq's copy of {}", spec.name()))?,
+            );
+        }
         cells.extend(measured.into_iter().map(|m| Cell {
             dataset: spec.name(),
             ty: spec.ty.name(),

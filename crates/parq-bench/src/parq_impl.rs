@@ -3,13 +3,14 @@
 
 use anyhow::{bail, ensure, Context, Result};
 use parq::format::footer::{
-    decode_metadata, decode_page_index, metadata_slice, DecodeOptions, LazyFooter, PageIndex,
+    decode_metadata, decode_metadata_with_index, decode_page_index, metadata_slice, DecodeOptions,
+    FooterIndex, LazyFooter, PageIndex,
 };
 use parq::format::metadata::FileMetaData;
 
 use crate::datasets::LoadedFile;
 use crate::measure::{timed, timed_simple, Case};
-use crate::workload::{Facts, Mode, PARQ};
+use crate::workload::{Facts, Mode, PARQ, SELECTED};
 
 fn facts(md: &FileMetaData) -> Facts {
     Facts {
@@ -127,6 +128,12 @@ pub fn cases<'a>(file: &'a LoadedFile, modes: &[Mode]) -> Result<Vec<Case<'a>>> 
                 })
             }
             Mode::Decode => bail!("`decode` is not a footer mode (see `parq-bench decode`)"),
+            Mode::CopyMetadata => {
+                metadata_case(file, mode, DecodeOptions::default(), shape.full())?
+            }
+            Mode::IndexedLazyOpen | Mode::IndexedProjection10 | Mode::IndexedOneChunk => {
+                indexed_case(file, mode)?
+            }
             Mode::PageIndex | Mode::PageIndex10 => {
                 let md = full()?;
                 let selected = (mode == Mode::PageIndex10).then(|| columns.clone());
@@ -159,4 +166,99 @@ pub fn cases<'a>(file: &'a LoadedFile, modes: &[Mode]) -> Result<Vec<Case<'a>>> 
         cases.push(case);
     }
     Ok(cases)
+}
+
+/// The footer index of `file`, which must have a valid one.
+fn footer_index(file: &LoadedFile) -> Result<FooterIndex<'_>> {
+    let index = FooterIndex::find(file.before_metadata())
+        .with_context(|| format!("{} has no footer index", file.path.display()))?;
+    let lazy = LazyFooter::open_with_index(
+        file.metadata_bytes(),
+        Some(index),
+        &DecodeOptions::default(),
+    )?;
+    ensure!(
+        lazy.is_indexed(),
+        "the footer index of {} does not match its footer",
+        file.path.display()
+    );
+    Ok(index)
+}
+
+/// A case that reads `file`'s footer through its footer index.
+fn indexed_case(file: &LoadedFile, mode: Mode) -> Result<Case<'_>> {
+    let shape = file.shape;
+    let opts = DecodeOptions::default();
+    let lazy_facts = |lazy: &LazyFooter, chunks: usize| Facts {
+        num_rows: Some(lazy.file().num_rows()),
+        row_groups: lazy.num_row_groups(),
+        column_chunks: chunks,
+    };
+    Ok(match mode {
+        Mode::IndexedLazyOpen => {
+            let heap = LazyFooter::open_with_index(
+                file.metadata_bytes(),
+                Some(footer_index(file)?),
+                &opts,
+            )?
+            .heap_bytes();
+            Case::new(PARQ, mode, shape.full(), Some(heap), move |n| {
+                timed(
+                    n,
+                    || Ok(file.metadata_bytes()),
+                    |buf| {
+                        let index = FooterIndex::find(file.before_metadata());
+                        Ok(LazyFooter::open_with_index(buf, index, &opts)?)
+                    },
+                    |lazy| {
+                        let chunks = (0..lazy.num_row_groups())
+                            .map(|rg| lazy.num_columns_in(rg))
+                            .sum();
+                        lazy_facts(lazy, chunks)
+                    },
+                )
+            })
+        }
+        Mode::IndexedOneChunk => {
+            footer_index(file)?;
+            let (rg, col) = (
+                shape.middle_row_group(),
+                shape.spread_columns()[SELECTED / 2],
+            );
+            let expected = Facts {
+                column_chunks: 1,
+                ..shape.full()
+            };
+            Case::new(PARQ, mode, expected, None, move |n| {
+                timed(
+                    n,
+                    || Ok(file.metadata_bytes()),
+                    |buf| {
+                        let index = FooterIndex::find(file.before_metadata());
+                        let lazy = LazyFooter::open_with_index(buf, index, &opts)?;
+                        let chunk = lazy.column_chunk(rg, col)?;
+                        Ok((lazy, chunk))
+                    },
+                    |(lazy, _)| lazy_facts(lazy, 1),
+                )
+            })
+        }
+        _ => {
+            footer_index(file)?;
+            let opts = DecodeOptions {
+                columns: Some(shape.spread_columns()),
+                ..Default::default()
+            };
+            let meta = file.metadata();
+            let decode = move || {
+                let index = FooterIndex::find(file.before_metadata());
+                Ok(decode_metadata_with_index(meta, index, &opts)?)
+            };
+            let heap = decode()?.heap_bytes();
+            let expected = shape.facts(shape.row_groups, SELECTED);
+            Case::new(PARQ, mode, expected, Some(heap), move |n| {
+                timed_simple(n, &decode, facts)
+            })
+        }
+    })
 }

@@ -45,6 +45,14 @@ pub enum Mode {
     PageIndex10,
     /// A whole column read into Arrow (`parq-bench decode`; not a footer mode).
     Decode,
+    /// parq's full decode of its own copy of the dataset (the file the indexed modes read).
+    CopyMetadata,
+    /// A lazy open through the footer index of parq's copy.
+    IndexedLazyOpen,
+    /// 10 leaf columns of every row group through the footer index of parq's copy.
+    IndexedProjection10,
+    /// A lazy open through the footer index of parq's copy plus one column chunk decoded.
+    IndexedOneChunk,
 }
 
 impl Mode {
@@ -59,9 +67,20 @@ impl Mode {
         Mode::PageIndex10,
     ];
 
+    /// parq's modes on its own copy of a dataset, written with the footer index.
+    pub const INDEXED: [Mode; 4] = [
+        Mode::CopyMetadata,
+        Mode::IndexedLazyOpen,
+        Mode::IndexedProjection10,
+        Mode::IndexedOneChunk,
+    ];
+
     /// The mode named `s` (as in [`Mode::as_str`]).
     pub fn parse(s: &str) -> Option<Mode> {
-        Mode::ALL.into_iter().find(|m| m.as_str() == s)
+        Mode::ALL
+            .into_iter()
+            .chain(Mode::INDEXED)
+            .find(|m| m.as_str() == s)
     }
 
     /// A short label for table headers.
@@ -76,6 +95,10 @@ impl Mode {
             Mode::PageIndex => "index",
             Mode::PageIndex10 => "index-10",
             Mode::Decode => "decode",
+            Mode::CopyMetadata => "copy-metadata",
+            Mode::IndexedLazyOpen => "ix-lazy-open",
+            Mode::IndexedProjection10 => "ix-proj-10",
+            Mode::IndexedOneChunk => "ix-1-chunk",
         }
     }
 
@@ -91,6 +114,10 @@ impl Mode {
             Mode::PageIndex => "page-index",
             Mode::PageIndex10 => "page-index-10",
             Mode::Decode => "decode",
+            Mode::CopyMetadata => "copy-metadata",
+            Mode::IndexedLazyOpen => "indexed-lazy-open",
+            Mode::IndexedProjection10 => "indexed-projection-10",
+            Mode::IndexedOneChunk => "indexed-one-chunk",
         }
     }
 }

@@ -52,6 +52,11 @@ pub struct WriteArgs {
     /// Threads that encode a row group's columns (the same bytes as with one). Default: 1.
     #[arg(long, value_name = "N")]
     pub write_threads: Option<usize>,
+    /// Write parq's footer index (where each row group and column chunk starts in the
+    /// footer, before it, where other readers never look), so a reader of a few columns
+    /// skips the rest. Default: true.
+    #[arg(long, value_name = "true|false")]
+    pub footer_index: Option<bool>,
 }
 
 impl WriteArgs {
@@ -69,6 +74,7 @@ impl WriteArgs {
             || self.crc
             || self.compliant_nested_types.is_some()
             || self.write_threads.is_some()
+            || self.footer_index.is_some()
     }
 
     /// The writer properties these options ask for (defaults for the rest).
@@ -112,6 +118,9 @@ impl WriteArgs {
         }
         if let Some(n) = self.write_threads {
             b = b.threads(n);
+        }
+        if let Some(i) = self.footer_index {
+            b = b.footer_index(i);
         }
         b.build()
     }

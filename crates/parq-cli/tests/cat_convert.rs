@@ -632,6 +632,8 @@ fn convert_nested_to_parquet_matches_readers() {
             "DELTA_BINARY_PACKED",
             "--write-threads",
             "2",
+            "--footer-index",
+            "false",
         ],
     ];
     let mut pairs = Vec::new();
@@ -650,6 +652,16 @@ fn convert_nested_to_parquet_matches_readers() {
                 continue;
             }
             assert_eq!(code, 0, "{name} {opts:?}: {err}");
+            // parq's footer index sits right before the footer unless turned off.
+            let bytes = std::fs::read(&out).unwrap();
+            let n = bytes.len();
+            let footer = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
+            let start = n - 8 - footer;
+            assert_eq!(
+                &bytes[start - 4..start] == b"PQX1",
+                k != 2,
+                "{name} {opts:?}"
+            );
             pairs.push((input.clone(), out));
         }
         let mid = d(&format!("{i}.arrow"));

@@ -4,69 +4,13 @@
 
 mod common;
 
+use common::{fingerprint, footers};
 use parq_format::footer::{
-    decode_metadata, metadata_slice, DecodeOptions, LazyFooter, StatisticsPolicy,
+    build_index, decode_metadata, decode_metadata_with_index, DecodeOptions, FooterIndex,
+    LazyFooter, StatisticsPolicy,
 };
-use parq_format::metadata::{ColumnChunk, FileMetaData};
-
-/// Everything a chunk holds, with byte ranges resolved against `buf`.
-fn fingerprint(c: &ColumnChunk, buf: &[u8], with_stats: bool) -> String {
-    let stats = if with_stats {
-        c.statistics().map(|s| {
-            format!(
-                "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-                s.min.map(|r| r.slice(buf).to_vec()),
-                s.max.map(|r| r.slice(buf).to_vec()),
-                s.min_value.map(|r| r.slice(buf).to_vec()),
-                s.max_value.map(|r| r.slice(buf).to_vec()),
-                s.null_count,
-                s.distinct_count,
-                s.is_min_value_exact,
-                s.is_max_value_exact
-            )
-        })
-    } else {
-        None
-    };
-    format!(
-        "{} {} {:?} {:?} {} {} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-        c.file_offset(),
-        c.has_metadata(),
-        c.physical_type(),
-        c.encodings().iter().collect::<Vec<_>>(),
-        c.num_values(),
-        c.total_compressed_size(),
-        c.total_uncompressed_size(),
-        c.data_page_offset(),
-        c.dictionary_page_offset(),
-        c.index_page_offset(),
-        c.offset_index_offset(),
-        c.column_index_length(),
-        c.bloom_filter_offset(),
-        c.file_path().map(|r| r.slice(buf).to_vec()),
-        stats,
-        c.encoding_stats(buf).map(|r| r.ok()),
-        c.size_statistics(buf).map(|r| r.ok()),
-        c.key_value_metadata(buf).map(|r| r.map(|v| v.len()).ok()),
-    )
-}
-
-/// The corpus footers that decode, except fuzzer output: a skipped chunk is skipped by its
-/// declared wire types while a decoded one is read by the schema (as parquet-cpp does), so a
-/// fuzzed footer whose declared types lie may decode fully yet fail, cleanly, when skipped.
-/// (That nothing panics on those is checked in `hostile.rs` and by the fuzz targets.)
-fn footers() -> Vec<(String, Vec<u8>)> {
-    common::corpus_files()
-        .into_iter()
-        .filter(|f| !f.to_string_lossy().contains("/fuzzing/"))
-        .filter_map(|f| {
-            let bytes = std::fs::read(&f).ok()?;
-            let footer = metadata_slice(&bytes).ok()?.to_vec();
-            decode_metadata(&footer, &DecodeOptions::default()).ok()?;
-            Some((f.display().to_string(), footer))
-        })
-        .collect()
-}
+use parq_format::metadata::FileMetaData;
+use parq_format::thrift::Limits;
 
 fn check_selection(
     name: &str,
@@ -84,6 +28,17 @@ fn check_selection(
         Ok(sel) => sel,
         Err(e) => panic!("{name}: {e}"),
     };
+    // Through the footer index: the very same result.
+    if let Some(block) = build_index(footer, Limits::default()).unwrap() {
+        let indexed = decode_metadata_with_index(footer, FooterIndex::find(&block), &opts)
+            .unwrap_or_else(|e| panic!("{name}: indexed: {e}"));
+        assert_eq!(indexed.buf(), sel.buf(), "{name}: indexed arena");
+        assert_eq!(
+            format!("{:?}", indexed.row_groups()),
+            format!("{:?}", sel.row_groups()),
+            "{name}: indexed row groups"
+        );
+    }
     let kept_rgs: Vec<usize> = rgs
         .iter()
         .copied()
@@ -182,29 +137,53 @@ fn selective_and_lazy_decoding_match_full_decoding() {
             "{name}: schema not reused"
         );
 
-        // Lazy view: every chunk decodes on demand to the same values.
-        let lazy = match LazyFooter::open(
-            bytes::Bytes::copy_from_slice(footer),
-            &DecodeOptions::default(),
-        ) {
-            Ok(lazy) => lazy,
-            Err(e) => panic!("{name}: lazy open: {e}"),
-        };
-        assert_eq!(lazy.num_row_groups(), nrgs, "{name}");
-        assert_eq!(lazy.file().num_rows(), full.num_rows());
-        for (i, g) in full.row_groups().iter().enumerate() {
-            assert_eq!(lazy.num_columns_in(i), g.columns().len());
-            for (j, c) in g.columns().iter().enumerate() {
-                let lc = lazy.column_chunk(i, j).unwrap();
-                assert_eq!(
-                    fingerprint(&lc, lazy.buf(), true),
-                    fingerprint(c, full.buf(), true),
-                    "{name}: lazy rg {i} col {j}"
-                );
+        // Lazy view, scanned and through the footer index: every chunk decodes on demand to
+        // the same values.
+        let block = build_index(footer, Limits::default()).unwrap();
+        let index = block.as_deref().and_then(FooterIndex::find);
+        assert_eq!(index.is_some(), block.is_some(), "{name}");
+        let opened = [None, index].map(|index| {
+            match LazyFooter::open_with_index(
+                bytes::Bytes::copy_from_slice(footer),
+                index,
+                &DecodeOptions::default(),
+            ) {
+                Ok(lazy) => {
+                    assert_eq!(lazy.is_indexed(), index.is_some(), "{name}");
+                    lazy
+                }
+                Err(e) => panic!("{name}: lazy open: {e}"),
             }
-            let lg = lazy.row_group(i).unwrap();
-            assert_eq!(lg.num_rows, g.num_rows);
+        });
+        for lazy in opened {
+            check_lazy(name, &full, &lazy);
         }
-        assert!(lazy.column_chunk(nrgs, 0).is_err());
     }
+}
+
+fn check_lazy(name: &str, full: &FileMetaData, lazy: &LazyFooter) {
+    let nrgs = full.row_groups().len();
+    assert_eq!(lazy.num_row_groups(), nrgs, "{name}");
+    assert_eq!(lazy.file().num_rows(), full.num_rows());
+    for (i, g) in full.row_groups().iter().enumerate() {
+        assert_eq!(lazy.num_columns_in(i), g.columns().len());
+        let lg = lazy.row_group(i).unwrap();
+        assert_eq!(lg.num_rows, g.num_rows);
+        assert_eq!(lg.columns().len(), g.columns().len());
+        for (j, c) in g.columns().iter().enumerate() {
+            let want = fingerprint(c, full.buf(), true);
+            let lc = lazy.column_chunk(i, j).unwrap();
+            assert_eq!(
+                fingerprint(&lc, lazy.buf(), true),
+                want,
+                "{name}: lazy rg {i} col {j}"
+            );
+            assert_eq!(
+                fingerprint(&lg.columns()[j], lazy.buf(), true),
+                want,
+                "{name}: lazy row group {i} col {j}"
+            );
+        }
+    }
+    assert!(lazy.column_chunk(nrgs, 0).is_err());
 }

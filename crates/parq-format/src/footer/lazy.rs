@@ -1,6 +1,9 @@
-//! [`LazyFooter`]: a footer opened with one structural skip-scan that records where every row
-//! group and column chunk starts; any chunk or row group is then decoded on demand, in time
+//! [`LazyFooter`]: a footer opened with one structural skip-scan (or, for a file with a
+//! footer index, without walking the row groups at all) that knows where every row group
+//! and column chunk starts; any chunk or row group is then decoded on demand, in time
 //! proportional to its own size.
+
+use std::sync::OnceLock;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::metadata::column_chunk::ChunkKeep;
@@ -8,6 +11,8 @@ use crate::metadata::row_group::ColumnSelection;
 use crate::metadata::{ColumnChunk, FileMetaData, RowGroup};
 use crate::thrift::Reader;
 
+use super::index::FooterIndex;
+use super::layout::Layout;
 use super::DecodeOptions;
 
 /// A lazily decoded footer. [`LazyFooter::file`] holds everything but the row groups;
@@ -19,44 +24,69 @@ pub struct LazyFooter {
     file: FileMetaData,
     keep: ChunkKeep,
     opts: DecodeOptions,
-    /// Start of each row group struct.
-    row_group_starts: Vec<u32>,
-    /// For row group `i`, its chunks' starts are `chunk_starts[chunk_index[i]..chunk_index[i + 1]]`.
-    chunk_index: Vec<u32>,
-    chunk_starts: Vec<u32>,
+    /// Where row groups and chunks start: scanned, or read from the footer index.
+    layout: Layout,
+    /// Whether `layout` came from the index (then each decode checks it, and a
+    /// disagreement falls back to `scanned`).
+    indexed: bool,
+    /// The scanned layout, made when an indexed one disagrees with the bytes.
+    scanned: OnceLock<std::result::Result<Layout, Error>>,
 }
 
 impl LazyFooter {
     /// Opens a footer (the Thrift `FileMetaData` bytes): decodes everything except the row
     /// groups and records where each row group and column chunk starts.
     pub fn open(buf: bytes::Bytes, opts: &DecodeOptions) -> Result<LazyFooter> {
+        Self::open_with_index(buf, None, opts)
+    }
+
+    /// Like [`LazyFooter::open`], using the footer index when it is given and consistent
+    /// with the footer (then the row groups are not walked); otherwise scans.
+    pub fn open_with_index(
+        buf: bytes::Bytes,
+        index: Option<FooterIndex<'_>>,
+        opts: &DecodeOptions,
+    ) -> Result<LazyFooter> {
         if buf.len() as u64 > opts.max_footer_bytes {
             return Err(Error::new(ErrorKind::FooterTooLarge {
                 footer_bytes: buf.len() as u64,
                 limit: opts.max_footer_bytes,
             }));
         }
-        let mut row_group_starts = Vec::new();
-        let mut chunk_index = vec![0u32];
-        let mut chunk_starts = Vec::new();
-        let file = FileMetaData::decode_with(&buf, opts, |r, _arena, _opts, _sel| {
-            scan_row_groups(
-                r,
-                &mut row_group_starts,
-                &mut chunk_index,
-                &mut chunk_starts,
-            )?;
-            Ok(Vec::new())
-        })?;
+        let indexed = index
+            .and_then(|i| i.layout(&buf, opts.limits))
+            .and_then(|layout| {
+                let file = FileMetaData::decode_with(&buf, opts, |r, _arena, _opts, _sel| {
+                    jump_over(r, &layout).map(|_| Vec::new())
+                })
+                .ok()?;
+                Some((file, layout))
+            });
+        let (file, layout, indexed) = match indexed {
+            Some((file, layout)) => (file, layout, true),
+            None => {
+                let mut layout = Layout::default();
+                let file = FileMetaData::decode_with(&buf, opts, |r, _arena, _opts, _sel| {
+                    layout = Layout::scan(r)?;
+                    Ok(Vec::new())
+                })?;
+                (file, layout, false)
+            }
+        };
         Ok(LazyFooter {
             keep: opts.chunk_keep(),
             opts: opts.clone(),
             buf,
             file,
-            row_group_starts,
-            chunk_index,
-            chunk_starts,
+            layout,
+            indexed,
+            scanned: OnceLock::new(),
         })
+    }
+
+    /// Whether the row group and chunk positions came from a footer index.
+    pub fn is_indexed(&self) -> bool {
+        self.indexed
     }
 
     /// The footer without its row groups (`row_groups` is empty).
@@ -71,15 +101,12 @@ impl LazyFooter {
 
     /// The number of row groups.
     pub fn num_row_groups(&self) -> usize {
-        self.row_group_starts.len()
+        self.layout.num_row_groups()
     }
 
     /// The number of column chunks in row group `rg`.
     pub fn num_columns_in(&self, rg: usize) -> usize {
-        match (self.chunk_index.get(rg), self.chunk_index.get(rg + 1)) {
-            (Some(&a), Some(&b)) => (b - a) as usize,
-            _ => 0,
-        }
+        self.layout.chunks(rg).len()
     }
 
     /// The number of leaf columns of the schema.
@@ -90,23 +117,30 @@ impl LazyFooter {
     /// Heap bytes of the view (index tables and the top-level metadata; the footer buffer is
     /// counted too, as the view keeps it).
     pub fn heap_bytes(&self) -> usize {
-        self.buf.len()
-            + self.file.heap_bytes()
-            + (self.row_group_starts.capacity()
-                + self.chunk_index.capacity()
-                + self.chunk_starts.capacity())
-                * 4
+        self.buf.len() + self.file.heap_bytes() + self.layout.heap_bytes()
     }
 
-    fn reader_at(&self, pos: u32) -> Reader<'_> {
-        let mut r = Reader::with_limits(&self.buf, self.opts.limits);
-        r.set_pos(pos as usize);
-        r
+    fn reader(&self) -> Reader<'_> {
+        Reader::with_limits(&self.buf, self.opts.limits)
+    }
+
+    /// The scanned layout (made once, on the first disagreement of the indexed one).
+    fn scanned(&self) -> Result<&Layout> {
+        self.scanned
+            .get_or_init(|| {
+                let mut layout = Layout::default();
+                FileMetaData::decode_with(&self.buf, &self.opts, |r, _arena, _opts, _sel| {
+                    layout = Layout::scan(r)?;
+                    Ok(Vec::new())
+                })
+                .map(|_| layout)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// Decodes column chunk `col` of row group `rg`.
     pub fn column_chunk(&self, rg: usize, col: usize) -> Result<ColumnChunk> {
-        let n = self.num_columns_in(rg);
         if rg >= self.num_row_groups() {
             return Err(Error::new(ErrorKind::OutOfBounds {
                 what: "row group",
@@ -114,6 +148,7 @@ impl LazyFooter {
                 len: self.num_row_groups() as u64,
             }));
         }
+        let n = self.num_columns_in(rg);
         if col >= n {
             return Err(Error::new(ErrorKind::OutOfBounds {
                 what: "column",
@@ -121,12 +156,33 @@ impl LazyFooter {
                 len: n as u64,
             }));
         }
-        let at = self.chunk_index[rg] as usize + col;
         let mut keep = self.keep;
         if let super::StatisticsPolicy::KeepColumns(c) = &self.opts.statistics {
             keep.statistics = c.contains(&col);
         }
-        let mut r = self.reader_at(self.chunk_starts[at]);
+        let mut r = self.reader();
+        let mut out = Vec::with_capacity(1);
+        if self.indexed
+            && self
+                .layout
+                .decode_chunk(&mut r, None, rg, col, keep, &mut out)
+                .is_some()
+        {
+            if let Some(c) = out.pop() {
+                return Ok(c);
+            }
+        }
+        let layout = if self.indexed {
+            self.scanned()?
+        } else {
+            &self.layout
+        };
+        let start = layout.chunks(rg).get(col).copied().ok_or_else(|| {
+            Error::new(ErrorKind::Inconsistent(format!(
+                "row group {rg} has no column chunk {col}"
+            )))
+        })?;
+        r.set_pos(start as usize);
         ColumnChunk::decode(&mut r, None, keep).map_err(|e| {
             e.in_element("ColumnChunk", col as u32)
                 .in_element("RowGroup", rg as u32)
@@ -135,33 +191,42 @@ impl LazyFooter {
 
     /// Decodes row group `rg` with all its column chunks (or the selected ones).
     pub fn row_group(&self, rg: usize) -> Result<RowGroup> {
-        let Some(&start) = self.row_group_starts.get(rg) else {
+        if rg >= self.num_row_groups() {
             return Err(Error::new(ErrorKind::OutOfBounds {
                 what: "row group",
                 index: rg as u64,
                 len: self.num_row_groups() as u64,
             }));
-        };
+        }
         let sel: ColumnSelection = self.opts.column_selection();
-        let mut r = self.reader_at(start);
+        let mut r = self.reader();
+        if self.indexed {
+            if let Some(g) = self
+                .layout
+                .decode_row_group(&self.buf, &mut r, None, rg, &sel)
+            {
+                return Ok(g);
+            }
+        }
+        let layout = if self.indexed {
+            self.scanned()?
+        } else {
+            &self.layout
+        };
+        let start = layout.row_group_starts.get(rg).copied().unwrap_or(0);
+        r.set_pos(start as usize);
         RowGroup::decode(&mut r, None, &sel).map_err(|e| e.in_element("RowGroup", rg as u32))
     }
 }
 
-/// Walks `list<RowGroup>` recording struct starts, skipping everything else.
-fn scan_row_groups(
-    r: &mut Reader<'_>,
-    row_group_starts: &mut Vec<u32>,
-    chunk_index: &mut Vec<u32>,
-    chunk_starts: &mut Vec<u32>,
-) -> Result<()> {
-    let n = r.read_list_len()?;
-    row_group_starts.reserve_exact(n);
-    for i in 0..n {
-        row_group_starts.push(r.pos() as u32);
-        RowGroup::skip(r, |pos| chunk_starts.push(pos as u32))
-            .map_err(|e| e.in_element("RowGroup", i as u32))?;
-        chunk_index.push(chunk_starts.len() as u32);
+/// Passes over the `row_groups` list at `r` to its end as the layout gives it (checked to
+/// start where the reader is).
+pub(crate) fn jump_over(r: &mut Reader<'_>, layout: &Layout) -> Result<()> {
+    if r.pos() != layout.list.start as usize {
+        return Err(r.error(ErrorKind::Inconsistent(
+            "the footer index does not match the footer".into(),
+        )));
     }
+    r.set_pos(layout.list.end as usize);
     Ok(())
 }

@@ -1,14 +1,17 @@
 //! Locating and decoding a footer: the file tail (`<footer> <u32 length> PAR1`), the
 //! decode options (statistics policy, skipped sub-structures, row group and column
 //! selection, schema reuse, limits), the push-style [`FooterDecoder`], the [`LazyFooter`]
-//! view and the page index.
+//! view, the footer index ([`build_index`], [`FooterIndex`]) and the page index.
 
+mod index;
+mod layout;
 mod lazy;
 mod page_index;
 
 use std::ops::Range;
 use std::sync::Arc;
 
+pub use index::{build_index, index_payload_len, FooterIndex, INDEX_MAGIC, INDEX_TRAILER_BYTES};
 pub use lazy::LazyFooter;
 pub use page_index::{
     decode_page_index, page_index_range, ColumnIndexView, OffsetIndexView, PageIndex,
@@ -59,6 +62,9 @@ pub struct DecodeOptions {
     /// A schema decoded before (from a file with the same schema): reused without decoding
     /// when the footer's encoded schema is byte-identical.
     pub schema: Option<Arc<Schema>>,
+    /// Use a footer index written before the footer (when there is a valid one) to decode a
+    /// row group or column selection without walking the rest.
+    pub use_footer_index: bool,
     /// The largest footer accepted.
     pub max_footer_bytes: u64,
     /// Thrift decoding limits.
@@ -75,6 +81,7 @@ impl Default for DecodeOptions {
             columns: None,
             row_groups: None,
             schema: None,
+            use_footer_index: true,
             max_footer_bytes: DEFAULT_MAX_FOOTER_BYTES,
             limits: Limits::default(),
         }
@@ -122,6 +129,7 @@ impl DecodeOptions {
         let keep = self.chunk_keep();
         ColumnSelection {
             columns: self.columns.as_deref().map(mask),
+            indices: self.columns.as_deref().map(sorted),
             statistics: match &self.statistics {
                 StatisticsPolicy::KeepColumns(c) => Some(mask(c)),
                 _ => None,
@@ -132,6 +140,11 @@ impl DecodeOptions {
                 Some(keep)
             },
         }
+    }
+
+    /// Whether a footer index would help: a selection is asked for and the index allowed.
+    fn wants_index(&self) -> bool {
+        self.use_footer_index && (self.columns.is_some() || self.row_groups.is_some())
     }
 
     pub(crate) fn row_group_mask(&self) -> Option<Vec<bool>> {
@@ -219,11 +232,32 @@ pub fn decode_metadata(footer: &[u8], opts: &DecodeOptions) -> Result<FileMetaDa
     FileMetaData::decode(footer, opts)
 }
 
-/// Decodes the footer of a whole file held in memory; error offsets are file offsets.
+/// Decodes a footer with `opts`; a selection of row groups or columns is decoded through
+/// `index` (the footer index found before the footer) when it is given and consistent with
+/// the footer, without walking the chunks not selected. The result is the same either way.
+pub fn decode_metadata_with_index(
+    footer: &[u8],
+    index: Option<FooterIndex<'_>>,
+    opts: &DecodeOptions,
+) -> Result<FileMetaData> {
+    if opts.wants_index() && footer.len() as u64 <= opts.max_footer_bytes {
+        if let Some(md) = index
+            .and_then(|i| i.layout(footer, opts.limits))
+            .and_then(|l| l.decode_file(footer, opts))
+        {
+            return Ok(md);
+        }
+    }
+    decode_metadata(footer, opts)
+}
+
+/// Decodes the footer of a whole file held in memory (through its footer index for a
+/// selection); error offsets are file offsets.
 pub fn decode_file_metadata(file: &[u8], opts: &DecodeOptions) -> Result<FileMetaData> {
     let footer = metadata_slice_with_limit(file, opts.max_footer_bytes)?;
-    let base = (file.len() - 8 - footer.len()) as u64;
-    FileMetaData::decode(footer, opts).map_err(|e| e.rebase(base))
+    let base = file.len() - 8 - footer.len();
+    let index = FooterIndex::find(&file[..base]);
+    decode_metadata_with_index(footer, index, opts).map_err(|e| e.rebase(base as u64))
 }
 
 /// A push-style footer decoder: it says which byte range of the file it needs next
@@ -240,7 +274,22 @@ pub struct FooterDecoder {
 #[derive(Debug)]
 enum State {
     NeedTail,
-    NeedFooter { start: u64, len: u64 },
+    /// The footer at `start..start + len`, and the `extra` bytes before it that may hold a
+    /// footer index trailer.
+    NeedFooter {
+        start: u64,
+        len: u64,
+        extra: u64,
+    },
+    /// The footer index payload at `start..start + len`; the footer (at `footer_at`) and the
+    /// index checksum are kept meanwhile.
+    NeedIndex {
+        start: u64,
+        len: u64,
+        crc: u32,
+        footer: Vec<u8>,
+        footer_at: u64,
+    },
     Done(Box<FileMetaData>),
     Taken,
 }
@@ -270,7 +319,8 @@ impl FooterDecoder {
                 let n = self.prefetch_bytes.min(self.file_bytes);
                 Some(self.file_bytes - n..self.file_bytes)
             }
-            State::NeedFooter { start, len } => Some(*start..start + len),
+            State::NeedFooter { start, len, extra } => Some(start - extra..start + len),
+            State::NeedIndex { start, len, .. } => Some(*start..start + len),
             State::Done(_) | State::Taken => None,
         }
     }
@@ -305,16 +355,73 @@ impl FooterDecoder {
                 self.opts.max_footer_bytes,
             )?;
             let start = self.file_bytes - TAIL_BYTES - len;
-            self.state = State::NeedFooter { start, len };
-            if start < offset {
+            // Room for an index trailer after the leading magic.
+            let extra = if self.opts.wants_index() && start >= INDEX_TRAILER_BYTES as u64 + 4 {
+                INDEX_TRAILER_BYTES as u64
+            } else {
+                0
+            };
+            self.state = State::NeedFooter { start, len, extra };
+            if start - extra < offset {
                 return Ok(());
             }
         }
-        if let State::NeedFooter { start, len } = self.state {
+        if let State::NeedFooter { start, len, extra } = self.state {
             let s = (start - offset) as usize;
             let footer = &bytes[s..s + len as usize];
-            let md = FileMetaData::decode(footer, &self.opts).map_err(|e| e.rebase(start))?;
-            self.state = State::Done(Box::new(md));
+            let before = &bytes[..s];
+            let trailer = before.get(s.saturating_sub(INDEX_TRAILER_BYTES)..);
+            let index_len = if extra > 0 {
+                trailer.and_then(index_payload_len)
+            } else {
+                None
+            };
+            // The payload must fit between the leading magic and the trailer.
+            let index_len = index_len.filter(|&n| n + extra + 4 <= start);
+            let Some(index_len) = index_len else {
+                let md = decode_metadata(footer, &self.opts).map_err(|e| e.rebase(start))?;
+                self.state = State::Done(Box::new(md));
+                return Ok(());
+            };
+            let index_start = start - extra - index_len;
+            if index_start >= offset {
+                // Pushed already (a prefetch that reaches back far enough).
+                let index = FooterIndex::find(before);
+                let md = decode_metadata_with_index(footer, index, &self.opts)
+                    .map_err(|e| e.rebase(start))?;
+                self.state = State::Done(Box::new(md));
+                return Ok(());
+            }
+            let t = trailer.unwrap_or(&[]);
+            let crc = t
+                .get(4..8)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u32::from_le_bytes);
+            self.state = State::NeedIndex {
+                start: index_start,
+                len: index_len,
+                crc,
+                footer: footer.to_vec(),
+                footer_at: start,
+            };
+            return Ok(());
+        }
+        match std::mem::replace(&mut self.state, State::Taken) {
+            State::NeedIndex {
+                start,
+                len,
+                crc,
+                footer,
+                footer_at,
+            } => {
+                let s = (start - offset) as usize;
+                let payload = &bytes[s..s + len as usize];
+                let index = FooterIndex::from_parts(payload, crc);
+                let md = decode_metadata_with_index(&footer, Some(index), &self.opts)
+                    .map_err(|e| e.rebase(footer_at))?;
+                self.state = State::Done(Box::new(md));
+            }
+            other => self.state = other,
         }
         Ok(())
     }

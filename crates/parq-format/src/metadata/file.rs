@@ -468,7 +468,8 @@ fn decode_row_groups(
     for i in 0..n {
         if let Some(m) = &wanted {
             if !m.get(i).copied().unwrap_or(false) {
-                RowGroup::skip(r, |_| ()).map_err(|e| e.in_element("RowGroup", i as u32))?;
+                RowGroup::skip(r, |_| (), |_| ())
+                    .map_err(|e| e.in_element("RowGroup", i as u32))?;
                 continue;
             }
         }
@@ -495,6 +496,18 @@ fn decode_orders(r: &mut Reader<'_>, arena: &mut Arena) -> Result<Vec<ColumnOrde
     let mut out = Vec::with_capacity(n);
     let mut a = Some(arena);
     for i in 0..n {
+        // The common encodings: the union's TYPE_ORDER or IEEE_754_TOTAL_ORDER field holding
+        // an empty struct, then the union's STOP.
+        let fast = match r.buf().get(r.pos()..r.pos() + 3) {
+            Some([0x1c, 0, 0]) => Some(ColumnOrder::TypeDefined),
+            Some([0x2c, 0, 0]) => Some(ColumnOrder::Ieee754TotalOrder),
+            _ => None,
+        };
+        if let Some(o) = fast {
+            r.set_pos(r.pos() + 3);
+            out.push(o);
+            continue;
+        }
         out.push(
             ColumnOrder::decode(r, &mut a).map_err(|e| e.in_element("ColumnOrder", i as u32))?,
         );

@@ -57,6 +57,8 @@ pub struct RowGroup {
 pub(crate) struct ColumnSelection {
     /// `Some(mask)`: decode column `j` only if `mask[j]`; `None`: all.
     pub columns: Option<Vec<bool>>,
+    /// The selected columns in ascending order, without repeats (`None`: all).
+    pub indices: Option<Vec<usize>>,
     /// `Some(mask)`: keep statistics of column `j` only if `mask[j]`; `None`: the
     /// `keep.statistics` flag decides for all.
     pub statistics: Option<Vec<bool>>,
@@ -65,8 +67,40 @@ pub(crate) struct ColumnSelection {
 
 impl ColumnSelection {
     #[inline]
-    fn keep(&self) -> ChunkKeep {
+    pub(crate) fn keep(&self) -> ChunkKeep {
         self.keep.unwrap_or(ChunkKeep::ALL)
+    }
+
+    /// What to keep of column `j` (given `keep`, the selection's flags), or `None` when the
+    /// column is not selected.
+    #[inline]
+    pub(crate) fn keep_of(&self, j: usize, keep: ChunkKeep) -> Option<ChunkKeep> {
+        if let Some(m) = &self.columns {
+            if !m.get(j).copied().unwrap_or(false) {
+                return None;
+            }
+        }
+        let mut k = keep;
+        if let Some(m) = &self.statistics {
+            k.statistics = m.get(j).copied().unwrap_or(false);
+        }
+        Some(k)
+    }
+
+    /// The selected columns among `n`, ascending (all of them without a selection).
+    pub(crate) fn selected(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        let (some, all) = match &self.indices {
+            Some(v) => (Some(v.iter().copied().take_while(move |&j| j < n)), None),
+            None => (None, Some(0..n)),
+        };
+        some.into_iter().flatten().chain(all.into_iter().flatten())
+    }
+
+    /// How many of `n` columns are selected.
+    pub(crate) fn count(&self, n: usize) -> usize {
+        self.columns
+            .as_ref()
+            .map_or(n, |m| m.iter().filter(|&&b| b).count().min(n))
     }
 }
 
@@ -101,8 +135,21 @@ impl RowGroup {
     /// Decodes a `RowGroup`, keeping the selected column chunks.
     pub(crate) fn decode(
         r: &mut Reader<'_>,
-        mut arena: Option<&mut Arena>,
+        arena: Option<&mut Arena>,
         sel: &ColumnSelection,
+    ) -> Result<RowGroup> {
+        Self::decode_with(r, arena, |r, arena, out| decode_columns(r, arena, sel, out))
+    }
+
+    /// Decodes a `RowGroup`, handing its `columns` list (after the field header) to `columns`.
+    pub(crate) fn decode_with(
+        r: &mut Reader<'_>,
+        mut arena: Option<&mut Arena>,
+        mut columns: impl FnMut(
+            &mut Reader<'_>,
+            &mut Option<&mut Arena>,
+            &mut Vec<ColumnChunk>,
+        ) -> Result<()>,
     ) -> Result<RowGroup> {
         let mut g = RowGroup::default();
         let mut seen = 0u8;
@@ -115,7 +162,7 @@ impl RowGroup {
                 Err(e) => return Err(e.in_struct(Self::NAME)),
             };
             let res = match (id, ty) {
-                (1, wire::LIST) => decode_columns(r, &mut arena, sel, &mut g.columns),
+                (1, wire::LIST) => columns(r, &mut arena, &mut g.columns),
                 (2, wire::I64) => r.read_i64().map(|v| g.total_byte_size = v),
                 (3, wire::I64) => r.read_i64().map(|v| g.num_rows = v),
                 (4, wire::LIST) => decode_sorting(r).map(|v| g.sorting_columns = Some(v)),
@@ -144,8 +191,12 @@ impl RowGroup {
     }
 
     /// Skips a `RowGroup` at scan speed, calling `on_chunk` with the position where each of
-    /// its column chunks starts.
-    pub(crate) fn skip(r: &mut Reader<'_>, mut on_chunk: impl FnMut(usize)) -> Result<()> {
+    /// its column chunks starts and `on_columns_end` with the position after its `columns`.
+    pub(crate) fn skip(
+        r: &mut Reader<'_>,
+        mut on_chunk: impl FnMut(usize),
+        mut on_columns_end: impl FnMut(usize),
+    ) -> Result<()> {
         r.enter()?;
         r.read_struct(Self::NAME, |r, id, ty| {
             if (id, ty) != (1, wire::LIST) {
@@ -156,6 +207,7 @@ impl RowGroup {
                 on_chunk(r.pos());
                 ColumnChunk::skip(r).map_err(|e| e.in_element("ColumnChunk", j as u32))?;
             }
+            on_columns_end(r.pos());
             Ok(())
         })?;
         r.leave();
@@ -208,36 +260,20 @@ fn decode_columns(
 ) -> Result<()> {
     let n = r.read_list_len()?;
     let keep = sel.keep();
-    match &sel.columns {
-        None if sel.statistics.is_none() => {
-            out.reserve_exact(n);
-            for j in 0..n {
-                ColumnChunk::decode_push(r, arena.as_deref_mut(), keep, out)
-                    .map_err(|e| e.in_element("ColumnChunk", j as u32))?;
-            }
+    out.reserve_exact(sel.count(n));
+    if sel.columns.is_none() && sel.statistics.is_none() {
+        for j in 0..n {
+            ColumnChunk::decode_push(r, arena.as_deref_mut(), keep, out)
+                .map_err(|e| e.in_element("ColumnChunk", j as u32))?;
         }
-        cols => {
-            let wanted = |j: usize| {
-                cols.as_ref()
-                    .is_none_or(|m| m.get(j).copied().unwrap_or(false))
-            };
-            out.reserve_exact(
-                cols.as_ref()
-                    .map_or(n, |m| m.iter().filter(|&&b| b).count().min(n)),
-            );
-            for j in 0..n {
-                if !wanted(j) {
-                    ColumnChunk::skip(r).map_err(|e| e.in_element("ColumnChunk", j as u32))?;
-                    continue;
-                }
-                let mut k = keep;
-                if let Some(m) = &sel.statistics {
-                    k.statistics = m.get(j).copied().unwrap_or(false);
-                }
-                ColumnChunk::decode_push(r, arena.as_deref_mut(), k, out)
-                    .map_err(|e| e.in_element("ColumnChunk", j as u32))?;
-            }
-        }
+        return Ok(());
+    }
+    for j in 0..n {
+        let res = match sel.keep_of(j, keep) {
+            Some(k) => ColumnChunk::decode_push(r, arena.as_deref_mut(), k, out),
+            None => ColumnChunk::skip(r),
+        };
+        res.map_err(|e| e.in_element("ColumnChunk", j as u32))?;
     }
     Ok(())
 }

@@ -63,8 +63,78 @@ impl SchemaElement {
         self.num_children.unwrap_or(0) == 0 && self.physical_type.is_some()
     }
 
+    /// An element with nothing set.
+    fn empty() -> SchemaElement {
+        SchemaElement {
+            physical_type: None,
+            type_length: None,
+            repetition: None,
+            name: ByteRange::default(),
+            num_children: None,
+            converted_type: None,
+            scale: None,
+            precision: None,
+            field_id: None,
+            logical_type: None,
+            unknown: UnknownFields::default(),
+        }
+    }
+
+    /// Decodes an element laid out the common way: short field headers in id order, its
+    /// integer fields and its name, no logical type or unknown field. `None` (with the
+    /// reader and `arena` as they were) leaves it to the general decoder.
+    #[inline(always)]
+    fn decode_fast(r: &mut Reader<'_>, arena: &mut Arena) -> Option<SchemaElement> {
+        let (start, mark) = (r.pos(), arena.len());
+        let mut e = SchemaElement::empty();
+        let mut has_name = false;
+        let mut id = 0u8;
+        let ok = loop {
+            let Ok(b) = r.read_byte() else {
+                break false;
+            };
+            let (delta, ty) = (b >> 4, b & 0x0f);
+            if b == wire::STOP {
+                break has_name;
+            }
+            if delta == 0 {
+                break false;
+            }
+            id += delta;
+            let done = match (id, ty) {
+                (4, wire::BINARY) => r.read_binary().map(|v| {
+                    e.name = arena.push(v);
+                    has_name = true;
+                }),
+                (1..=3 | 5..=9, wire::I32) => r.read_i32().map(|v| match id {
+                    1 => e.physical_type = Some(PhysicalType::from_thrift(v)),
+                    2 => e.type_length = Some(v),
+                    3 => e.repetition = Some(Repetition::from_thrift(v)),
+                    5 => e.num_children = Some(v),
+                    6 => e.converted_type = Some(ConvertedType::from_thrift(v)),
+                    7 => e.scale = Some(v),
+                    8 => e.precision = Some(v),
+                    _ => e.field_id = Some(v),
+                }),
+                _ => break false,
+            };
+            if done.is_err() {
+                break false;
+            }
+        };
+        if ok {
+            return Some(e);
+        }
+        r.set_pos(start);
+        arena.truncate(mark);
+        None
+    }
+
     /// Decodes one element; byte values go to `arena`.
     pub fn decode(r: &mut Reader<'_>, arena: &mut Arena) -> Result<Self> {
+        if let Some(e) = Self::decode_fast(r, arena) {
+            return Ok(e);
+        }
         let mut e = SchemaElement {
             physical_type: None,
             type_length: None,
@@ -324,8 +394,9 @@ fn derive_leaves(elements: &[SchemaElement]) -> Result<(Vec<Leaf>, Vec<u32>)> {
     // Stack of open groups: (children still to visit, def level, rep level) and the path.
     let mut stack: Vec<(i32, i16, i16)> = vec![(root_children, 0, 0)];
     let mut path: Vec<u32> = Vec::new();
-    let mut leaves = Vec::new();
-    let mut paths = Vec::new();
+    // A flat schema has a leaf, and a path of one, per element; nested ones fewer leaves.
+    let mut leaves = Vec::with_capacity(elements.len() - 1);
+    let mut paths = Vec::with_capacity(elements.len() - 1);
     let mut i = 1usize;
     while let Some(top) = stack.last_mut() {
         if top.0 == 0 {

@@ -3,6 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use parq_format::footer::{decode_metadata, metadata_slice, DecodeOptions};
+use parq_format::metadata::ColumnChunk;
+
 /// The shared test data directory: `$PARQ_TESTDATA`, else `../shared/testdata` beside the
 /// repository.
 pub fn testdata() -> PathBuf {
@@ -54,4 +57,63 @@ pub fn corpus_files() -> Vec<PathBuf> {
 #[allow(dead_code)]
 pub fn corpus_file(rel: &str) -> PathBuf {
     testdata().join(rel)
+}
+
+/// Everything a chunk holds, with byte ranges resolved against `buf`.
+pub fn fingerprint(c: &ColumnChunk, buf: &[u8], with_stats: bool) -> String {
+    let stats = if with_stats {
+        c.statistics().map(|s| {
+            format!(
+                "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                s.min.map(|r| r.slice(buf).to_vec()),
+                s.max.map(|r| r.slice(buf).to_vec()),
+                s.min_value.map(|r| r.slice(buf).to_vec()),
+                s.max_value.map(|r| r.slice(buf).to_vec()),
+                s.null_count,
+                s.distinct_count,
+                s.is_min_value_exact,
+                s.is_max_value_exact
+            )
+        })
+    } else {
+        None
+    };
+    format!(
+        "{} {} {:?} {:?} {} {} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        c.file_offset(),
+        c.has_metadata(),
+        c.physical_type(),
+        c.encodings().iter().collect::<Vec<_>>(),
+        c.num_values(),
+        c.total_compressed_size(),
+        c.total_uncompressed_size(),
+        c.data_page_offset(),
+        c.dictionary_page_offset(),
+        c.index_page_offset(),
+        c.offset_index_offset(),
+        c.column_index_length(),
+        c.bloom_filter_offset(),
+        c.file_path().map(|r| r.slice(buf).to_vec()),
+        stats,
+        c.encoding_stats(buf).map(|r| r.ok()),
+        c.size_statistics(buf).map(|r| r.ok()),
+        c.key_value_metadata(buf).map(|r| r.map(|v| v.len()).ok()),
+    )
+}
+
+/// The corpus footers that decode, except fuzzer output: a skipped chunk is skipped by its
+/// declared wire types while a decoded one is read by the schema (as parquet-cpp does), so a
+/// fuzzed footer whose declared types lie may decode fully yet fail, cleanly, when skipped.
+/// (That nothing panics on those is checked in `hostile.rs` and by the fuzz targets.)
+pub fn footers() -> Vec<(String, Vec<u8>)> {
+    corpus_files()
+        .into_iter()
+        .filter(|f| !f.to_string_lossy().contains("/fuzzing/"))
+        .filter_map(|f| {
+            let bytes = std::fs::read(&f).ok()?;
+            let footer = metadata_slice(&bytes).ok()?.to_vec();
+            decode_metadata(&footer, &DecodeOptions::default()).ok()?;
+            Some((f.display().to_string(), footer))
+        })
+        .collect()
 }

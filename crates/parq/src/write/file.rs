@@ -32,9 +32,9 @@ use super::levels::slot_level;
 use super::page_index::PageIndexWriter;
 use super::properties::WriterProperties;
 use super::statistics::StatsOrder;
-use crate::format::footer::DecodeOptions;
+use crate::format::footer::{build_index, DecodeOptions};
 use crate::format::metadata::{Arena, FileMetaData, KeyValue, RowGroup, Schema};
-use crate::format::thrift::{wire, Writer};
+use crate::format::thrift::{wire, Limits, Writer};
 use crate::{Error, ErrorKind, Result};
 
 /// The `version` written in the footer (format 2.x, as pyarrow 26 writes it).
@@ -549,6 +549,11 @@ impl<W: Write> ParquetWriter<W> {
         let footer = self.encode_footer()?;
         self.row_groups = Vec::new();
         self.arena = Arena::default();
+        if self.props.footer_index() {
+            if let Some(index) = build_index(&footer, Limits::default())? {
+                self.out.write_all(&index)?;
+            }
+        }
         self.out.write_all(&footer)?;
         let len = u32::try_from(footer.len()).map_err(|_| writer_error("a footer over 4 GiB"))?;
         self.out.write_all(&len.to_le_bytes())?;

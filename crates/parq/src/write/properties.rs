@@ -20,6 +20,7 @@
 //! | bloom filters | off; when enabled: NDV 1,048,576, FPP 0.05 | both peers |
 //! | list element name | `element` (`compliant_nested_types` on) | pyarrow 26 (`use_compliant_nested_type=True`) and arrow-rs: the name the spec asks for |
 //! | threads | 1 | both peers encode a row group's columns on one thread; more encode them side by side, the output the same bytes |
+//! | footer index | on | parq's own: where each row group and column chunk starts in the footer, written before it where other readers never look, so a reader of a few columns of a wide file skips the rest (`parq_format::footer::build_index`) |
 //! | created_by | `parq version X.Y.Z` | the `<app> version <semver>` form readers parse to apply their statistics-trust rules |
 //!
 //! Encoding and dictionary: a column's value encoding (`encoding`) is what its data pages use
@@ -504,6 +505,7 @@ pub struct WriterProperties {
     key_value_metadata: Vec<(String, Option<String>)>,
     created_by: String,
     threads: usize,
+    footer_index: bool,
 }
 
 impl Default for WriterProperties {
@@ -523,6 +525,7 @@ impl Default for WriterProperties {
             key_value_metadata: Vec::new(),
             created_by: DEFAULT_CREATED_BY.to_string(),
             threads: 1,
+            footer_index: true,
         }
     }
 }
@@ -595,6 +598,11 @@ impl WriterProperties {
     /// `created_by` of the file.
     pub fn created_by(&self) -> &str {
         &self.created_by
+    }
+
+    /// True to write the footer index before the footer.
+    pub fn footer_index(&self) -> bool {
+        self.footer_index
     }
 
     /// The column paths that have settings of their own.
@@ -876,6 +884,13 @@ impl WriterPropertiesBuilder {
     /// `created_by` of the file.
     pub fn created_by(mut self, created_by: impl Into<String>) -> Self {
         self.props.created_by = created_by.into();
+        self
+    }
+
+    /// The footer index on (the default) or off: where each row group and column chunk
+    /// starts in the footer, written right before it (other readers never look there).
+    pub fn footer_index(mut self, enabled: bool) -> Self {
+        self.props.footer_index = enabled;
         self
     }
 

@@ -1,0 +1,261 @@
+//! The footer index: a table of where each row group and column chunk starts inside the
+//! serialized `FileMetaData`, written by parq right before the footer, where no reader
+//! looks (readers find the footer by its length and every other structure by offsets the
+//! footer gives). With it a reader decodes the chunks it wants without walking the rest.
+//!
+//! ```text
+//! ... page index, Bloom filters | payload | u32 payload_len | u32 crc32(payload) | "PQX1" | FileMetaData | u32 len | "PAR1"
+//! payload (u32 little-endian each):
+//!   footer_len, row_groups R, columns C, list_start, list_end,
+//!   crc32(footer[..list_start] ++ footer[list_end..]),
+//!   row_group_start[R], columns_end[R], chunk_start[R * C]
+//! ```
+//!
+//! Offsets are from the start of `FileMetaData`; `list_start..list_end` is the value of its
+//! `row_groups` field. A reader never trusts the index blindly: [`FooterIndex`] users check the
+//! checksums, the lengths, the order and bounds of every offset and that each row group
+//! starts with its `columns` list at the offsets given, and every chunk decoded through it
+//! must end where the next structure starts; anything else falls back to the scan.
+
+use crate::thrift::{wire, Limits, Reader};
+use crate::Result;
+
+use super::layout::Layout;
+
+/// The magic that ends the index block, right before the footer.
+pub const INDEX_MAGIC: &[u8; 4] = b"PQX1";
+/// Bytes of the block's trailer: payload length, checksum, magic.
+pub const INDEX_TRAILER_BYTES: usize = 12;
+/// Fixed payload words before the tables.
+const HEADER_WORDS: usize = 6;
+
+/// The index block to write right before `footer` (the `FileMetaData` bytes), or `None` when
+/// the footer cannot be indexed (row groups of different column counts).
+pub fn build_index(footer: &[u8], limits: Limits) -> Result<Option<Vec<u8>>> {
+    let layout = scan_layout(footer, limits)?;
+    let r = layout.num_row_groups();
+    let c = layout.chunks(0).len();
+    if (0..r).any(|i| layout.chunks(i).len() != c) || u32::try_from(footer.len()).is_err() {
+        return Ok(None);
+    }
+    let words = HEADER_WORDS + 2 * r + layout.chunk_starts.len();
+    let mut out = Vec::with_capacity(words * 4 + INDEX_TRAILER_BYTES);
+    let (ls, le) = (layout.list.start as usize, layout.list.end as usize);
+    for w in [
+        footer.len() as u32,
+        r as u32,
+        c as u32,
+        layout.list.start,
+        layout.list.end,
+        outside_crc(footer, ls, le),
+    ] {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    for table in [
+        &layout.row_group_starts,
+        &layout.columns_ends,
+        &layout.chunk_starts,
+    ] {
+        for w in table.iter() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    let len = out.len() as u32;
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&crc.to_le_bytes());
+    out.extend_from_slice(INDEX_MAGIC);
+    Ok(Some(out))
+}
+
+/// Scans a footer for its layout (the top-level fields are walked, not decoded).
+pub(crate) fn scan_layout(footer: &[u8], limits: Limits) -> Result<Layout> {
+    let mut r = Reader::with_limits(footer, limits);
+    let mut layout = None;
+    r.enter()?;
+    r.read_struct("FileMetaData", |r, id, ty| {
+        if (id, ty) == (4, wire::LIST) && layout.is_none() {
+            layout = Some(Layout::scan(r)?);
+            Ok(())
+        } else {
+            r.skip_field(ty)
+        }
+    })?;
+    r.leave();
+    layout.ok_or_else(|| crate::metadata::missing(&r, "FileMetaData", "row_groups"))
+}
+
+fn outside_crc(footer: &[u8], list_start: usize, list_end: usize) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(footer.get(..list_start).unwrap_or(&[]));
+    h.update(footer.get(list_end..).unwrap_or(&[]));
+    h.finalize()
+}
+
+/// An index block found before a footer: its payload and the payload's checksum.
+#[derive(Debug, Clone, Copy)]
+pub struct FooterIndex<'a> {
+    payload: &'a [u8],
+    crc: u32,
+}
+
+impl<'a> FooterIndex<'a> {
+    /// The index block at the end of `before` (bytes that end where the footer starts), if
+    /// its trailer is there and its length fits. Nothing else is checked until it is used.
+    pub fn find(before: &'a [u8]) -> Option<FooterIndex<'a>> {
+        let at = before.len().checked_sub(INDEX_TRAILER_BYTES)?;
+        let len = index_payload_len(before.get(at..)?)?;
+        let payload = before.get(at.checked_sub(usize::try_from(len).ok()?)?..at)?;
+        let crc = u32::from_le_bytes(before.get(at + 4..at + 8)?.try_into().ok()?);
+        Some(FooterIndex { payload, crc })
+    }
+
+    /// An index block from its payload and the checksum its trailer gave.
+    pub(crate) fn from_parts(payload: &'a [u8], crc: u32) -> FooterIndex<'a> {
+        FooterIndex { payload, crc }
+    }
+
+    /// Bytes of the block (payload and trailer).
+    pub fn len(&self) -> usize {
+        self.payload.len() + INDEX_TRAILER_BYTES
+    }
+
+    /// Whether the payload is empty (never for a block parq wrote).
+    pub fn is_empty(&self) -> bool {
+        self.payload.is_empty()
+    }
+
+    /// The layout the index gives for `footer`, if every check holds.
+    pub(crate) fn layout(&self, footer: &[u8], limits: Limits) -> Option<Layout> {
+        parse_index(self.payload, self.crc, footer, limits)
+    }
+}
+
+/// The payload length an index trailer (the 12 bytes right before the footer) announces,
+/// if it is one.
+pub fn index_payload_len(trailer: &[u8]) -> Option<u64> {
+    let t: &[u8; INDEX_TRAILER_BYTES] = trailer.try_into().ok()?;
+    if &t[8..12] != INDEX_MAGIC {
+        return None;
+    }
+    Some(u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as u64)
+}
+
+/// The layout an index payload with checksum `crc` gives for `footer`, if every check holds.
+fn parse_index(payload: &[u8], crc: u32, footer: &[u8], limits: Limits) -> Option<Layout> {
+    if !payload.len().is_multiple_of(4) || crc32fast::hash(payload) != crc {
+        return None;
+    }
+    let word = |i: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(
+            payload.get(i * 4..i * 4 + 4)?.try_into().ok()?,
+        ))
+    };
+    let (footer_len, rgs, cols) = (word(0)? as usize, word(1)? as usize, word(2)? as usize);
+    let (list_start, list_end, outside) = (word(3)?, word(4)?, word(5)?);
+    let chunks = rgs.checked_mul(cols)?;
+    let words = chunks.checked_add(2 * rgs)?.checked_add(HEADER_WORDS)?;
+    if words.checked_mul(4)? != payload.len()
+        || footer_len != footer.len()
+        || list_start >= list_end
+        || list_end as usize > footer.len()
+        || outside_crc(footer, list_start as usize, list_end as usize) != outside
+    {
+        return None;
+    }
+    let table = |from: usize, n: usize| u32_table(&payload[from * 4..(from + n) * 4]);
+    let layout = Layout {
+        list: list_start..list_end,
+        row_group_starts: table(HEADER_WORDS, rgs),
+        columns_ends: table(HEADER_WORDS + rgs, rgs),
+        chunk_starts: table(HEADER_WORDS + 2 * rgs, chunks),
+        chunk_index: (0..=rgs).map(|i| (i * cols) as u32).collect(),
+    };
+    check_layout(&layout, footer, rgs, cols, limits).then_some(layout)
+}
+
+/// Order and bounds of every offset; each row group's `columns` list header at its start,
+/// with `cols` elements beginning at its first chunk; each row group's other fields ending
+/// where the next row group starts.
+fn check_layout(l: &Layout, footer: &[u8], rgs: usize, cols: usize, limits: Limits) -> bool {
+    let mut r = Reader::with_limits(footer, limits);
+    r.set_pos(l.list.start as usize);
+    if r.read_list_len().ok() != Some(rgs) {
+        return false;
+    }
+    let mut next = r.pos() as u32;
+    for i in 0..rgs {
+        let (start, columns_end) = (l.row_group_starts[i], l.columns_ends[i]);
+        let chunks = l.chunks(i);
+        if start != next || columns_end >= l.list.end {
+            return false;
+        }
+        // Strictly increasing chunk starts, all before the end of the list.
+        let ordered = increasing(chunks) && chunks.last().is_none_or(|&s| s < columns_end);
+        if !ordered {
+            return false;
+        }
+        r.set_pos(start as usize);
+        let mut id = 0i16;
+        let header = matches!(r.read_field_header(&mut id), Ok(Some(wire::LIST)))
+            && id == 1
+            && r.read_list_len().ok() == Some(cols)
+            && r.pos() as u32 == chunks.first().copied().unwrap_or(columns_end);
+        if !header {
+            return false;
+        }
+        // The row group's fields after `columns`, up to its STOP.
+        r.set_pos(columns_end as usize);
+        let rest = skip_rest(&mut r, id);
+        next = if i + 1 < rgs {
+            l.row_group_starts[i + 1]
+        } else {
+            l.list.end
+        };
+        if rest.is_err() || r.pos() as u32 != next {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether `v` is strictly increasing (a branch-free pass the compiler vectorizes).
+fn increasing(v: &[u32]) -> bool {
+    let mut bad = false;
+    for i in 1..v.len() {
+        bad |= v[i - 1] >= v[i];
+    }
+    !bad
+}
+
+/// Little-endian u32 words (`bytes.len()` a multiple of 4) into a table.
+fn u32_table(bytes: &[u8]) -> Vec<u32> {
+    let n = bytes.len() / 4;
+    let mut out: Vec<u32> = Vec::with_capacity(n);
+    if cfg!(target_endian = "little") {
+        // SAFETY: `out` has room for `n` u32s, `bytes` holds `4 * n` bytes and the two do not
+        // overlap; every bit pattern is a valid u32, and on a little-endian target the bytes
+        // are the words' memory representation. `set_len` follows the copy of all `n`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), out.as_mut_ptr().cast::<u8>(), n * 4);
+            out.set_len(n);
+        }
+    } else {
+        out.extend(
+            bytes
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        );
+    }
+    out
+}
+
+/// Skips the remaining fields of a struct whose last field read had id `last`.
+fn skip_rest(r: &mut Reader<'_>, mut last: i16) -> Result<()> {
+    r.enter()?;
+    while let Some(ty) = r.read_field_header(&mut last)? {
+        r.skip_field(ty)?;
+    }
+    r.leave();
+    Ok(())
+}

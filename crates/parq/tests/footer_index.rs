@@ -1,0 +1,210 @@
+//! Files parq writes carry the footer index (where each row group and column chunk starts in
+//! the footer, right before it), and every other reader ignores it: pyarrow, DuckDB, polars,
+//! the `parquet` crate 60.1 and parquet-java (a committed file and what parquet-java read
+//! from it) read them equal to the table written. Turning the index off changes nothing but
+//! the block. parq's own reads through the index equal its reads without.
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::{Array, ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema};
+use bytes::Bytes;
+use common::{run_python, tmp_dir, write_ipc, Rng};
+use parq::format::footer::{
+    decode_file_metadata, metadata_slice, DecodeOptions, FooterIndex, LazyFooter,
+};
+use parq::write::{BloomFilterProperties, WriterProperties};
+use parq::{ParquetReader, ParquetWriter};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+/// The committed file parquet-java read, and what it read.
+const JAVA_DIR: &str = "tests/data/footer_index";
+
+/// 1,000 rows in 5 row groups: an id, a nullable double and a nullable string.
+fn table() -> RecordBatch {
+    let mut rng = Rng(29);
+    let n = 1000;
+    let id: Int64Array = (0..n).map(|i| i * 7 - 300).collect();
+    let x: Float64Array = (0..n)
+        .map(|_| (!rng.chance(0.1)).then(|| rng.signed(1_000_000) as f64 / 64.0))
+        .collect();
+    let words = ["", "a", "parquet", "été", "漢字", "a longer value"];
+    let s: StringArray = (0..n)
+        .map(|_| (!rng.chance(0.1)).then(|| rng.pick(&words)))
+        .collect();
+    let schema = Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("x", DataType::Float64, true),
+        Field::new("s", DataType::Utf8, true),
+    ]);
+    let columns: Vec<ArrayRef> = vec![Arc::new(id), Arc::new(x), Arc::new(s)];
+    RecordBatch::try_new(Arc::new(schema), columns).expect("table")
+}
+
+fn write(batch: &RecordBatch, index: bool) -> Vec<u8> {
+    let props = WriterProperties::builder()
+        .max_row_group_rows(Some(200))
+        .column_bloom_filter("s", Some(BloomFilterProperties::default()))
+        .footer_index(index)
+        .build()
+        .expect("props");
+    let mut out = Vec::new();
+    let mut w = ParquetWriter::try_new(&mut out, batch.schema(), props).expect("writer");
+    w.write(batch).expect("write");
+    w.close().expect("close");
+    out
+}
+
+/// The footer index of a whole file, if it has a valid one.
+fn index_of(file: &[u8]) -> Option<FooterIndex<'_>> {
+    let footer = metadata_slice(file).ok()?;
+    FooterIndex::find(&file[..file.len() - 8 - footer.len()])
+}
+
+#[test]
+fn written_files_carry_a_valid_index_that_changes_nothing_else() {
+    let batch = table();
+    let with = write(&batch, true);
+    let without = write(&batch, false);
+    assert!(index_of(&without).is_none());
+    let index = index_of(&with).expect("an index");
+    // The block is the only difference.
+    let footer = metadata_slice(&with).unwrap();
+    let at = with.len() - 8 - footer.len() - index.len();
+    assert_eq!(&with[..at], &without[..at]);
+    assert_eq!(&with[at + index.len()..], &without[at..]);
+    let lazy = LazyFooter::open_with_index(
+        Bytes::copy_from_slice(footer),
+        Some(index),
+        &DecodeOptions::default(),
+    )
+    .unwrap();
+    assert!(lazy.is_indexed());
+    assert_eq!(lazy.num_row_groups(), 5);
+    // A selection through the index equals one without it.
+    let opts = DecodeOptions {
+        columns: Some(vec![2]),
+        row_groups: Some(vec![1, 3]),
+        ..Default::default()
+    };
+    let a = decode_file_metadata(&with, &opts).unwrap();
+    let b = decode_file_metadata(&without, &opts).unwrap();
+    assert_eq!(a.buf(), b.buf());
+    assert_eq!(
+        format!("{:?}", a.row_groups()),
+        format!("{:?}", b.row_groups())
+    );
+    // parq reads both equal to the table.
+    for bytes in [with, without] {
+        let got = ParquetReader::from_bytes(Bytes::from(bytes))
+            .unwrap()
+            .read_batch()
+            .unwrap();
+        assert_eq!(got, batch);
+    }
+}
+
+#[test]
+fn the_parquet_crate_reads_indexed_files() {
+    let batch = table();
+    let file = Bytes::from(write(&batch, true));
+    assert!(index_of(&file).is_some());
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let batches: Vec<_> = reader.collect::<Result<_, _>>().unwrap();
+    let got = arrow_select::concat::concat_batches(&batches[0].schema(), &batches).unwrap();
+    assert_eq!(got.num_rows(), batch.num_rows());
+    for (g, w) in got.columns().iter().zip(batch.columns()) {
+        assert_eq!(g.to_data(), w.to_data());
+    }
+}
+
+/// pyarrow, DuckDB and polars read the indexed file equal to the table (from IPC).
+const PEERS: &str = r#"
+import sys, pyarrow as pa, pyarrow.parquet as pq, duckdb, polars as pl
+path, want = sys.argv[1], pa.ipc.open_file(sys.argv[2]).read_all()
+fails = []
+got = pq.read_table(path)
+if not got.equals(want):
+    fails.append("pyarrow differs")
+if pq.ParquetFile(path).metadata.num_row_groups != 5:
+    fails.append("pyarrow: row groups")
+d = duckdb.sql(f"select id, x, s from read_parquet('{path}') order by id").arrow()
+if hasattr(d, "read_all"):
+    d = d.read_all()
+if d.to_pylist() != want.sort_by("id").to_pylist():
+    fails.append("duckdb differs")
+p = pl.read_parquet(path)
+if not p.equals(pl.from_arrow(want)):
+    fails.append("polars differs")
+print("ok" if not fails else "\n".join(fails))
+"#;
+
+#[test]
+fn pyarrow_duckdb_and_polars_read_indexed_files() {
+    let batch = table();
+    let dir = tmp_dir("footer-index");
+    let path = dir.join("indexed.parquet");
+    std::fs::write(&path, write(&batch, true)).unwrap();
+    let ipc = dir.join("want.arrow");
+    write_ipc(&ipc, &batch);
+    let out = run_python(PEERS, &[path.as_os_str(), ipc.as_os_str()]);
+    assert_eq!(out.trim(), "ok", "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The table as parquet-java's `ReadDump` prints it.
+fn java_dump(batch: &RecordBatch) -> String {
+    let id = batch
+        .column(0)
+        .as_any()
+        .downcast_ref::<Int64Array>()
+        .unwrap();
+    let x = batch
+        .column(1)
+        .as_any()
+        .downcast_ref::<Float64Array>()
+        .unwrap();
+    let s = batch
+        .column(2)
+        .as_any()
+        .downcast_ref::<StringArray>()
+        .unwrap();
+    let mut out = format!("rows\t{}\trow_groups\t5\n", batch.num_rows());
+    for i in 0..batch.num_rows() {
+        let x = if x.is_null(i) {
+            "\\N".to_string()
+        } else {
+            format!("{:x}", x.value(i).to_bits())
+        };
+        let s = if s.is_null(i) { "\\N" } else { s.value(i) };
+        out.push_str(&format!("{}\t{x}\t{s}\n", id.value(i)));
+    }
+    out
+}
+
+#[test]
+fn parquet_java_read_a_committed_indexed_file() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(JAVA_DIR);
+    let path = dir.join("indexed.parquet");
+    let batch = table();
+    if std::env::var_os("PARQ_REGENERATE").is_some() {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&path, write(&batch, true)).unwrap();
+    }
+    let file = std::fs::read(&path).unwrap();
+    // The committed file is parq's output with the index, and what parq writes today.
+    assert!(index_of(&file).is_some());
+    assert_eq!(
+        file,
+        write(&batch, true),
+        "regenerate: see {JAVA_DIR}/README.md"
+    );
+    let java = std::fs::read_to_string(dir.join("indexed.parquet-java.tsv")).unwrap();
+    assert_eq!(java, java_dump(&batch));
+}
