@@ -165,28 +165,37 @@ impl<'a> Cur<'a> {
         }
     }
 
-    /// Skips a structure whose fields are all integers, binaries or booleans (short-form
-    /// headers only), such as `Statistics`.
+    /// Skips `Statistics` laid out as `decode_statistics_fast` takes them: the same straight
+    /// sequence of expected fields (no loop whose exit the branch predictor misses), values
+    /// skipped instead of kept.
     #[inline(always)]
-    fn skip_flat_struct(&mut self) -> Option<()> {
-        loop {
-            let b = self.byte()?;
-            let ty = b & 0x0f;
-            if ty == wire::STOP {
-                return Some(());
-            }
-            if b >> 4 == 0 {
-                return None;
-            }
-            match ty {
-                wire::BOOL_TRUE | wire::BOOL_FALSE => {}
-                wire::I16 | wire::I32 | wire::I64 => self.skip_varint()?,
-                wire::BINARY => {
-                    self.binary()?;
-                }
-                _ => return None,
+    fn skip_statistics(&mut self) -> Option<()> {
+        let mut id = 0u32;
+        let mut k = self.header(&mut id)?;
+        for field in [1, 2] {
+            if k == key(field, wire::BINARY) {
+                self.binary()?;
+                k = self.header(&mut id)?;
             }
         }
+        for field in [3, 4] {
+            if k == key(field, wire::I64) {
+                self.skip_varint()?;
+                k = self.header(&mut id)?;
+            }
+        }
+        for field in [5, 6] {
+            if k == key(field, wire::BINARY) {
+                self.binary()?;
+                k = self.header(&mut id)?;
+            }
+        }
+        for field in [7, 8] {
+            if k == key(field, wire::BOOL_TRUE) || k == key(field, wire::BOOL_FALSE) {
+                k = self.header(&mut id)?;
+            }
+        }
+        (k == STOP).then_some(())
     }
 
     /// Skips `encoding_stats`: a list of `PageEncodingStats`, structures of three i32s.
@@ -403,7 +412,7 @@ impl ColumnChunk {
             if keep.statistics {
                 f = self.decode_statistics_fast(cur, arena, f)?;
             } else {
-                cur.skip_flat_struct()?;
+                cur.skip_statistics()?;
             }
             k = cur.header(&mut id)?;
         }
