@@ -19,7 +19,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyFileNotFoundError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
 
-use source::open;
+use source::{open, open_columns};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -146,7 +146,18 @@ fn read_table<'py>(
     batch_size: Option<usize>,
     string_view: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (reader, _) = open(py, source)?;
+    // With columns named, only their part of the footer is read (and those a filter names).
+    let (reader, _) = match &columns {
+        Some(c) => {
+            let mut needed = c.clone();
+            if let Some(f) = &filter {
+                let p = parq::read::parse_filter(f).map_err(error)?;
+                needed.extend(p.columns().iter().map(|c| c.to_string()));
+            }
+            open_columns(py, source, &needed)?
+        }
+        None => open(py, source)?,
+    };
     let reader = configure(
         with_strings(reader, string_view),
         columns,

@@ -177,6 +177,26 @@ pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(Parqu
     }
 }
 
+/// [`open`] for a read of the top-level columns `columns` only: from a file or file-like
+/// object just their part of the footer is decoded (`ParquetReader::from_source_columns`);
+/// bytes in memory are opened whole.
+pub(crate) fn open_columns(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    columns: &[String],
+) -> PyResult<(ParquetReader, bool)> {
+    match source_of(source)? {
+        Source::Ranges { read, python } => py
+            .detach(|| ParquetReader::from_source_columns(read, columns))
+            .map(|r| (r, python))
+            .map_err(error),
+        Source::Memory(data) => py
+            .detach(|| ParquetReader::from_bytes(data))
+            .map(|r| (r, false))
+            .map_err(error),
+    }
+}
+
 /// The footer of `source`, decoded with `options`.
 pub(crate) fn read_footer(
     py: Python<'_>,

@@ -2,22 +2,28 @@
 //! the footer, right before it), and every other reader ignores it: pyarrow, DuckDB, polars,
 //! the `parquet` crate 60.1 and parquet-java (a committed file and what parquet-java read
 //! from it) read them equal to the table written. Turning the index off changes nothing but
-//! the block. parq's own reads through the index equal its reads without.
+//! the block. parq's own reads through the index equal its reads without; a reader opened for
+//! some columns (`ParquetReader::open_columns`) decodes only their part of the footer and
+//! reads what the whole-footer reader reads.
 
 mod common;
 
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::{Array, ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
-use arrow_schema::{DataType, Field, Schema};
+use arrow_array::builder::{Int64Builder, ListBuilder};
+use arrow_array::{
+    Array, ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray, StructArray,
+    TimestampMicrosecondArray,
+};
+use arrow_schema::{DataType, Field, Fields, Schema};
 use bytes::Bytes;
 use common::{run_python, tmp_dir, write_ipc, Rng};
 use parq::format::footer::{
     decode_file_metadata, metadata_slice, DecodeOptions, FooterIndex, LazyFooter,
 };
 use parq::write::{BloomFilterProperties, WriterProperties};
-use parq::{ParquetReader, ParquetWriter};
+use parq::{col, ParquetReader, ParquetWriter};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 /// The committed file parquet-java read, and what it read.
@@ -207,4 +213,132 @@ fn parquet_java_read_a_committed_indexed_file() {
     );
     let java = std::fs::read_to_string(dir.join("indexed.parquet-java.tsv")).unwrap();
     assert_eq!(java, java_dump(&batch));
+}
+
+/// `n` flat columns (`c0`...: int64, nullable strings in turn) with a timestamp in UTC (its
+/// zone restored from the embedded Arrow schema), a struct and a list among them.
+fn wide(n: usize, rows: usize) -> RecordBatch {
+    let mut rng = Rng(7);
+    let mut fields = Vec::new();
+    let mut columns: Vec<ArrayRef> = Vec::new();
+    for i in 0..n {
+        if i == n / 2 {
+            let ts: TimestampMicrosecondArray = (0..rows as i64)
+                .map(|r| Some(r * 1_000_003))
+                .collect::<TimestampMicrosecondArray>()
+                .with_timezone("UTC");
+            fields.push(Field::new("ts", ts.data_type().clone(), true));
+            columns.push(Arc::new(ts));
+            let a: Int32Array = (0..rows as i32)
+                .map(|r| (r % 3 != 0).then_some(r))
+                .collect();
+            let b: StringArray = (0..rows).map(|r| Some(format!("b{}", r % 7))).collect();
+            let st_fields = Fields::from(vec![
+                Field::new("a", DataType::Int32, true),
+                Field::new("b", DataType::Utf8, true),
+            ]);
+            let st = StructArray::new(st_fields, vec![Arc::new(a), Arc::new(b)], None);
+            fields.push(Field::new("st", st.data_type().clone(), true));
+            columns.push(Arc::new(st));
+            let mut lst = ListBuilder::new(Int64Builder::new());
+            for r in 0..rows {
+                for k in 0..(r % 4) {
+                    lst.values().append_value((r * 10 + k) as i64);
+                }
+                lst.append(r % 5 != 0);
+            }
+            let lst = lst.finish();
+            fields.push(Field::new("lst", lst.data_type().clone(), true));
+            columns.push(Arc::new(lst));
+        }
+        let name = format!("c{i}");
+        if i % 2 == 0 {
+            let a: Int64Array = (0..rows).map(|_| rng.signed(1000)).collect();
+            fields.push(Field::new(name, DataType::Int64, false));
+            columns.push(Arc::new(a));
+        } else {
+            let a: StringArray = (0..rows)
+                .map(|_| (!rng.chance(0.2)).then(|| format!("v{}", rng.below(50))))
+                .collect();
+            fields.push(Field::new(name, DataType::Utf8, true));
+            columns.push(Arc::new(a));
+        }
+    }
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).expect("wide table")
+}
+
+#[test]
+fn a_reader_opened_for_some_columns_decodes_only_their_footer() {
+    let batch = wide(300, 400);
+    let dir = tmp_dir("open-columns");
+    for index in [true, false] {
+        let path = dir.join(format!("wide-{index}.parquet"));
+        let props = WriterProperties::builder()
+            .max_row_group_rows(Some(100))
+            .footer_index(index)
+            .build()
+            .unwrap();
+        let file = std::fs::File::create(&path).unwrap();
+        let mut w = ParquetWriter::try_new(file, batch.schema(), props).unwrap();
+        w.write(&batch).unwrap();
+        w.close().unwrap();
+        let sets: [&[&str]; 6] = [
+            &["c7"],
+            &["c299", "c3"],
+            &["st", "c10"],
+            &["lst"],
+            &["ts", "c0"],
+            &["c4", "c4"],
+        ];
+        for cols in sets {
+            let what = format!("index {index}, {cols:?}");
+            let whole = ParquetReader::open(&path)
+                .unwrap()
+                .with_columns(cols.to_vec());
+            let want = whole.read_batch().unwrap();
+            let some = ParquetReader::open_columns(&path, cols).unwrap();
+            // Only the chosen columns' chunks were decoded: one per leaf (the struct has two).
+            let mut names = cols.to_vec();
+            names.dedup();
+            let leaves: usize = names.iter().map(|c| if *c == "st" { 2 } else { 1 }).sum();
+            let meta = some.metadata();
+            assert_eq!(meta.row_groups().len(), 4, "{what}");
+            assert!(
+                meta.row_groups()
+                    .iter()
+                    .all(|g| g.columns().len() == leaves),
+                "{what}"
+            );
+            assert_eq!(some.read_batch().unwrap(), want, "{what}");
+        }
+        // A filter on the chosen columns, and a row group choice.
+        let cols = ["c8", "c9", "ts"];
+        let f = || col("c8").gt(100i64);
+        let want = ParquetReader::open(&path)
+            .unwrap()
+            .with_columns(cols)
+            .with_filter(f())
+            .with_row_groups(vec![1, 3])
+            .read_batch()
+            .unwrap();
+        let got = ParquetReader::open_columns(&path, &cols)
+            .unwrap()
+            .with_filter(f())
+            .with_row_groups(vec![1, 3])
+            .read_batch()
+            .unwrap();
+        assert!(want.num_rows() > 0);
+        assert_eq!(got, want);
+        // A name that is not a top-level column: the error the whole-footer reader gives.
+        let bad = ParquetReader::open_columns(&path, &["nope"]).unwrap();
+        let e = bad.read_batch().unwrap_err().to_string();
+        let e2 = ParquetReader::open(&path)
+            .unwrap()
+            .with_columns(["nope"])
+            .read_batch()
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, e2);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::row_group::ColumnSelection;
 use super::{
     keep_binary, keep_raw, missing, Arena, ByteRange, EncryptionAlgorithm, RowGroup, Schema,
-    StructWriter, UnknownFields,
+    SortingColumn, StructWriter, UnknownFields,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::footer::DecodeOptions;
@@ -237,6 +237,9 @@ pub struct FileMetaData {
     key_value_unknown: Vec<KeyValueUnknown>,
     /// What was selected when decoding; `None` if everything was decoded.
     pub selection: Option<Selection>,
+    /// For a footer narrowed by [`FileMetaData::project`]: the file's top-level fields it
+    /// keeps (their indices among the root's children).
+    pub projection: Option<Vec<usize>>,
     buf: bytes::Bytes,
 }
 
@@ -389,14 +392,100 @@ impl FileMetaData {
             unknown,
             key_value_unknown: kv_unknown,
             selection,
+            projection: None,
             buf: arena.freeze(),
         })
     }
 
+    /// This footer narrowed to the top-level fields `fields` (indices among the root's
+    /// children, ascending): the schema of those fields, their leaves' column orders and, in
+    /// every row group, their chunks, as if the file held those columns only
+    /// ([`FileMetaData::projection`] records which). The footer must hold those chunks
+    /// (decoded whole, or with a column selection that includes their leaves); sorting
+    /// columns on other leaves are dropped.
+    pub fn project(&self, fields: &[usize]) -> Result<FileMetaData> {
+        let (schema, leaves) = self.schema.project(fields)?;
+        let selected = self.selection.as_ref().and_then(|s| s.columns.as_deref());
+        let position = |leaf: usize| match selected {
+            Some(s) => s.binary_search(&leaf).ok(),
+            None => Some(leaf),
+        };
+        let new_leaf = |old: i32| {
+            let old = usize::try_from(old).ok()?;
+            leaves.binary_search(&old).ok().map(|i| i as i32)
+        };
+        let row_groups = self
+            .row_groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let columns = leaves
+                    .iter()
+                    .map(|&leaf| {
+                        position(leaf)
+                            .and_then(|p| g.columns.get(p))
+                            .cloned()
+                            .ok_or_else(|| {
+                                Error::new(ErrorKind::InvalidArgument(format!(
+                                    "row group {i} was decoded without the chunk of column {leaf}"
+                                )))
+                            })
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                let sorting_columns = g.sorting_columns.as_ref().map(|s| {
+                    s.iter()
+                        .filter_map(|c| {
+                            new_leaf(c.column_idx)
+                                .map(|column_idx| SortingColumn { column_idx, ..*c })
+                        })
+                        .collect()
+                });
+                Ok(RowGroup {
+                    columns,
+                    sorting_columns,
+                    total_byte_size: g.total_byte_size,
+                    num_rows: g.num_rows,
+                    file_offset: g.file_offset,
+                    total_compressed_size: g.total_compressed_size,
+                    ordinal: g.ordinal,
+                    unknown: g.unknown.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let column_orders = self
+            .column_orders
+            .as_ref()
+            .map(|o| leaves.iter().filter_map(|&l| o.get(l).copied()).collect());
+        let selection = self
+            .selection
+            .as_ref()
+            .and_then(|s| s.row_groups.clone())
+            .map(|rgs| Selection {
+                row_groups: Some(rgs),
+                columns: None,
+            });
+        Ok(FileMetaData {
+            schema: Arc::new(schema),
+            row_groups,
+            column_orders,
+            selection,
+            projection: Some(fields.to_vec()),
+            version: self.version,
+            num_rows: self.num_rows,
+            key_value_metadata: self.key_value_metadata.clone(),
+            created_by: self.created_by,
+            encryption_algorithm: self.encryption_algorithm.clone(),
+            footer_signing_key_metadata: self.footer_signing_key_metadata,
+            unknown: self.unknown.clone(),
+            key_value_unknown: self.key_value_unknown.clone(),
+            buf: self.buf.clone(),
+        })
+    }
+
     /// Encodes the footer as Thrift `FileMetaData`. Fails for a footer decoded with a
-    /// selection (it would describe a different file).
+    /// selection or narrowed by a projection (it would describe a different file).
     pub fn encode(&self, out: &mut Vec<u8>) -> Result<()> {
-        if self.selection.is_some() {
+        if self.selection.is_some() || self.projection.is_some() {
             return Err(Error::new(ErrorKind::Inconsistent(
                 "cannot encode a footer decoded with a row group or column selection".into(),
             )));

@@ -81,7 +81,7 @@ impl SchemaElement {
     }
 
     /// Decodes an element laid out the common way: short field headers in id order, its
-    /// integer fields and its name, no logical type or unknown field. `None` (with the
+    /// integer fields, its name and its logical type, no unknown field. `None` (with the
     /// reader and `arena` as they were) leaves it to the general decoder.
     #[inline(always)]
     fn decode_fast(r: &mut Reader<'_>, arena: &mut Arena) -> Option<SchemaElement> {
@@ -116,6 +116,9 @@ impl SchemaElement {
                     8 => e.precision = Some(v),
                     _ => e.field_id = Some(v),
                 }),
+                (10, wire::STRUCT) => {
+                    LogicalType::decode(r, arena).map(|v| e.logical_type = Some(v))
+                }
                 _ => break false,
             };
             if done.is_err() {
@@ -280,6 +283,83 @@ impl Schema {
             paths,
             raw,
         })
+    }
+
+    /// The schema of the root's children `fields` (indices among them, ascending, each at
+    /// most once) with their subtrees, and the leaves of this schema it keeps, in order.
+    pub fn project(&self, fields: &[usize]) -> Result<(Schema, Vec<usize>)> {
+        let bad = |msg: String| Error::new(ErrorKind::InvalidArgument(msg));
+        if fields.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(bad("projected fields must be ascending and distinct".into()));
+        }
+        let Some(root) = self.elements.first() else {
+            return Err(bad("the schema has no elements".into()));
+        };
+        let spans = self.top_level()?;
+        let children = spans.len();
+        let chosen = fields
+            .iter()
+            .map(|&f| {
+                spans.get(f).cloned().ok_or_else(|| {
+                    bad(format!(
+                        "field {f} of a schema of {children} top-level fields"
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let mut out = Vec::new();
+        let w = &mut Writer::new(&mut out);
+        let count = 1 + chosen.iter().map(|r| r.len()).sum::<usize>();
+        w.write_list_header(wire::STRUCT, count);
+        let mut top = root.clone();
+        top.num_children = Some(fields.len() as i32);
+        top.encode(w, &self.buf);
+        for span in &chosen {
+            for e in &self.elements[span.clone()] {
+                e.encode(w, &self.buf);
+            }
+        }
+        let schema = Schema::decode_list(&mut Reader::new(&out))?;
+        let kept = (0..self.leaves.len())
+            .filter(|&l| {
+                let e = self.leaves[l].element as usize;
+                chosen.iter().any(|span| span.contains(&e))
+            })
+            .collect();
+        Ok((schema, kept))
+    }
+
+    /// The element range of each top-level field's subtree (the root's children, in order).
+    pub fn top_level(&self) -> Result<Vec<std::ops::Range<usize>>> {
+        let children = self
+            .elements
+            .first()
+            .and_then(|root| usize::try_from(root.num_children.unwrap_or(0)).ok())
+            .unwrap_or(0);
+        let mut spans = Vec::with_capacity(children.min(self.elements.len()));
+        let mut at = 1;
+        for _ in 0..children {
+            let end = self.subtree_end(at)?;
+            spans.push(at..end);
+            at = end;
+        }
+        Ok(spans)
+    }
+
+    /// The index after the subtree whose root element is `start`.
+    fn subtree_end(&self, start: usize) -> Result<usize> {
+        let mut open = 1usize;
+        let mut i = start;
+        while open > 0 {
+            let Some(e) = self.elements.get(i) else {
+                return Err(Error::new(ErrorKind::Inconsistent(
+                    "the schema declares more children than it has elements".into(),
+                )));
+            };
+            open = open - 1 + usize::try_from(e.num_children.unwrap_or(0)).unwrap_or(0);
+            i += 1;
+        }
+        Ok(i)
     }
 
     /// The buffer that the elements' byte ranges point into.

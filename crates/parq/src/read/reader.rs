@@ -13,6 +13,7 @@ use crate::read::exec::builder::{reader_settings, ParquetDecoderBuilder};
 use crate::read::exec::decoder::ParquetDecoder;
 use crate::read::exec::parallel::RowGroupBatches;
 use crate::read::exec::stats::ReadStats;
+use crate::read::io::projected::read_footer_projected;
 use crate::read::io::source::{read_footer, FileSource, RangeRead};
 use crate::Result;
 
@@ -77,6 +78,34 @@ impl ParquetReader {
             source,
             builder: ParquetDecoderBuilder::new(Arc::new(meta), len),
         })
+    }
+
+    /// Opens the file at `path` to read the top-level columns `columns` (as
+    /// [`with_columns`](Self::with_columns) chooses them): only their part of the footer is
+    /// decoded, through the footer index parq writes when the file has one, so opening a
+    /// few columns of a wide file costs what those columns cost. The reader sees a file of
+    /// those columns ([`FileMetaData::projection`]); a filter may name only them. A name
+    /// that is not a top-level column reads the whole footer (and is reported as usual).
+    pub fn open_columns<S: AsRef<str>>(path: impl AsRef<Path>, columns: &[S]) -> Result<Self> {
+        Self::from_source_columns(Arc::new(FileSource::open(path)?), columns)
+    }
+
+    /// [`ParquetReader::open_columns`] for the file `source` reads.
+    pub fn from_source_columns<S: AsRef<str>>(
+        source: Arc<dyn RangeRead>,
+        columns: &[S],
+    ) -> Result<Self> {
+        let names: Vec<&str> = columns.iter().map(AsRef::as_ref).collect();
+        let meta = match read_footer_projected(source.as_ref(), &names)? {
+            Some(meta) => meta,
+            None => read_footer(source.as_ref(), DecodeOptions::default())?,
+        };
+        let len = source.file_len();
+        let reader = ParquetReader {
+            source,
+            builder: ParquetDecoderBuilder::new(Arc::new(meta), len),
+        };
+        Ok(reader.with_columns(names.iter().map(|s| s.to_string())))
     }
 
     /// A reader of the file `source` reads, whose footer `meta` was read before (from a

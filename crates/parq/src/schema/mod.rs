@@ -124,13 +124,29 @@ pub fn key_value_metadata(meta: &FileMetaData) -> Vec<(String, String)> {
 
 /// The Arrow schema of the file whose footer is `meta`.
 pub fn arrow_schema(meta: &FileMetaData, opts: &ArrowSchemaOptions) -> Result<SchemaConversion> {
-    parquet_to_arrow(meta.schema(), &key_value_metadata(meta), opts)
+    convert(
+        meta.schema(),
+        &key_value_metadata(meta),
+        meta.projection.as_deref(),
+        opts,
+    )
 }
 
 /// The Arrow schema of Parquet schema `schema` with file key-value metadata `key_value`.
 pub fn parquet_to_arrow(
     schema: &ParquetSchema,
     key_value: &[(String, String)],
+    opts: &ArrowSchemaOptions,
+) -> Result<SchemaConversion> {
+    convert(schema, key_value, None, opts)
+}
+
+/// [`parquet_to_arrow`] for a schema narrowed to the file's top-level fields `projection`
+/// (the embedded Arrow schema's fields are taken at those positions).
+fn convert(
+    schema: &ParquetSchema,
+    key_value: &[(String, String)],
+    projection: Option<&[usize]>,
     opts: &ArrowSchemaOptions,
 ) -> Result<SchemaConversion> {
     let mut fields = tree::convert(schema, opts.int96_unit)?;
@@ -142,7 +158,7 @@ pub fn parquet_to_arrow(
         .filter(|_| opts.use_embedded_schema);
     let (metadata, embedded) = match embedded_value {
         None => (all_metadata, EmbeddedSchema::Absent),
-        Some(value) => match decode_arrow_schema(value) {
+        Some(value) => match decode_arrow_schema(value).and_then(|o| project(o, projection)) {
             Err(reason) => (all_metadata, EmbeddedSchema::Ignored(reason)),
             Ok(origin) if origin.fields().len() != fields.len() => (
                 all_metadata,
@@ -169,4 +185,29 @@ pub fn parquet_to_arrow(
         fields,
         embedded,
     })
+}
+
+/// The fields of `origin` at the positions `projection` gives (all of them without one).
+fn project(
+    origin: ArrowSchema,
+    projection: Option<&[usize]>,
+) -> std::result::Result<ArrowSchema, String> {
+    let Some(p) = projection else {
+        return Ok(origin);
+    };
+    let fields = p
+        .iter()
+        .map(|&i| {
+            origin.fields().get(i).cloned().ok_or_else(|| {
+                format!(
+                    "it has {} top-level fields, the projection names field {i}",
+                    origin.fields().len()
+                )
+            })
+        })
+        .collect::<std::result::Result<Vec<_>, String>>()?;
+    Ok(ArrowSchema::new_with_metadata(
+        fields,
+        origin.metadata().clone(),
+    ))
 }

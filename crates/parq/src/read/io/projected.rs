@@ -1,0 +1,88 @@
+//! A footer read for some top-level columns only: the schema, then the chunks of those
+//! columns' leaves, decoded through the footer index when the file has one (so the cost is
+//! that of the columns chosen, not of the file's width), narrowed with
+//! [`FileMetaData::project`] so the reader sees a file of those columns.
+
+use std::ops::Range;
+
+use bytes::Bytes;
+
+use crate::format::footer::{
+    decode_metadata_with_index, index_payload_len, parse_tail, DecodeOptions, FooterIndex,
+    LazyFooter, DEFAULT_MAX_FOOTER_BYTES, INDEX_TRAILER_BYTES, TAIL_BYTES,
+};
+use crate::format::metadata::FileMetaData;
+use crate::read::io::source::{RangeRead, FOOTER_PREFETCH};
+use crate::Result;
+
+/// The bytes of `want` from `have` (file bytes from `at`) when it covers them, else read.
+fn bytes_of(source: &dyn RangeRead, have: &Bytes, at: u64, want: Range<u64>) -> Result<Bytes> {
+    if want.start >= at && want.end <= at + have.len() as u64 {
+        return Ok(have.slice((want.start - at) as usize..(want.end - at) as usize));
+    }
+    source.read_range(want)
+}
+
+/// The footer of `source` narrowed to the top-level columns named `columns` (with their
+/// subtrees), only their chunks decoded. `None` when a name is not a top-level column (the
+/// caller reads the whole footer, whose reader then reports the name).
+pub fn read_footer_projected(
+    source: &dyn RangeRead,
+    columns: &[&str],
+) -> Result<Option<FileMetaData>> {
+    let len = source.file_len();
+    let tail_at = len.saturating_sub(FOOTER_PREFETCH);
+    let tail = source.read_range(tail_at..len)?;
+    let tail_bytes = tail.get(tail.len().saturating_sub(8)..).unwrap_or(&[]);
+    let footer_len = parse_tail(tail_bytes, len, DEFAULT_MAX_FOOTER_BYTES)?;
+    let start = len - TAIL_BYTES - footer_len;
+    let footer = bytes_of(source, &tail, tail_at, start..len - TAIL_BYTES)?;
+    // The footer index block, if the 12 bytes before the footer end one.
+    let trailer_bytes = INDEX_TRAILER_BYTES as u64;
+    let block = match start.checked_sub(trailer_bytes + 4) {
+        Some(_) => {
+            let trailer = bytes_of(source, &tail, tail_at, start - trailer_bytes..start)?;
+            match index_payload_len(&trailer).filter(|&n| n + trailer_bytes + 4 <= start) {
+                Some(n) => Some(bytes_of(
+                    source,
+                    &tail,
+                    tail_at,
+                    start - trailer_bytes - n..start,
+                )?),
+                None => None,
+            }
+        }
+        None => None,
+    };
+    let index = block.as_deref().and_then(FooterIndex::find);
+    let rebase = |e: crate::Error| e.rebase(start);
+    let lazy = LazyFooter::open_with_index(footer.clone(), index, &DecodeOptions::minimal())
+        .map_err(rebase)?;
+    let schema = lazy.file().schema().clone();
+    let spans = schema.top_level()?;
+    let mut fields = Vec::with_capacity(columns.len());
+    for name in columns {
+        let Some(k) = spans
+            .iter()
+            .position(|s| schema.name_bytes(s.start) == name.as_bytes())
+        else {
+            return Ok(None);
+        };
+        fields.push(k);
+    }
+    fields.sort_unstable();
+    fields.dedup();
+    let leaves: Vec<usize> = (0..schema.num_columns())
+        .filter(|&l| {
+            let e = schema.leaves()[l].element as usize;
+            fields.iter().any(|&f| spans[f].contains(&e))
+        })
+        .collect();
+    let opts = DecodeOptions {
+        columns: Some(leaves),
+        schema: Some(schema),
+        ..DecodeOptions::default()
+    };
+    let meta = decode_metadata_with_index(&footer, index, &opts).map_err(rebase)?;
+    meta.project(&fields).map(Some)
+}
