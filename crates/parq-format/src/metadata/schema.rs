@@ -320,11 +320,9 @@ impl Schema {
             }
         }
         let schema = Schema::decode_list(&mut Reader::new(&out))?;
-        let kept = (0..self.leaves.len())
-            .filter(|&l| {
-                let e = self.leaves[l].element as usize;
-                chosen.iter().any(|span| span.contains(&e))
-            })
+        let kept = chosen
+            .iter()
+            .flat_map(|span| self.leaves_in(span))
             .collect();
         Ok((schema, kept))
     }
@@ -344,6 +342,18 @@ impl Schema {
             at = end;
         }
         Ok(spans)
+    }
+
+    /// The leaves whose elements lie in `elements` (a range of element indices), in order.
+    pub fn leaves_in(&self, elements: &std::ops::Range<usize>) -> std::ops::Range<usize> {
+        // Leaves are in element order.
+        let first = self
+            .leaves
+            .partition_point(|l| (l.element as usize) < elements.start);
+        let end = self
+            .leaves
+            .partition_point(|l| (l.element as usize) < elements.end);
+        first..end.max(first)
     }
 
     /// The index after the subtree whose root element is `start`.

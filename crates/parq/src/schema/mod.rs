@@ -122,14 +122,41 @@ pub fn key_value_metadata(meta: &FileMetaData) -> Vec<(String, String)> {
         .collect()
 }
 
+/// What a file's key-value metadata gives its Arrow schema, decoded once per file: the
+/// pairs as strings and the embedded `ARROW:schema` (decoded, or why it could not be).
+#[derive(Debug, Clone)]
+pub struct FileKeyValues {
+    pairs: Vec<(String, String)>,
+    embedded: Option<std::result::Result<ArrowSchema, String>>,
+}
+
+impl FileKeyValues {
+    /// The key-value metadata of `meta`, its `ARROW:schema` decoded.
+    pub fn of(meta: &FileMetaData) -> FileKeyValues {
+        Self::from_pairs(key_value_metadata(meta))
+    }
+
+    fn from_pairs(pairs: Vec<(String, String)>) -> FileKeyValues {
+        let embedded = pairs
+            .iter()
+            .find(|(k, _)| k == ARROW_SCHEMA_KEY)
+            .map(|(_, v)| decode_arrow_schema(v));
+        FileKeyValues { pairs, embedded }
+    }
+}
+
 /// The Arrow schema of the file whose footer is `meta`.
 pub fn arrow_schema(meta: &FileMetaData, opts: &ArrowSchemaOptions) -> Result<SchemaConversion> {
-    convert(
-        meta.schema(),
-        &key_value_metadata(meta),
-        meta.projection.as_deref(),
-        opts,
-    )
+    arrow_schema_with(meta, &FileKeyValues::of(meta), opts)
+}
+
+/// [`arrow_schema`] with the file's key-value metadata decoded before (once per file).
+pub fn arrow_schema_with(
+    meta: &FileMetaData,
+    key_values: &FileKeyValues,
+    opts: &ArrowSchemaOptions,
+) -> Result<SchemaConversion> {
+    convert(meta.schema(), key_values, meta.projection.as_deref(), opts)
 }
 
 /// The Arrow schema of Parquet schema `schema` with file key-value metadata `key_value`.
@@ -138,27 +165,31 @@ pub fn parquet_to_arrow(
     key_value: &[(String, String)],
     opts: &ArrowSchemaOptions,
 ) -> Result<SchemaConversion> {
-    convert(schema, key_value, None, opts)
+    convert(
+        schema,
+        &FileKeyValues::from_pairs(key_value.to_vec()),
+        None,
+        opts,
+    )
 }
 
 /// [`parquet_to_arrow`] for a schema narrowed to the file's top-level fields `projection`
 /// (the embedded Arrow schema's fields are taken at those positions).
 fn convert(
     schema: &ParquetSchema,
-    key_value: &[(String, String)],
+    key_values: &FileKeyValues,
     projection: Option<&[usize]>,
     opts: &ArrowSchemaOptions,
 ) -> Result<SchemaConversion> {
     let mut fields = tree::convert(schema, opts.int96_unit)?;
-    let all_metadata: HashMap<String, String> = key_value.iter().cloned().collect();
-    let embedded_value = key_value
-        .iter()
-        .find(|(k, _)| k == ARROW_SCHEMA_KEY)
-        .map(|(_, v)| v.as_str())
+    let all_metadata: HashMap<String, String> = key_values.pairs.iter().cloned().collect();
+    let embedded_value = key_values
+        .embedded
+        .as_ref()
         .filter(|_| opts.use_embedded_schema);
     let (metadata, embedded) = match embedded_value {
         None => (all_metadata, EmbeddedSchema::Absent),
-        Some(value) => match decode_arrow_schema(value).and_then(|o| project(o, projection)) {
+        Some(value) => match value.clone().and_then(|o| project(o, projection)) {
             Err(reason) => (all_metadata, EmbeddedSchema::Ignored(reason)),
             Ok(origin) if origin.fields().len() != fields.len() => (
                 all_metadata,

@@ -5,7 +5,7 @@
 //! dictionaries are read and whether the page index is (when pages may be skipped).
 
 use std::cell::OnceCell;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use arrow_schema::SchemaRef;
 
@@ -21,6 +21,7 @@ use crate::read::filter::predicate::Predicate;
 use crate::read::options::ReadOptions;
 use crate::read::plan::fields::{plan, ColumnSelection, Plan, Shape};
 use crate::read::plan::selection::RowSelection;
+use crate::schema::FileKeyValues;
 use crate::{Error, ErrorKind, Result};
 
 /// The methods that choose what a read decodes (options, columns, row groups), for
@@ -142,6 +143,9 @@ pub struct ParquetDecoderBuilder {
     pub(crate) row_groups: Option<Vec<usize>>,
     pub(crate) filter: Option<Predicate>,
     pub(crate) selection: Option<RowSelection>,
+    /// The footer's key-value metadata decoded (its `ARROW:schema` above all), once for
+    /// every plan of this read and its clones.
+    key_values: Arc<OnceLock<FileKeyValues>>,
 }
 
 impl ParquetDecoderBuilder {
@@ -156,6 +160,7 @@ impl ParquetDecoderBuilder {
             row_groups: None,
             filter: None,
             selection: None,
+            key_values: Arc::new(OnceLock::new()),
         }
     }
 
@@ -217,7 +222,16 @@ impl ParquetDecoderBuilder {
                     .collect(),
             ),
         };
-        plan(&self.meta, &self.options, columns.as_deref(), &row_groups)
+        let key_values = self
+            .key_values
+            .get_or_init(|| FileKeyValues::of(&self.meta));
+        plan(
+            &self.meta,
+            key_values,
+            &self.options,
+            columns.as_deref(),
+            &row_groups,
+        )
     }
 
     /// What the read decodes: see [`Setup`].

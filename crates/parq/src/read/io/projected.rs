@@ -3,6 +3,7 @@
 //! that of the columns chosen, not of the file's width), narrowed with
 //! [`FileMetaData::project`] so the reader sees a file of those columns.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use bytes::Bytes;
@@ -60,23 +61,22 @@ pub fn read_footer_projected(
         .map_err(rebase)?;
     let schema = lazy.file().schema().clone();
     let spans = schema.top_level()?;
-    let mut fields = Vec::with_capacity(columns.len());
-    for name in columns {
-        let Some(k) = spans
-            .iter()
-            .position(|s| schema.name_bytes(s.start) == name.as_bytes())
-        else {
-            return Ok(None);
-        };
-        fields.push(k);
+    // One pass over the top-level fields, each looked up among the names asked for (the
+    // first field of a name, as the reader resolves names).
+    let mut wanted: HashMap<&[u8], Option<usize>> =
+        columns.iter().map(|c| (c.as_bytes(), None)).collect();
+    for (k, span) in spans.iter().enumerate() {
+        if let Some(slot @ None) = wanted.get_mut(schema.name_bytes(span.start)) {
+            *slot = Some(k);
+        }
     }
+    let Some(mut fields) = wanted.into_values().collect::<Option<Vec<usize>>>() else {
+        return Ok(None);
+    };
     fields.sort_unstable();
-    fields.dedup();
-    let leaves: Vec<usize> = (0..schema.num_columns())
-        .filter(|&l| {
-            let e = schema.leaves()[l].element as usize;
-            fields.iter().any(|&f| spans[f].contains(&e))
-        })
+    let leaves: Vec<usize> = fields
+        .iter()
+        .flat_map(|&f| schema.leaves_in(&spans[f]))
         .collect();
     let opts = DecodeOptions {
         columns: Some(leaves),

@@ -16,7 +16,7 @@ use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 
 use crate::format::metadata::{Encoding, FileMetaData, PhysicalType, Repetition};
 use crate::read::options::{DictionaryColumns, InvalidUtf8, ReadOptions, StringType};
-use crate::schema::{arrow_schema, FieldNode};
+use crate::schema::{arrow_schema_with, FieldNode, FileKeyValues};
 use crate::{Error, ErrorKind, Result};
 
 /// What a leaf reader decodes: one leaf column and the Arrow type to produce.
@@ -118,14 +118,16 @@ enum Chosen {
     Leaves(Vec<usize>),
 }
 
-/// The plan of reading `columns` (all when `None`) of row groups `row_groups` of `meta`.
+/// The plan of reading `columns` (all when `None`) of row groups `row_groups` of `meta`
+/// (whose key-value metadata `key_values` holds, decoded).
 pub(crate) fn plan(
     meta: &FileMetaData,
+    key_values: &FileKeyValues,
     options: &ReadOptions,
     columns: Option<&[ColumnSelection]>,
     row_groups: &[usize],
 ) -> Result<Plan> {
-    let conversion = arrow_schema(meta, &options.schema)?;
+    let conversion = arrow_schema_with(meta, key_values, &options.schema)?;
     let fields = &conversion.fields;
     let mut chosen: Vec<(usize, Chosen)> = Vec::new();
     match columns {
