@@ -1,7 +1,11 @@
 //! Inputs the fuzzers found problems with, kept as regression tests: each must decode or fail
-//! cleanly, and whatever decodes must re-encode to bytes that decode to the same model.
+//! cleanly, and whatever decodes must re-encode to bytes that decode to the same model; taken
+//! as a whole file, a selection decoded through the footer index before its footer (if any)
+//! must equal the plain selective decode whenever that one succeeds.
 
-use parq_format::footer::{decode_metadata, DecodeOptions, LazyFooter};
+use parq_format::footer::{
+    decode_file_metadata, decode_metadata, metadata_slice, DecodeOptions, LazyFooter,
+};
 use parq_format::metadata::PageHeader;
 use parq_format::thrift::{Reader, Writer};
 
@@ -36,6 +40,23 @@ fn fuzz_regressions_decode_and_round_trip() {
             let mut out2 = Vec::new();
             again.encode(&mut out2).unwrap();
             assert_eq!(out, out2, "{}", path.display());
+        }
+        if let Ok(footer) = metadata_slice(&data) {
+            let opts = DecodeOptions {
+                columns: Some(vec![0, 2]),
+                row_groups: Some(vec![1]),
+                ..Default::default()
+            };
+            let indexed = decode_file_metadata(&data, &opts);
+            if let Ok(plain) = decode_metadata(footer, &opts) {
+                let indexed = indexed.unwrap_or_else(|e| panic!("{name}: indexed: {e}"));
+                assert_eq!(indexed.buf(), plain.buf(), "{name}");
+                assert_eq!(
+                    format!("{:?}", indexed.row_groups()),
+                    format!("{:?}", plain.row_groups()),
+                    "{name}"
+                );
+            }
         }
         let _ = LazyFooter::open(bytes::Bytes::from(data), &DecodeOptions::default());
     }
