@@ -154,7 +154,7 @@ fn read_table<'py>(
                 let p = parq::read::parse_filter(f).map_err(error)?;
                 needed.extend(p.columns().iter().map(|c| c.to_string()));
             }
-            open_columns(py, source, &needed)?
+            open_columns(py, source, Some(&needed))?
         }
         None => open(py, source)?,
     };

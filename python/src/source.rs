@@ -165,29 +165,23 @@ fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
 /// whether its reads go through a Python file-like object (which only the thread holding
 /// the GIL reads).
 pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(ParquetReader, bool)> {
-    match source_of(source)? {
-        Source::Ranges { read, python } => py
-            .detach(|| ParquetReader::from_source(read))
-            .map(|r| (r, python))
-            .map_err(error),
-        Source::Memory(data) => py
-            .detach(|| ParquetReader::from_bytes(data))
-            .map(|r| (r, false))
-            .map_err(error),
-    }
+    open_columns(py, source, None)
 }
 
-/// [`open`] for a read of the top-level columns `columns` only: from a file or file-like
-/// object just their part of the footer is decoded (`ParquetReader::from_source_columns`);
-/// bytes in memory are opened whole.
+/// [`open`] for a read of the top-level columns `columns` only (`None`: all): from a file or
+/// file-like object just their part of the footer is decoded
+/// (`ParquetReader::from_source_columns`); bytes in memory are opened whole.
 pub(crate) fn open_columns(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    columns: &[String],
+    columns: Option<&[String]>,
 ) -> PyResult<(ParquetReader, bool)> {
     match source_of(source)? {
         Source::Ranges { read, python } => py
-            .detach(|| ParquetReader::from_source_columns(read, columns))
+            .detach(|| match columns {
+                Some(c) => ParquetReader::from_source_columns(read, c),
+                None => ParquetReader::from_source(read),
+            })
             .map(|r| (r, python))
             .map_err(error),
         Source::Memory(data) => py

@@ -173,19 +173,9 @@ impl Layout {
             if r.pos() != self.list.start as usize {
                 return Err(r.error(ErrorKind::Inconsistent(String::new())));
             }
-            let wanted = opts.row_group_mask();
-            let n = self.num_row_groups();
-            let mut out = Vec::with_capacity(
-                wanted
-                    .as_ref()
-                    .map_or(n, |m| m.iter().filter(|&&b| b).count().min(n)),
-            );
-            for i in 0..n {
-                if let Some(m) = &wanted {
-                    if !m.get(i).copied().unwrap_or(false) {
-                        continue;
-                    }
-                }
+            let (chosen, count) = opts.row_group_choice(self.num_row_groups());
+            let mut out = Vec::with_capacity(count);
+            for i in (0..chosen.len()).filter(|&i| chosen[i]) {
                 let g = self
                     .decode_row_group(footer, r, Some(arena), i, sel)
                     .ok_or_else(|| r.error(ErrorKind::Inconsistent(String::new())))?;

@@ -65,11 +65,7 @@ impl LazyFooter {
         let (file, layout, indexed) = match indexed {
             Some((file, layout)) => (file, layout, true),
             None => {
-                let mut layout = Layout::default();
-                let file = FileMetaData::decode_with(&buf, opts, |r, _arena, _opts, _sel| {
-                    layout = Layout::scan(r)?;
-                    Ok(Vec::new())
-                })?;
+                let (file, layout) = scan(&buf, opts)?;
                 (file, layout, false)
             }
         };
@@ -82,6 +78,18 @@ impl LazyFooter {
             indexed,
             scanned: OnceLock::new(),
         })
+    }
+
+    /// The footer decoded with `opts` (its row group and column selection above all):
+    /// through this view's positions when they came from the footer index (checked once,
+    /// when the view was opened), else decoded the usual way. The result is the same.
+    pub fn decode_selection(&self, opts: &DecodeOptions) -> Result<FileMetaData> {
+        if self.indexed {
+            if let Some(md) = self.layout.decode_file(&self.buf, opts) {
+                return Ok(md);
+            }
+        }
+        super::decode_metadata(&self.buf, opts)
     }
 
     /// Whether the row group and chunk positions came from a footer index.
@@ -127,14 +135,7 @@ impl LazyFooter {
     /// The scanned layout (made once, on the first disagreement of the indexed one).
     fn scanned(&self) -> Result<&Layout> {
         self.scanned
-            .get_or_init(|| {
-                let mut layout = Layout::default();
-                FileMetaData::decode_with(&self.buf, &self.opts, |r, _arena, _opts, _sel| {
-                    layout = Layout::scan(r)?;
-                    Ok(Vec::new())
-                })
-                .map(|_| layout)
-            })
+            .get_or_init(|| scan(&self.buf, &self.opts).map(|(_, layout)| layout))
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -217,6 +218,16 @@ impl LazyFooter {
         r.set_pos(start as usize);
         RowGroup::decode(&mut r, None, &sel).map_err(|e| e.in_element("RowGroup", rg as u32))
     }
+}
+
+/// Decodes a footer's top-level fields, scanning its row groups for their layout.
+fn scan(buf: &[u8], opts: &DecodeOptions) -> Result<(FileMetaData, Layout)> {
+    let mut layout = Layout::default();
+    let file = FileMetaData::decode_with(buf, opts, |r, _arena, _opts, _sel| {
+        layout = Layout::scan(r)?;
+        Ok(Vec::new())
+    })?;
+    Ok((file, layout))
 }
 
 /// Passes over the `row_groups` list at `r` to its end as the layout gives it (checked to

@@ -147,8 +147,16 @@ impl DecodeOptions {
         self.use_footer_index && (self.columns.is_some() || self.row_groups.is_some())
     }
 
-    pub(crate) fn row_group_mask(&self) -> Option<Vec<bool>> {
-        self.row_groups.as_deref().map(mask)
+    /// Which of `n` row groups are decoded (`chosen[i]`), and how many.
+    pub(crate) fn row_group_choice(&self, n: usize) -> (Vec<bool>, usize) {
+        match self.row_groups.as_deref().map(mask) {
+            None => (vec![true; n], n),
+            Some(mut m) => {
+                m.resize(n, false);
+                let count = m.iter().filter(|&&b| b).count();
+                (m, count)
+            }
+        }
     }
 
     pub(crate) fn selection(&self) -> Option<Selection> {

@@ -548,19 +548,12 @@ fn decode_row_groups(
     sel: &ColumnSelection,
 ) -> Result<Vec<RowGroup>> {
     let n = r.read_list_len()?;
-    let wanted = opts.row_group_mask();
-    let mut out = Vec::with_capacity(
-        wanted
-            .as_ref()
-            .map_or(n, |m| m.iter().filter(|&&b| b).count().min(n)),
-    );
-    for i in 0..n {
-        if let Some(m) = &wanted {
-            if !m.get(i).copied().unwrap_or(false) {
-                RowGroup::skip(r, |_| (), |_| ())
-                    .map_err(|e| e.in_element("RowGroup", i as u32))?;
-                continue;
-            }
+    let (chosen, count) = opts.row_group_choice(n);
+    let mut out = Vec::with_capacity(count);
+    for (i, &wanted) in chosen.iter().enumerate() {
+        if !wanted {
+            RowGroup::skip(r, |_| (), |_| ()).map_err(|e| e.in_element("RowGroup", i as u32))?;
+            continue;
         }
         let before = arena.len();
         let g = RowGroup::decode(r, Some(arena), sel)

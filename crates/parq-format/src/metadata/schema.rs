@@ -28,7 +28,7 @@ use crate::thrift::{wire, Reader, Writer};
 ///   10: optional LogicalType logicalType;
 /// }
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SchemaElement {
     /// Field 1, `type`: set for leaves.
     pub physical_type: Option<PhysicalType>,
@@ -63,30 +63,13 @@ impl SchemaElement {
         self.num_children.unwrap_or(0) == 0 && self.physical_type.is_some()
     }
 
-    /// An element with nothing set.
-    fn empty() -> SchemaElement {
-        SchemaElement {
-            physical_type: None,
-            type_length: None,
-            repetition: None,
-            name: ByteRange::default(),
-            num_children: None,
-            converted_type: None,
-            scale: None,
-            precision: None,
-            field_id: None,
-            logical_type: None,
-            unknown: UnknownFields::default(),
-        }
-    }
-
     /// Decodes an element laid out the common way: short field headers in id order, its
     /// integer fields, its name and its logical type, no unknown field. `None` (with the
     /// reader and `arena` as they were) leaves it to the general decoder.
     #[inline(always)]
     fn decode_fast(r: &mut Reader<'_>, arena: &mut Arena) -> Option<SchemaElement> {
         let (start, mark) = (r.pos(), arena.len());
-        let mut e = SchemaElement::empty();
+        let mut e = SchemaElement::default();
         let mut has_name = false;
         let mut id = 0u8;
         let ok = loop {
@@ -138,19 +121,7 @@ impl SchemaElement {
         if let Some(e) = Self::decode_fast(r, arena) {
             return Ok(e);
         }
-        let mut e = SchemaElement {
-            physical_type: None,
-            type_length: None,
-            repetition: None,
-            name: ByteRange::default(),
-            num_children: None,
-            converted_type: None,
-            scale: None,
-            precision: None,
-            field_id: None,
-            logical_type: None,
-            unknown: UnknownFields::default(),
-        };
+        let mut e = SchemaElement::default();
         let mut has_name = false;
         r.enter()?;
         r.read_struct(Self::NAME, |r, id, ty| match (id, ty) {

@@ -9,8 +9,8 @@ use std::ops::Range;
 use bytes::Bytes;
 
 use crate::format::footer::{
-    decode_metadata_with_index, index_payload_len, parse_tail, DecodeOptions, FooterIndex,
-    LazyFooter, DEFAULT_MAX_FOOTER_BYTES, INDEX_TRAILER_BYTES, TAIL_BYTES,
+    index_payload_len, parse_tail, DecodeOptions, FooterIndex, LazyFooter,
+    DEFAULT_MAX_FOOTER_BYTES, INDEX_TRAILER_BYTES, TAIL_BYTES,
 };
 use crate::format::metadata::FileMetaData;
 use crate::read::io::source::{RangeRead, FOOTER_PREFETCH};
@@ -83,6 +83,6 @@ pub fn read_footer_projected(
         schema: Some(schema),
         ..DecodeOptions::default()
     };
-    let meta = decode_metadata_with_index(&footer, index, &opts).map_err(rebase)?;
+    let meta = lazy.decode_selection(&opts).map_err(rebase)?;
     meta.project(&fields).map(Some)
 }
