@@ -50,6 +50,12 @@ pub enum ErrorKind {
     FooterTooLarge { footer_bytes: u64, limit: u64 },
     /// The footer is encrypted (`PARE` magic); decryption keys are needed.
     EncryptedFooter,
+    /// An encrypted module could not be decrypted: `module` says which (`"data page header 3
+    /// of row group 0, column 2"`), `message` why (authentication failed, a bad length, ...).
+    Decryption { module: String, message: String },
+    /// A key needed to decrypt the footer or a column is not available: what it is for and
+    /// why (not given, the key retriever or KMS failed).
+    MissingKey(String),
     /// The caller pushed bytes that do not cover the range the decoder asked for.
     WrongRange {
         expected_start: u64,
@@ -316,6 +322,8 @@ impl fmt::Display for ErrorKind {
                 f,
                 "the footer is encrypted (magic \"PARE\"); decryption keys are needed to read it"
             ),
+            Decryption { module, message } => write!(f, "cannot decrypt the {module}: {message}"),
+            MissingKey(s) => write!(f, "missing decryption key: {s}"),
             WrongRange { expected_start, expected_len, got_start, got_len } => write!(
                 f,
                 "pushed bytes {got_start}..{} do not cover the requested range {expected_start}..{}",

@@ -4,6 +4,7 @@
 //! Read flow: file tail -> [`footer::FooterDecoder`] (push-style: it asks for byte ranges) ->
 //! [`metadata::FileMetaData`] (or a [`footer::LazyFooter`] that decodes chunks on demand).
 
+pub mod crypto;
 pub mod error;
 pub mod footer;
 pub mod metadata;

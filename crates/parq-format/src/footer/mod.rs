@@ -17,6 +17,7 @@ pub use page_index::{
     decode_page_index, page_index_range, ColumnIndexView, OffsetIndexView, PageIndex,
 };
 
+use crate::crypto::{decode_encrypted_footer, decrypt_plaintext_footer, FileDecryptionProperties};
 use crate::error::{Error, ErrorKind, Result};
 use crate::metadata::column_chunk::ChunkKeep;
 use crate::metadata::row_group::ColumnSelection;
@@ -65,6 +66,10 @@ pub struct DecodeOptions {
     /// Use a footer index written before the footer (when there is a valid one) to decode a
     /// row group or column selection without walking the rest.
     pub use_footer_index: bool,
+    /// The keys of an encrypted file: its footer decrypted (or its signature verified) and
+    /// the metadata of the columns the keys open decrypted. Without them an encrypted footer
+    /// is an error and a plaintext one decodes with its encrypted columns' metadata hidden.
+    pub decryption: Option<Arc<FileDecryptionProperties>>,
     /// The largest footer accepted.
     pub max_footer_bytes: u64,
     /// Thrift decoding limits.
@@ -82,6 +87,7 @@ impl Default for DecodeOptions {
             row_groups: None,
             schema: None,
             use_footer_index: true,
+            decryption: None,
             max_footer_bytes: DEFAULT_MAX_FOOTER_BYTES,
             limits: Limits::default(),
         }
@@ -170,8 +176,23 @@ impl DecodeOptions {
     }
 }
 
-/// Parses the 8-byte tail of a file of `file_bytes` bytes and returns the footer length.
+/// Parses the 8-byte tail of a file of `file_bytes` bytes and returns the footer length. A
+/// file whose footer is encrypted (`PARE`) is an [`ErrorKind::EncryptedFooter`] error (see
+/// [`parse_tail_any`]).
 pub fn parse_tail(tail: &[u8], file_bytes: u64, max_footer_bytes: u64) -> Result<u64> {
+    match parse_tail_any(tail, file_bytes, max_footer_bytes)? {
+        (len, false) => Ok(len),
+        (_, true) => Err(Error::at(
+            ErrorKind::EncryptedFooter,
+            file_bytes.saturating_sub(4),
+        )),
+    }
+}
+
+/// Parses the 8-byte tail of a file of `file_bytes` bytes: the footer length, and whether the
+/// footer is encrypted (magic `PARE`; the footer is then a `FileCryptoMetaData` and the
+/// encrypted `FileMetaData`).
+pub fn parse_tail_any(tail: &[u8], file_bytes: u64, max_footer_bytes: u64) -> Result<(u64, bool)> {
     let at = file_bytes.saturating_sub(TAIL_BYTES);
     let t: &[u8; 8] = tail.try_into().map_err(|_| {
         Error::at(
@@ -183,10 +204,8 @@ pub fn parse_tail(tail: &[u8], file_bytes: u64, max_footer_bytes: u64) -> Result
         )
     })?;
     let magic = [t[4], t[5], t[6], t[7]];
-    if &magic == MAGIC_ENCRYPTED {
-        return Err(Error::at(ErrorKind::EncryptedFooter, at + 4));
-    }
-    if &magic != MAGIC {
+    let encrypted = &magic == MAGIC_ENCRYPTED;
+    if !encrypted && &magic != MAGIC {
         return Err(Error::at(ErrorKind::BadMagic { found: magic }, at + 4));
     }
     let len = u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as u64;
@@ -210,23 +229,29 @@ pub fn parse_tail(tail: &[u8], file_bytes: u64, max_footer_bytes: u64) -> Result
             at,
         ));
     }
-    Ok(len)
+    Ok((len, encrypted))
 }
 
 /// The footer (Thrift `FileMetaData` bytes) inside the bytes of a whole file.
 pub fn metadata_slice(file: &[u8]) -> Result<&[u8]> {
-    metadata_slice_with_limit(file, DEFAULT_MAX_FOOTER_BYTES)
+    match metadata_slice_with_limit(file, DEFAULT_MAX_FOOTER_BYTES)? {
+        (footer, false) => Ok(footer),
+        (_, true) => Err(Error::at(
+            ErrorKind::EncryptedFooter,
+            (file.len() as u64).saturating_sub(4),
+        )),
+    }
 }
 
-fn metadata_slice_with_limit(file: &[u8], max_footer_bytes: u64) -> Result<&[u8]> {
+fn metadata_slice_with_limit(file: &[u8], max_footer_bytes: u64) -> Result<(&[u8], bool)> {
     let n = file.len() as u64;
     if n < 12 {
         return Err(Error::at(ErrorKind::FileTooShort { file_bytes: n }, 0));
     }
     let tail = &file[file.len() - 8..];
-    let len = parse_tail(tail, n, max_footer_bytes)? as usize;
+    let (len, encrypted) = parse_tail_any(tail, n, max_footer_bytes)?;
     let end = file.len() - 8;
-    Ok(&file[end - len..end])
+    Ok((&file[end - len as usize..end], encrypted))
 }
 
 /// Decodes a footer (the Thrift `FileMetaData` bytes) with `opts`.
@@ -237,7 +262,41 @@ pub fn decode_metadata(footer: &[u8], opts: &DecodeOptions) -> Result<FileMetaDa
             limit: opts.max_footer_bytes,
         }));
     }
-    FileMetaData::decode(footer, opts)
+    let md = FileMetaData::decode(footer, opts)?;
+    finish_plaintext(md, footer, opts)
+}
+
+/// A plaintext footer of an encrypted file, read with keys: its signature verified and its
+/// columns' metadata decrypted.
+fn finish_plaintext(md: FileMetaData, footer: &[u8], opts: &DecodeOptions) -> Result<FileMetaData> {
+    match (&opts.decryption, &md.encryption_algorithm) {
+        (Some(props), Some(_)) => decrypt_plaintext_footer(md, footer, opts, props),
+        _ => Ok(md),
+    }
+}
+
+/// Decodes a footer: plaintext (through `index` for a selection, see
+/// [`decode_metadata_with_index`]) or, when `encrypted` (the file ends in `PARE`), with the
+/// keys of [`DecodeOptions::decryption`].
+pub fn decode_footer(
+    footer: &[u8],
+    encrypted: bool,
+    index: Option<FooterIndex<'_>>,
+    opts: &DecodeOptions,
+) -> Result<FileMetaData> {
+    if !encrypted {
+        return decode_metadata_with_index(footer, index, opts);
+    }
+    if footer.len() as u64 > opts.max_footer_bytes {
+        return Err(Error::new(ErrorKind::FooterTooLarge {
+            footer_bytes: footer.len() as u64,
+            limit: opts.max_footer_bytes,
+        }));
+    }
+    match &opts.decryption {
+        Some(props) => decode_encrypted_footer(footer, opts, props),
+        None => Err(Error::new(ErrorKind::EncryptedFooter)),
+    }
 }
 
 /// Decodes a footer with `opts`; a selection of row groups or columns is decoded through
@@ -253,7 +312,7 @@ pub fn decode_metadata_with_index(
             .and_then(|i| i.layout(footer, opts.limits))
             .and_then(|l| l.decode_file(footer, opts))
         {
-            return Ok(md);
+            return finish_plaintext(md, footer, opts);
         }
     }
     decode_metadata(footer, opts)
@@ -262,10 +321,12 @@ pub fn decode_metadata_with_index(
 /// Decodes the footer of a whole file held in memory (through its footer index for a
 /// selection); error offsets are file offsets.
 pub fn decode_file_metadata(file: &[u8], opts: &DecodeOptions) -> Result<FileMetaData> {
-    let footer = metadata_slice_with_limit(file, opts.max_footer_bytes)?;
+    let (footer, encrypted) = metadata_slice_with_limit(file, opts.max_footer_bytes)?;
     let base = file.len() - 8 - footer.len();
-    let index = FooterIndex::find(&file[..base]);
-    decode_metadata_with_index(footer, index, opts).map_err(|e| e.rebase(base as u64))
+    let index = (!encrypted)
+        .then(|| FooterIndex::find(&file[..base]))
+        .flatten();
+    decode_footer(footer, encrypted, index, opts).map_err(|e| e.rebase(base as u64))
 }
 
 /// A push-style footer decoder: it says which byte range of the file it needs next
@@ -288,6 +349,7 @@ enum State {
         start: u64,
         len: u64,
         extra: u64,
+        encrypted: bool,
     },
     /// The footer index payload at `start..start + len`; the footer (at `footer_at`) and the
     /// index checksum are kept meanwhile.
@@ -327,7 +389,9 @@ impl FooterDecoder {
                 let n = self.prefetch_bytes.min(self.file_bytes);
                 Some(self.file_bytes - n..self.file_bytes)
             }
-            State::NeedFooter { start, len, extra } => Some(start - extra..start + len),
+            State::NeedFooter {
+                start, len, extra, ..
+            } => Some(start - extra..start + len),
             State::NeedIndex { start, len, .. } => Some(*start..start + len),
             State::Done(_) | State::Taken => None,
         }
@@ -357,26 +421,48 @@ impl FooterDecoder {
                 ));
             }
             let tail_at = (self.file_bytes - TAIL_BYTES - offset) as usize;
-            let len = parse_tail(
+            let (len, encrypted) = parse_tail_any(
                 &bytes[tail_at..tail_at + 8],
                 self.file_bytes,
                 self.opts.max_footer_bytes,
             )?;
+            if encrypted && self.opts.decryption.is_none() {
+                return Err(Error::at(ErrorKind::EncryptedFooter, self.file_bytes - 4));
+            }
             let start = self.file_bytes - TAIL_BYTES - len;
             // Room for an index trailer after the leading magic.
-            let extra = if self.opts.wants_index() && start >= INDEX_TRAILER_BYTES as u64 + 4 {
-                INDEX_TRAILER_BYTES as u64
-            } else {
-                0
+            let extra =
+                if !encrypted && self.opts.wants_index() && start >= INDEX_TRAILER_BYTES as u64 + 4
+                {
+                    INDEX_TRAILER_BYTES as u64
+                } else {
+                    0
+                };
+            self.state = State::NeedFooter {
+                start,
+                len,
+                extra,
+                encrypted,
             };
-            self.state = State::NeedFooter { start, len, extra };
             if start - extra < offset {
                 return Ok(());
             }
         }
-        if let State::NeedFooter { start, len, extra } = self.state {
+        if let State::NeedFooter {
+            start,
+            len,
+            extra,
+            encrypted,
+        } = self.state
+        {
             let s = (start - offset) as usize;
             let footer = &bytes[s..s + len as usize];
+            if encrypted {
+                let md =
+                    decode_footer(footer, true, None, &self.opts).map_err(|e| e.rebase(start))?;
+                self.state = State::Done(Box::new(md));
+                return Ok(());
+            }
             let before = &bytes[..s];
             let trailer = before.get(s.saturating_sub(INDEX_TRAILER_BYTES)..);
             let index_len = if extra > 0 {

@@ -4,14 +4,16 @@
 
 use std::sync::Arc;
 
+use super::column_chunk::ChunkKeep;
 use super::row_group::ColumnSelection;
 use super::{
-    keep_binary, keep_raw, missing, Arena, ByteRange, EncryptionAlgorithm, RowGroup, Schema,
-    SortingColumn, StructWriter, UnknownFields,
+    keep_binary, keep_raw, missing, Arena, ByteRange, ColumnChunk, EncryptionAlgorithm, RowGroup,
+    Schema, SortingColumn, StructWriter, UnknownFields,
 };
+use crate::crypto::FileDecryptor;
 use crate::error::{Error, ErrorKind, Result};
 use crate::footer::DecodeOptions;
-use crate::thrift::{wire, Reader, Writer};
+use crate::thrift::{wire, Limits, Reader, Writer};
 
 /// `KeyValue`: application metadata.
 ///
@@ -240,11 +242,78 @@ pub struct FileMetaData {
     /// For a footer narrowed by [`FileMetaData::project`]: the file's top-level fields it
     /// keeps (their indices among the root's children).
     pub projection: Option<Vec<usize>>,
+    /// The keys and AAD of an encrypted file read with its keys.
+    decryptor: Option<Arc<FileDecryptor>>,
     buf: bytes::Bytes,
 }
 
 impl FileMetaData {
     const NAME: &'static str = "FileMetaData";
+
+    /// The decryptor of an encrypted file read with its keys: the column keys and the AAD its
+    /// modules (pages, indexes, Bloom filters) are decrypted with.
+    pub fn decryptor(&self) -> Option<&Arc<FileDecryptor>> {
+        self.decryptor.as_ref()
+    }
+
+    pub(crate) fn set_decryptor(&mut self, decryptor: FileDecryptor) {
+        self.decryptor = Some(Arc::new(decryptor));
+    }
+
+    /// The ordinal of row group `i` (of those decoded) in the file: its `ordinal` field when
+    /// written, else its position among the file's row groups.
+    pub fn row_group_ordinal(&self, i: usize) -> usize {
+        if let Some(o) = self.row_groups.get(i).and_then(|g| g.ordinal) {
+            if let Ok(o) = usize::try_from(o) {
+                return o;
+            }
+        }
+        self.selection
+            .as_ref()
+            .and_then(|s| s.row_groups.as_ref())
+            .and_then(|r| r.get(i).copied())
+            .unwrap_or(i)
+    }
+
+    /// Puts plaintext `ColumnMetaData` in place of chunks' own: `plain(row_group, leaf,
+    /// chunk, buf)` is called for every chunk decoded (`row_group` its position among those
+    /// decoded, `leaf` its column's leaf index, `buf` this footer's buffer) and gives the
+    /// bytes of a standalone `ColumnMetaData` struct (a decrypted
+    /// `encrypted_column_metadata`) or `None` to leave the chunk as it is.
+    pub(crate) fn replace_column_metadata(
+        &mut self,
+        keep: ChunkKeep,
+        limits: Limits,
+        mut plain: impl FnMut(usize, usize, &ColumnChunk, &[u8]) -> Result<Option<Vec<u8>>>,
+    ) -> Result<()> {
+        let columns = self.selection.as_ref().and_then(|s| s.columns.clone());
+        let mut arena: Option<Arena> = None;
+        for (g, rg) in self.row_groups.iter_mut().enumerate() {
+            for (j, chunk) in rg.columns.iter_mut().enumerate() {
+                let leaf = columns
+                    .as_ref()
+                    .and_then(|c| c.get(j).copied())
+                    .unwrap_or(j);
+                let buf: &[u8] = match &arena {
+                    Some(a) => a.as_slice(),
+                    None => &self.buf,
+                };
+                let Some(bytes) = plain(g, leaf, chunk, buf)? else {
+                    continue;
+                };
+                let a = arena.get_or_insert_with(|| Arena::from_vec(self.buf.to_vec()));
+                chunk.replace_meta(&bytes, a, keep, limits).map_err(|e| {
+                    e.in_struct("ColumnMetaData")
+                        .in_element("ColumnChunk", j as u32)
+                        .in_element("RowGroup", g as u32)
+                })?;
+            }
+        }
+        if let Some(a) = arena {
+            self.buf = a.freeze();
+        }
+        Ok(())
+    }
 
     /// The buffer that byte ranges of this footer refer to.
     pub fn buf(&self) -> &[u8] {
@@ -393,6 +462,7 @@ impl FileMetaData {
             key_value_unknown: kv_unknown,
             selection,
             projection: None,
+            decryptor: None,
             buf: arena.freeze(),
         })
     }
@@ -470,6 +540,10 @@ impl FileMetaData {
             column_orders,
             selection,
             projection: Some(fields.to_vec()),
+            decryptor: self
+                .decryptor
+                .as_ref()
+                .map(|d| Arc::new(d.project(&leaves))),
             version: self.version,
             num_rows: self.num_rows,
             key_value_metadata: self.key_value_metadata.clone(),

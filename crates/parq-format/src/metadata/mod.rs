@@ -83,6 +83,11 @@ impl Arena {
         }
     }
 
+    /// An arena holding `bytes` already (ranges into them stay valid as more is pushed).
+    pub(crate) fn from_vec(bytes: Vec<u8>) -> Arena {
+        Arena { bytes }
+    }
+
     /// Copies `b` into the arena and returns its range.
     #[inline]
     pub fn push(&mut self, b: &[u8]) -> ByteRange {

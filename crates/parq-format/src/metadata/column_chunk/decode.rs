@@ -17,6 +17,44 @@ impl ColumnChunk {
         Ok(c)
     }
 
+    /// Replaces this chunk's `ColumnMetaData` by the standalone struct encoded in `plain` (an
+    /// encrypted column's `encrypted_column_metadata` once decrypted), its byte values copied
+    /// into `arena`; the chunk's own fields (file path, index locations, crypto metadata)
+    /// stay.
+    pub(crate) fn replace_meta(
+        &mut self,
+        plain: &[u8],
+        arena: &mut Arena,
+        keep: ChunkKeep,
+        limits: crate::thrift::Limits,
+    ) -> Result<()> {
+        const CHUNK_FLAGS: u32 = flag::OI_OFFSET | flag::OI_LEN | flag::CI_OFFSET | flag::CI_LEN;
+        let mut c = ColumnChunk {
+            file_offset: self.file_offset,
+            offset_index_offset: self.offset_index_offset,
+            offset_index_length: self.offset_index_length,
+            column_index_offset: self.column_index_offset,
+            column_index_length: self.column_index_length,
+            flags: self.flags & CHUNK_FLAGS,
+            ..Default::default()
+        };
+        if let Some(e) = self.extras.as_deref() {
+            c.extras = Some(Box::new(ChunkExtras {
+                file_path: e.file_path,
+                crypto_metadata: e.crypto_metadata,
+                encrypted_column_metadata: e.encrypted_column_metadata,
+                unknown_chunk: e.unknown_chunk.clone(),
+                ..Default::default()
+            }));
+        }
+        let mut r = Reader::with_limits(plain, limits);
+        r.enter()?;
+        c.decode_meta(&mut r, &mut Some(arena), keep)?;
+        r.leave();
+        *self = c;
+        Ok(())
+    }
+
     /// Skips a `ColumnChunk` struct: with the fast path when it has the common layout, else
     /// with the generic skip.
     #[inline]

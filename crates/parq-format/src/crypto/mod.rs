@@ -1,0 +1,15 @@
+//! Parquet modular encryption: the AES-GCM and AES-CTR module ciphers and their AADs
+//! ([`cipher`]), the keys and settings a caller gives ([`properties`]), and reading an
+//! encrypted file's footer and column metadata ([`decrypt`]), which leaves a
+//! [`FileDecryptor`] on the footer for the pages, page index and Bloom filters.
+
+pub mod cipher;
+pub mod decrypt;
+pub mod properties;
+
+pub use cipher::{Algorithm, KeyCipher, ModuleId, ModuleType};
+pub use decrypt::{
+    decode_encrypted_footer, decrypt_plaintext_footer, ColumnDecryptor, ColumnKeyState,
+    FileDecryptor,
+};
+pub use properties::{ColumnKey, FileDecryptionProperties, FileEncryptionProperties, KeyRetriever};
