@@ -17,6 +17,7 @@
 //! `BloomFilterHeader` (split block,
 //! XXHASH, uncompressed; parq-format's encoder) followed by the bitset.
 
+use crate::format::crypto::{ColumnDecryptor, ModuleType};
 use crate::format::metadata::{
     BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader, UnknownFields,
 };
@@ -282,6 +283,49 @@ impl Sbbf {
                 })
             })?;
         Ok((Sbbf::from_bitset(bitset)?, start + len))
+    }
+
+    /// Reads an encrypted filter at the start of `buf`: its header module, then its bitset
+    /// module, each decrypted (and authenticated) with `decryptor`, the chunk's.
+    pub fn read_encrypted(buf: &[u8], decryptor: &ColumnDecryptor) -> Result<(Sbbf, usize)> {
+        let module = |at: usize| -> Result<&[u8]> {
+            let len = buf
+                .get(at..)
+                .and_then(|b| b.first_chunk::<4>())
+                .map(|l| u32::from_le_bytes(*l) as usize);
+            len.and_then(|l| buf.get(at..at.checked_add(4)?.checked_add(l)?))
+                .ok_or_else(|| {
+                    Error::new(ErrorKind::Truncated {
+                        needed: len.unwrap_or(4) as u64,
+                        remaining: buf.len().saturating_sub(at) as u64,
+                    })
+                    .in_struct("BloomFilter module")
+                })
+        };
+        let header_module = module(0)?;
+        let mut plain = Vec::new();
+        decryptor.decrypt(ModuleType::BloomFilterHeader, 0, header_module, &mut plain)?;
+        let mut r = Reader::new(&plain);
+        let header = BloomFilterHeader::decode(&mut r, None)?;
+        if !header.is_supported() {
+            return Err(Error::new(ErrorKind::Unsupported(
+                "a Bloom filter that is not split block / XXHASH / uncompressed".into(),
+            )));
+        }
+        let bitset_module = module(header_module.len())?;
+        let mut bitset = Vec::new();
+        decryptor.decrypt(ModuleType::BloomFilterBitset, 0, bitset_module, &mut bitset)?;
+        if i64::try_from(bitset.len()).ok() != Some(i64::from(header.num_bytes)) {
+            return Err(Error::new(ErrorKind::Inconsistent(format!(
+                "a Bloom filter bitset of {} bytes, its header says {}",
+                bitset.len(),
+                header.num_bytes
+            ))));
+        }
+        Ok((
+            Sbbf::from_bitset(&bitset)?,
+            header_module.len() + bitset_module.len(),
+        ))
     }
 
     /// Size of the bitset in bytes.

@@ -147,6 +147,30 @@ impl FileDecryptor {
     }
 }
 
+impl FileMetaData {
+    /// The decryptor of `chunk`, the chunk of leaf `leaf` in row group `rg` (of those this
+    /// footer holds): `None` for a plaintext chunk; an error for an encrypted one whose key
+    /// is not at hand (the file read without keys, or that column's key not had).
+    pub fn chunk_decryptor(
+        &self,
+        rg: usize,
+        leaf: usize,
+        chunk: &ColumnChunk,
+    ) -> Result<Option<ColumnDecryptor>> {
+        if chunk.extras().is_none_or(|e| e.crypto_metadata.is_none()) {
+            return Ok(None);
+        }
+        let path = self.schema.leaf_path_string(leaf);
+        match self.decryptor() {
+            Some(d) => d.column(self.row_group_ordinal(rg), leaf, &path),
+            None => Err(Error::new(ErrorKind::MissingKey(format!(
+                "column `{path}` is encrypted; read the file with its keys (decryption \
+                 properties)"
+            )))),
+        }
+    }
+}
+
 fn ordinal16(v: usize, what: &str) -> Result<u16> {
     u16::try_from(v)
         .ok()

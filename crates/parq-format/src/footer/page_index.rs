@@ -8,6 +8,7 @@
 
 use std::ops::Range;
 
+use crate::crypto::ModuleType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::metadata::{
     missing, BoundaryOrder, ByteRange, ColumnChunk, FileMetaData, PageLocation, PhysicalType,
@@ -612,6 +613,51 @@ pub fn decode_page_index(
                     .in_element("column", j as u32)
                     .in_element("row group", i as u32)
             };
+            // An encrypted chunk's indexes are modules decrypted with its key; without the key
+            // they are left out.
+            let decryptor = match meta.chunk_decryptor(i, leaf, c) {
+                Ok(d) => d,
+                Err(_) => {
+                    pi.column_indexes.push(None);
+                    pi.offset_indexes.push(None);
+                    continue;
+                }
+            };
+            if let Some(d) = decryptor {
+                let decrypt = |r: &Range<u64>, kind: ModuleType| -> Result<Vec<u8>> {
+                    let mut plain = Vec::new();
+                    let (b, _) = slice(r)?;
+                    let module = b.get(..(r.end - r.start) as usize).unwrap_or(b);
+                    d.decrypt(kind, 0, module, &mut plain)
+                        .map_err(|e| e.with_offset(r.start))?;
+                    Ok(plain)
+                };
+                let col = match &ci {
+                    Some(r) => {
+                        let plain = decrypt(r, ModuleType::ColumnIndex)?;
+                        let mut rd = Reader::new(&plain);
+                        let span = pi
+                            .decode_column_index(&mut rd, physical_type)
+                            .map_err(|e| ctx(e, "ColumnIndex"))?;
+                        Some(span)
+                    }
+                    None => None,
+                };
+                pi.column_indexes.push(col);
+                let off = match &oi {
+                    Some(r) => {
+                        let plain = decrypt(r, ModuleType::OffsetIndex)?;
+                        let mut rd = Reader::new(&plain);
+                        let span = pi
+                            .decode_offset_index(&mut rd)
+                            .map_err(|e| ctx(e, "OffsetIndex"))?;
+                        Some(span)
+                    }
+                    None => None,
+                };
+                pi.offset_indexes.push(off);
+                continue;
+            }
             let col = match ci {
                 Some(r) => {
                     let (b, base) = slice(&r)?;

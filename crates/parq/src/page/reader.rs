@@ -45,7 +45,10 @@ use crate::compression::{max_decompressed_len, Decompressor, Limits};
 use crate::format::metadata::{ColumnChunk, Compression, PageHeader, PageLocation, PageType};
 use crate::{Error, ErrorKind, Result};
 
+mod decrypt;
 mod fetch;
+
+use decrypt::{module_end, PageCrypto, PageSlot};
 
 /// Options of a [`PageReader`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -197,6 +200,8 @@ pub struct PageReader {
     values_read: u64,
     expected_values: Option<u64>,
     done: bool,
+    /// How the pages of an encrypted chunk are decrypted.
+    crypto: Option<PageCrypto>,
 }
 
 impl PageReader {
@@ -235,6 +240,7 @@ impl PageReader {
             values_read: 0,
             expected_values: None,
             done: false,
+            crypto: None,
         }
     }
 
@@ -356,6 +362,21 @@ impl PageReader {
             .map_or(self.chunk_len, |l| l.offset as u64 - self.chunk_offset);
         self.locations = Some(Arc::from(locations));
         Ok(self)
+    }
+
+    /// Decrypts the pages with `decryptor` (the chunk's, from the footer's
+    /// [`FileDecryptor`](crate::format::crypto::FileDecryptor)); `has_dictionary`: the chunk
+    /// starts with a dictionary page (its `dictionary_page_offset` is set).
+    pub fn with_decryptor(
+        mut self,
+        decryptor: crate::format::crypto::ColumnDecryptor,
+        has_dictionary: bool,
+    ) -> Self {
+        self.crypto = Some(PageCrypto {
+            decryptor,
+            has_dictionary,
+        });
+        self
     }
 
     /// Reuses `decompressor` (e.g. from the previous chunk's reader, see
@@ -530,7 +551,8 @@ impl PageReader {
                 column,
             )
         };
-        if self.options.verify_crc {
+        // An encrypted page's CRC covers its stored (encrypted) body: checked as it is read.
+        if self.options.verify_crc && self.crypto.is_none() {
             crc::verify(&page).map_err(ctx)?;
         }
         let codec = self.codec;
@@ -736,14 +758,32 @@ impl PageReader {
         let region_end = held_end.min(end);
         let at = (start - buf_start) as usize;
         let region = &buf[at..(region_end - buf_start) as usize];
-        let (header, header_len) = match PageHeader::decode_prefix(region) {
+        let slot = match &self.crypto {
+            Some(c) => {
+                let data_ordinal = match exact {
+                    Some(_) => self.next_location as u64,
+                    None => self.data_pages,
+                };
+                Some(PageSlot::of(c, start, data_ordinal)?)
+            }
+            None => None,
+        };
+        let decoded = match (&self.crypto, slot) {
+            (Some(c), Some(slot)) => c.header(region, slot).map(|(h, n, b)| (h, n, Some(b))),
+            _ => PageHeader::decode_prefix(region).map(|(h, n)| (h, n, None)),
+        };
+        let (header, header_len, plain_header) = match decoded {
             Ok(h) => h,
-            Err(_) if region_end < end => {
-                // The header may go on past the bytes held: twice as many.
-                let more = start
+            Err(e) if region_end < end && !matches!(e.kind(), ErrorKind::Decryption { .. }) => {
+                // The header may go on past the bytes held: twice as many (an encrypted
+                // header's module, whole).
+                let mut more = start
                     .saturating_add(2 * region.len() as u64)
-                    .max(start + 1024)
-                    .min(end);
+                    .max(start + 1024);
+                if self.crypto.is_some() {
+                    more = more.max(module_end(region, start).unwrap_or(0));
+                }
+                let more = more.min(end);
                 return Ok(self.need_rest(start, buf.slice(at..), more));
             }
             Err(e) => {
@@ -806,10 +846,33 @@ impl PageReader {
             // Every byte held is in this page: the fetched range is no longer kept for it.
             self.held = Bytes::new();
         }
+        let (header_bytes, body) = match (&self.crypto, slot, plain_header) {
+            (Some(c), Some(slot), Some(plain)) => {
+                let stored = &buf[body_at..body_stop];
+                let located = |e: Error| self.context(in_page(e, ordinal));
+                if self.options.verify_crc {
+                    let meta = PageMeta {
+                        ordinal,
+                        header_offset,
+                        body_offset: header_offset + header_len as u64,
+                        header_len,
+                        compressed_size: stored.len(),
+                        uncompressed_size,
+                    };
+                    crc::verify_stored(header.crc.map(|c| c as u32), stored, &meta)
+                        .map_err(located)?;
+                }
+                let body = c
+                    .body(stored, slot)
+                    .map_err(|e| located(e.with_offset(header_offset + header_len as u64)))?;
+                (plain, body)
+            }
+            _ => (buf.slice(at..body_at), buf.slice(body_at..body_stop)),
+        };
         Ok(PageStep::Page(CompressedPage {
             header,
-            header_bytes: buf.slice(at..body_at),
-            body: buf.slice(body_at..body_stop),
+            header_bytes,
+            body,
             codec: self.codec,
             meta: PageMeta {
                 ordinal,

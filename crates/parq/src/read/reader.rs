@@ -7,6 +7,7 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
 use bytes::Bytes;
 
+use crate::format::crypto::FileDecryptionProperties;
 use crate::format::footer::{decode_file_metadata, DecodeOptions};
 use crate::format::metadata::FileMetaData;
 use crate::read::exec::builder::{reader_settings, ParquetDecoderBuilder};
@@ -72,12 +73,31 @@ impl ParquetReader {
 
     /// A reader of the file `source` reads, its footer read from it.
     pub fn from_source(source: Arc<dyn RangeRead>) -> Result<Self> {
-        let meta = read_footer(source.as_ref(), DecodeOptions::default())?;
-        let len = source.file_len();
-        Ok(ParquetReader {
-            source,
-            builder: ParquetDecoderBuilder::new(Arc::new(meta), len),
-        })
+        Self::from_source_with(source, DecodeOptions::default())
+    }
+
+    /// Opens the encrypted file at `path` with its keys (see [`FileDecryptionProperties`]):
+    /// its footer decrypted or verified, and its pages, page index and Bloom filters
+    /// decrypted as they are read. A column whose key is not at hand is an error when read;
+    /// the others read.
+    pub fn open_encrypted(
+        path: impl AsRef<Path>,
+        keys: Arc<FileDecryptionProperties>,
+    ) -> Result<Self> {
+        Self::from_source_with(
+            Arc::new(FileSource::open(path)?),
+            DecodeOptions {
+                decryption: Some(keys),
+                ..Default::default()
+            },
+        )
+    }
+
+    /// A reader of the file `source` reads, its footer decoded with `opts` (the keys of an
+    /// encrypted file, limits, ...).
+    pub fn from_source_with(source: Arc<dyn RangeRead>, opts: DecodeOptions) -> Result<Self> {
+        let meta = read_footer(source.as_ref(), opts)?;
+        Ok(Self::from_metadata(source, Arc::new(meta)))
     }
 
     /// Opens the file at `path` to read the top-level columns `columns` (as

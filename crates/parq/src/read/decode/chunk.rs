@@ -10,6 +10,7 @@ use std::ops::Range;
 use arrow_array::ArrayRef;
 use bytes::Bytes;
 
+use crate::format::crypto::ColumnDecryptor;
 use crate::format::metadata::{ColumnChunk, Encoding, FileMetaData, PageType, RowGroup};
 use crate::page::{chunk_range, Page, PageReader, PageReaderOptions};
 use crate::read::decode::values::{Hint, Storage};
@@ -44,21 +45,34 @@ pub(crate) fn chunk_of(meta: &FileMetaData, rg: usize, leaf: usize) -> Result<&C
     })
 }
 
-/// Refuses chunks that cannot be read: encrypted, or in another file.
-pub(in crate::read) fn check_chunk(chunk: &ColumnChunk, path: &str) -> Result<()> {
-    if chunk.extras().is_some_and(|e| e.crypto_metadata.is_some()) {
-        // Pages of an encrypted column cannot be read without its keys (as pyarrow and
-        // DuckDB refuse such a column), even when the footer is plaintext.
-        return Err(Error::new(ErrorKind::Unsupported(format!(
-            "column `{path}` is encrypted (column crypto metadata); decryption is not supported"
-        ))));
-    }
+/// Refuses chunks that cannot be read (in another file; encrypted without their key) and
+/// gives an encrypted chunk's decryptor: the chunk of leaf `leaf` at `path` in row group `rg`
+/// of `meta`.
+pub(in crate::read) fn check_chunk(
+    meta: &FileMetaData,
+    rg: usize,
+    leaf: usize,
+    chunk: &ColumnChunk,
+    path: &str,
+) -> Result<Option<ColumnDecryptor>> {
     if chunk.file_path().is_some() {
         return Err(Error::new(ErrorKind::Unsupported(format!(
             "column chunks in other files (file_path) are not supported yet: {path}"
         ))));
     }
-    Ok(())
+    meta.chunk_decryptor(rg, leaf, chunk)
+}
+
+/// A page reader with `chunk`'s decryptor, when it has one.
+pub(crate) fn decrypting(
+    pages: PageReader,
+    chunk: &ColumnChunk,
+    decryptor: Option<ColumnDecryptor>,
+) -> PageReader {
+    match decryptor {
+        Some(d) => pages.with_decryptor(d, chunk.dictionary_page_offset().is_some()),
+        None => pages,
+    }
 }
 
 /// Output bytes that pre-sizing may reserve per byte a chunk occupies in the file, and at
@@ -158,8 +172,10 @@ pub(crate) fn dictionary_values(
     chunk: &ColumnChunk,
     spec: &ColumnSpec,
     options: PageReaderOptions,
+    decryptor: Option<ColumnDecryptor>,
 ) -> Option<ArrayRef> {
-    let mut pages = PageReader::new(bytes, offset, chunk.codec(), options);
+    let pages = PageReader::new(bytes, offset, chunk.codec(), options);
+    let mut pages = decrypting(pages, chunk, decryptor);
     let Ok(Some(Page::Dictionary(page))) = pages.next_page() else {
         return None;
     };

@@ -32,7 +32,7 @@ use crate::encoding::rle::RleDecoder;
 use crate::format::metadata::{Compression, Encoding};
 use crate::format::metadata::{FileMetaData, PageLocation};
 use crate::page::{DataSections, Levels, Page, PageReader, PageReaderOptions, PageStep};
-use crate::read::decode::chunk::{check_chunk, chunk_hint, chunk_of};
+use crate::read::decode::chunk::{check_chunk, chunk_hint, chunk_of, decrypting};
 use crate::read::decode::convert;
 use crate::read::decode::levels::{
     check_max, count_at_least, count_zeros, levels_to_bits, nth_zero, slot_bits,
@@ -419,7 +419,8 @@ impl LeafReader {
         let leaf = self.spec.leaf;
         let meta = Arc::clone(&self.source.meta);
         let chunk = chunk_of(&meta, row_group, leaf)?;
-        check_chunk(chunk, &self.spec.path).map_err(|e| locate(e, row_group, leaf))?;
+        let decryptor = check_chunk(&meta, row_group, leaf, chunk, &self.spec.path)
+            .map_err(|e| locate(e, row_group, leaf))?;
         let options = PageReaderOptions {
             verify_crc: self.options.verify_crc,
             row_group: Some(row_group),
@@ -428,8 +429,9 @@ impl LeafReader {
             ..PageReaderOptions::default()
         };
         let (file_len, fetch) = (self.source.file_len, self.source.fetch);
-        let mut pages = PageReader::streaming(chunk, options, file_len, fetch)
+        let pages = PageReader::streaming(chunk, options, file_len, fetch)
             .map_err(|e| locate(e, row_group, leaf))?;
+        let mut pages = decrypting(pages, chunk, decryptor);
         if let Some(locations) = &locations {
             // Pages are skipped: ask for one page at a time, not the pages after it.
             pages = pages

@@ -12,6 +12,7 @@ use arrow_schema::SchemaRef;
 use crate::error::arrow_error;
 use crate::format::metadata::FileMetaData;
 use crate::page::needs_legacy_dictionary_padding;
+use crate::read::decode::chunk::chunk_of;
 use crate::read::decode::leaf::{ChunkSource, ColumnOptions};
 use crate::read::exec::decoder::ParquetDecoder;
 use crate::read::exec::prune::{BloomWant, Setup, Stage};
@@ -292,12 +293,18 @@ impl ParquetDecoderBuilder {
         if let (Some((f, _)), true) = (&filter, self.options.bloom_filters) {
             let starts = OnceCell::new();
             for (group, (rg, _)) in row_groups.iter().enumerate() {
-                for (col, range) in f.bloom_ranges(&self.meta, *rg, self.file_len, &starts) {
+                for (col, leaf, range) in f.bloom_ranges(&self.meta, *rg, self.file_len, &starts) {
+                    // An encrypted column's filter is decrypted with its key; without the key
+                    // it is not used (reading the column reports the key missing).
+                    let decryptor = chunk_of(&self.meta, *rg, leaf)
+                        .and_then(|c| self.meta.chunk_decryptor(*rg, leaf, c));
+                    let Ok(decryptor) = decryptor else { continue };
                     if range.end <= self.file_len {
                         blooms.push(BloomWant {
                             group,
                             col,
                             range,
+                            decryptor,
                             loaded: None,
                         });
                     }

@@ -22,6 +22,7 @@ use arrow_schema::SchemaRef;
 use bytes::Bytes;
 
 use crate::bloom::Sbbf;
+use crate::format::crypto::ColumnDecryptor;
 use crate::format::footer::{decode_page_index, page_index_range, PageIndex};
 use crate::format::metadata::FileMetaData;
 use crate::page::PageReaderOptions;
@@ -84,6 +85,8 @@ pub(crate) struct BloomWant {
     pub group: usize,
     pub col: usize,
     pub range: Range<u64>,
+    /// The decryptor of an encrypted column's chunk.
+    pub decryptor: Option<ColumnDecryptor>,
     /// Once its bytes came: the filter, `None` when they do not hold one (it then rules
     /// nothing out).
     pub loaded: Option<Option<Sbbf>>,
@@ -140,7 +143,11 @@ impl Setup {
             Stage::Blooms(blooms) => {
                 for b in blooms.iter_mut().filter(|b| b.loaded.is_none()) {
                     if let Some(buf) = part(bytes, offset, &b.range) {
-                        b.loaded = Some(Sbbf::read(&buf).ok().map(|(f, _)| f));
+                        let read = match &b.decryptor {
+                            Some(d) => Sbbf::read_encrypted(&buf, d),
+                            None => Sbbf::read(&buf),
+                        };
+                        b.loaded = Some(read.ok().map(|(f, _)| f));
                     }
                 }
             }
@@ -325,5 +332,6 @@ fn load_dictionary(
         column: Some(d.spec.leaf),
         ..PageReaderOptions::default()
     };
-    dictionary_values(buf, d.range.start, chunk, &d.spec, options)
+    let decryptor = meta.chunk_decryptor(d.rg, d.spec.leaf, chunk).ok()?;
+    dictionary_values(buf, d.range.start, chunk, &d.spec, options, decryptor)
 }

@@ -253,7 +253,7 @@ impl BoundFilter {
         rg: usize,
         file_len: u64,
         starts: &OnceCell<Vec<u64>>,
-    ) -> Vec<(usize, Range<u64>)> {
+    ) -> Vec<(usize, usize, Range<u64>)> {
         let mut cols = Vec::new();
         equality_columns(&self.node, false, &mut cols);
         let Some(group) = meta.row_groups().get(rg) else {
@@ -276,8 +276,8 @@ impl BoundFilter {
                     next.map_or(0, |n| (n - o).min(MAX_UNSIZED_BLOOM))
                 }
             };
-            if len > 0 && !out.iter().any(|(c, _)| *c == col) {
-                out.push((col, o..o.saturating_add(len)));
+            if len > 0 && !out.iter().any(|(c, _, _)| *c == col) {
+                out.push((col, self.columns[col].leaf, o..o.saturating_add(len)));
             }
         }
         out
