@@ -17,7 +17,7 @@
 //! `BloomFilterHeader` (split block,
 //! XXHASH, uncompressed; parq-format's encoder) followed by the bitset.
 
-use crate::format::crypto::{ColumnDecryptor, ModuleType};
+use crate::format::crypto::{ColumnDecryptor, ColumnEncryptor, ModuleType};
 use crate::format::metadata::{
     BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader, UnknownFields,
 };
@@ -399,6 +399,19 @@ impl Sbbf {
         self.header().encode(&mut Writer::new(out), &[]);
         self.write_bitset(out);
         out.len() - start
+    }
+
+    /// Serializes the filter as an encrypted chunk's: its header module, then its bitset
+    /// module, both AES-GCM with `encryptor`; returns the bytes written.
+    pub fn write_encrypted(&self, out: &mut Vec<u8>, encryptor: &ColumnEncryptor) -> Result<usize> {
+        let start = out.len();
+        let mut plain = Vec::new();
+        self.header().encode(&mut Writer::new(&mut plain), &[]);
+        encryptor.encrypt(ModuleType::BloomFilterHeader, 0, &plain, out)?;
+        plain.clear();
+        self.write_bitset(&mut plain);
+        encryptor.encrypt(ModuleType::BloomFilterBitset, 0, &plain, out)?;
+        Ok(out.len() - start)
     }
 
     /// Folds the filter down to `num_bytes` (rounded up to a power of two, at least 32) by

@@ -1324,15 +1324,16 @@ fn page_index_round_trip() {
 
     // File level: all column indexes, then all offset indexes; locations decode.
     let mut w = PageIndexWriter::new();
-    w.add_chunk(0, 0, Some(&built), Some(&offsets));
+    w.add_chunk(0, 0, Some(&built), Some(&offsets), None)
+        .unwrap();
     let plain = {
         let mut o = OffsetIndexBuilder::new(false);
         o.add_page(0, 10, 0, None).expect("page");
         o.finish(1000).expect("offset index")
     };
     assert_eq!(plain.unencoded_byte_array_data_bytes, None);
-    w.add_chunk(0, 1, None, Some(&plain));
-    w.add_chunk(1, 0, None, None);
+    w.add_chunk(0, 1, None, Some(&plain), None).unwrap();
+    w.add_chunk(1, 0, None, None, None).unwrap();
     let mut file = vec![0u8; 50];
     let locs = w.write(&mut file, 50).expect("write");
     assert_eq!(file.len(), 50 + w.byte_len());

@@ -60,6 +60,15 @@ mod flag {
     }
 }
 
+/// What stays of an encrypted chunk's plaintext `ColumnMetaData` (see
+/// `ColumnChunk::set_encrypted`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PlaintextMeta {
+    Keep,
+    Redact,
+    Drop,
+}
+
 /// Rarely set fields of a column chunk, boxed so the common chunk stays small.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChunkExtras {
@@ -673,6 +682,63 @@ impl ColumnChunk {
             s.binary(w, 9, v.slice(buf));
         }
         s.end(w);
+    }
+
+    /// Encodes this chunk's `ColumnMetaData` as a standalone struct (what an encrypted
+    /// column's `encrypted_column_metadata` holds before encryption).
+    pub fn encode_metadata<'p>(
+        &self,
+        out: &mut Vec<u8>,
+        buf: &[u8],
+        path: impl ExactSizeIterator<Item = &'p [u8]>,
+    ) {
+        self.encode_meta(&mut Writer::new(out), buf, path);
+    }
+
+    /// Marks the chunk encrypted: its encoded `ColumnCryptoMetaData` and, when given, its
+    /// encrypted `ColumnMetaData` module (ranges of the footer's buffer). With `meta`
+    /// `Keep` its plaintext `ColumnMetaData` stays, `Redact` keeps it without statistics
+    /// (a plaintext footer's view for readers without the key), `Drop` leaves it out.
+    pub(crate) fn set_encrypted(
+        &mut self,
+        crypto_metadata: ByteRange,
+        encrypted_metadata: Option<ByteRange>,
+        meta: PlaintextMeta,
+    ) {
+        let e = self.extras_mut();
+        e.crypto_metadata = Some(crypto_metadata);
+        e.encrypted_column_metadata = encrypted_metadata;
+        match meta {
+            PlaintextMeta::Keep => {}
+            PlaintextMeta::Redact => {
+                const STATS: u32 = flag::STATS
+                    | flag::NULL_COUNT
+                    | flag::MIN
+                    | flag::MAX
+                    | flag::MIN_VALUE
+                    | flag::MAX_VALUE
+                    | flag::MIN_EXACT_SET
+                    | flag::MIN_EXACT
+                    | flag::MAX_EXACT_SET
+                    | flag::MAX_EXACT
+                    | flag::MIN_IN_EXTRAS
+                    | flag::MAX_IN_EXTRAS
+                    | flag::WIDE_NULL_COUNT
+                    | flag::ENC_STATS
+                    | flag::ENC_STATS_PACKED
+                    | flag::SIZE_STATS
+                    | flag::SIZE_STATS_PACKED;
+                self.flags &= !STATS;
+                let e = self.extras_mut();
+                e.distinct_count = None;
+                e.min = None;
+                e.max = None;
+                e.wide_null_count = None;
+                e.geospatial_statistics = None;
+                e.unknown_stats = UnknownFields::default();
+            }
+            PlaintextMeta::Drop => self.flags &= !flag::META,
+        }
     }
 
     fn encode_meta<'p>(

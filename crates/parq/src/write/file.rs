@@ -32,6 +32,7 @@ use super::levels::slot_level;
 use super::page_index::PageIndexWriter;
 use super::properties::WriterProperties;
 use super::statistics::StatsOrder;
+use crate::format::crypto::FileEncryptor;
 use crate::format::footer::{build_index, DecodeOptions};
 use crate::format::metadata::{Arena, FileMetaData, KeyValue, RowGroup, Schema};
 use crate::format::thrift::{wire, Limits, Writer};
@@ -114,6 +115,8 @@ pub struct ParquetWriter<W: Write> {
     page_index: PageIndexWriter,
     blooms: Vec<u8>,
     bloom_entries: Vec<BloomEntry>,
+    /// The keys and AAD of an encrypted file.
+    encryptor: Option<FileEncryptor>,
     failed: bool,
 }
 
@@ -192,11 +195,20 @@ impl<W: Write> ParquetWriter<W> {
         let helpers = (1..threads)
             .map(|_| shared.for_thread())
             .collect::<Result<Vec<_>>>()?;
+        let encryptor = match properties.encryption() {
+            Some(e) => Some(FileEncryptor::new(e, &schema)?),
+            None => None,
+        };
+        if let Some(e) = &encryptor {
+            for (j, col) in columns.iter_mut().enumerate() {
+                col.set_encryptor(e.column(0, j)?);
+            }
+        }
         let mut out = Counting {
             inner: writer,
             pos: 0,
         };
-        out.write_all(b"PAR1")?;
+        out.write_all(encryptor.as_ref().map_or(b"PAR1", |e| e.magic()))?;
         Ok(ParquetWriter {
             out,
             arrow_schema,
@@ -223,6 +235,7 @@ impl<W: Write> ParquetWriter<W> {
             page_index: PageIndexWriter::new(),
             blooms: Vec::new(),
             bloom_entries: Vec::new(),
+            encryptor,
             failed: false,
         })
     }
@@ -469,11 +482,19 @@ impl<W: Write> ParquetWriter<W> {
             let done = col.finish_chunk(&mut self.out, start, &mut self.arena, &mut self.shared)?;
             uncompressed += done.chunk.total_uncompressed_size();
             compressed += done.chunk.total_compressed_size();
+            let encryptor = match &self.encryptor {
+                Some(e) => e.column(rg, j)?,
+                None => None,
+            };
+            let (ci, oi) = (done.column_index.as_ref(), Some(&done.offset_index));
             self.page_index
-                .add_chunk(rg, j, done.column_index.as_ref(), Some(&done.offset_index));
+                .add_chunk(rg, j, ci, oi, encryptor.as_ref())?;
             if let Some(b) = done.bloom {
                 let start = self.blooms.len();
-                let len = b.write(&mut self.blooms);
+                let len = match &encryptor {
+                    Some(e) => b.write_encrypted(&mut self.blooms, e)?,
+                    None => b.write(&mut self.blooms),
+                };
                 self.bloom_entries.push(BloomEntry {
                     row_group: rg,
                     column: j,
@@ -496,6 +517,11 @@ impl<W: Write> ParquetWriter<W> {
         });
         self.num_rows += self.open_rows as i64;
         self.open_rows = 0;
+        if let Some(e) = &self.encryptor {
+            for (j, col) in self.columns.iter_mut().enumerate() {
+                col.set_encryptor(e.column(rg + 1, j)?);
+            }
+        }
         Ok(())
     }
 
@@ -545,8 +571,19 @@ impl<W: Write> ParquetWriter<W> {
             }
         }
         // Footer. Once encoded, the row groups' metadata is released: the metadata returned
-        // is decoded from the footer's bytes.
-        let footer = self.encode_footer()?;
+        // is decoded from the footer's bytes (of an encrypted file, as its keys show it).
+        let mut footer = self.encode_footer()?;
+        let meta = crate::format::footer::decode_metadata(&footer, &DecodeOptions::default())?;
+        let mut magic = b"PAR1";
+        if let Some(e) = self.encryptor.take() {
+            for (rg, g) in self.row_groups.iter_mut().enumerate() {
+                for (j, c) in g.columns.iter_mut().enumerate() {
+                    e.seal_chunk(rg, j, c, &mut self.arena, &self.schema)?;
+                }
+            }
+            footer = e.seal_footer(&self.encode_footer_with(Some(&e))?)?;
+            magic = e.magic();
+        }
         self.row_groups = Vec::new();
         self.arena = Arena::default();
         if self.props.footer_index() {
@@ -557,13 +594,19 @@ impl<W: Write> ParquetWriter<W> {
         self.out.write_all(&footer)?;
         let len = u32::try_from(footer.len()).map_err(|_| writer_error("a footer over 4 GiB"))?;
         self.out.write_all(&len.to_le_bytes())?;
-        self.out.write_all(b"PAR1")?;
+        self.out.write_all(magic)?;
         self.out.flush()?;
-        crate::format::footer::decode_metadata(&footer, &DecodeOptions::default())
+        Ok(meta)
     }
 
     /// The Thrift `FileMetaData` of the file.
     fn encode_footer(&mut self) -> Result<Vec<u8>> {
+        self.encode_footer_with(None)
+    }
+
+    /// The Thrift `FileMetaData` of the file, with the encryption fields of a plaintext
+    /// footer when `encryptor` says so.
+    fn encode_footer_with(&mut self, encryptor: Option<&FileEncryptor>) -> Result<Vec<u8>> {
         // Key-value metadata: the properties', the Arrow schema's, then ARROW:schema.
         let mut kv: Vec<(String, Option<String>)> = self.props.key_value_metadata().to_vec();
         for (k, v) in self.arrow_schema.metadata() {
@@ -624,350 +667,14 @@ impl<W: Write> ParquetWriter<W> {
             w.write_stop();
             w.write_stop();
         }
+        if let Some(e) = encryptor {
+            e.write_footer_fields(w, &mut last);
+        }
         w.write_stop();
         Ok(out)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use arrow_array::{
-        Array, ArrayRef, FixedSizeBinaryArray, Float32Array, Float64Array, Int32Array, Int64Array,
-        RecordBatch, StringArray,
-    };
-    use arrow_schema::{Field, Schema};
-
-    use super::super::column::DICTIONARY_TRIAL_VALUES;
-    use super::super::properties::{Codec, DataPageVersion, WriterProperties};
-    use super::ParquetWriter;
-    use crate::format::metadata::{ColumnChunk, Encoding, FileMetaData};
-    use crate::read::ParquetReader;
-
-    /// Writes `batch` with `props`, reads it back (checking it is the same) and returns the
-    /// file's metadata.
-    fn roundtrip(batch: &RecordBatch, props: WriterProperties) -> FileMetaData {
-        let mut buf = Vec::new();
-        let mut w = ParquetWriter::try_new(&mut buf, batch.schema(), props).unwrap();
-        w.write(batch).unwrap();
-        let meta = w.close().unwrap();
-        let r = ParquetReader::from_bytes(bytes::Bytes::from(buf)).unwrap();
-        let got = r.read_batch().unwrap();
-        assert_eq!(got.num_rows(), batch.num_rows());
-        for (i, col) in batch.columns().iter().enumerate() {
-            assert_eq!(
-                &got.column(i).to_data(),
-                &col.to_data(),
-                "column {}",
-                batch.schema().field(i).name()
-            );
-        }
-        meta
-    }
-
-    fn batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
-        let fields: Vec<Field> = columns
-            .iter()
-            .map(|(n, a)| Field::new(*n, a.data_type().clone(), true))
-            .collect();
-        RecordBatch::try_new(
-            Arc::new(Schema::new(fields)),
-            columns.into_iter().map(|(_, a)| a).collect(),
-        )
-        .unwrap()
-    }
-
-    fn uses_dictionary(c: &ColumnChunk) -> bool {
-        c.encodings().contains(Encoding::RleDictionary)
-    }
-
-    /// Distinct floats: the dictionary is given up after the first values, the chunk has
-    /// no dictionary page and its pages are PLAIN; a low-cardinality column beside it keeps
-    /// its dictionary.
-    #[test]
-    fn distinct_values_give_the_dictionary_up() {
-        let n = 50_000;
-        let b = batch(vec![
-            (
-                "f",
-                Arc::new(Float64Array::from_iter_values(
-                    (0..n).map(|i| f64::from(i) * 0.37 + 1e6),
-                )),
-            ),
-            (
-                "k",
-                Arc::new(Int64Array::from_iter(
-                    (0..n).map(|i| (i % 7 != 0).then_some(i64::from(i % 25) * 1_000_003)),
-                )),
-            ),
-            (
-                "s",
-                Arc::new(StringArray::from_iter((0..n).map(|i| {
-                    (i % 5 != 0).then(|| format!("distinct string number {i}"))
-                }))),
-            ),
-        ]);
-        for codec in [Codec::UNCOMPRESSED, Codec::SNAPPY, Codec::ZSTD] {
-            for version in [DataPageVersion::V1, DataPageVersion::V2] {
-                let props = WriterProperties::builder()
-                    .compression(codec)
-                    .data_page_version(version)
-                    .page_crc(true)
-                    .build()
-                    .unwrap();
-                let meta = roundtrip(&b, props);
-                let cols = meta.row_groups()[0].columns();
-                for c in [&cols[0], &cols[2]] {
-                    assert!(!uses_dictionary(c), "{:?}", c.encodings());
-                    assert!(c.encodings().contains(Encoding::Plain));
-                    assert_eq!(c.dictionary_page_offset(), None);
-                }
-                assert!(uses_dictionary(&cols[1]));
-                assert!(cols[1].dictionary_page_offset().is_some());
-            }
-        }
-    }
-
-    /// The first page closes with mostly distinct values (not all): the dictionary page and
-    /// indices would not be smaller than PLAIN, so the page is written PLAIN and so is the
-    /// rest of the chunk, with the column's fallback encoding.
-    #[test]
-    fn first_page_decides() {
-        let n = 30_000i64;
-        // Nine distinct values in ten.
-        let mostly = |i: i64| if i % 10 == 9 { i - 1 } else { i };
-        let b = batch(vec![
-            (
-                "plain",
-                Arc::new(Int64Array::from_iter_values((0..n).map(mostly))),
-            ),
-            (
-                "delta",
-                Arc::new(Int64Array::from_iter(
-                    (0..n).map(|i| (i % 3 != 0).then_some(mostly(i) * 3)),
-                )),
-            ),
-            (
-                "half",
-                Arc::new(Int64Array::from_iter_values((0..n).map(|i| i / 2))),
-            ),
-        ]);
-        let props = WriterProperties::builder()
-            .data_page_rows(Some(2_000))
-            .column_dictionary("delta", true)
-            .column_encoding("delta", Encoding::DeltaBinaryPacked)
-            .build()
-            .unwrap();
-        let meta = roundtrip(&b, props);
-        let cols = meta.row_groups()[0].columns();
-        assert!(!uses_dictionary(&cols[0]));
-        assert!(cols[0].encodings().contains(Encoding::Plain));
-        assert!(!uses_dictionary(&cols[1]));
-        assert!(cols[1].encodings().contains(Encoding::DeltaBinaryPacked));
-        assert_eq!(cols[1].dictionary_page_offset(), None);
-        // Two rows per value: the dictionary pays on the first page (then passes no limit).
-        assert!(uses_dictionary(&cols[2]));
-    }
-
-    /// Pages smaller than the trial keep the dictionary (as small files always did).
-    #[test]
-    fn small_pages_keep_the_dictionary() {
-        let b = batch(vec![(
-            "x",
-            Arc::new(Int32Array::from_iter_values(
-                0..(DICTIONARY_TRIAL_VALUES as i32 - 1),
-            )),
-        )]);
-        let meta = roundtrip(&b, WriterProperties::default());
-        let c = &meta.row_groups()[0].columns()[0];
-        assert!(uses_dictionary(c));
-        assert!(c.dictionary_page_offset().is_some());
-    }
-
-    /// Fallback encodings of every kind re-encode the values given up, nulls included.
-    #[test]
-    fn given_up_values_in_fallback_encodings() {
-        let n = 6_000;
-        let fixed: Vec<Option<[u8; 4]>> = (0..n)
-            .map(|i: u32| (i % 4 != 1).then_some(i.wrapping_mul(2_654_435_761).to_be_bytes()))
-            .collect();
-        let b = batch(vec![
-            (
-                "f32",
-                Arc::new(Float32Array::from_iter(
-                    (0..n).map(|i| (i % 6 != 2).then_some(i as f32 * 1.5)),
-                )),
-            ),
-            (
-                "i32",
-                Arc::new(Int32Array::from_iter_values((0..n as i32).map(|i| i * 7))),
-            ),
-            (
-                "s",
-                Arc::new(StringArray::from_iter_values(
-                    (0..n).map(|i| format!("s{i:08}")),
-                )),
-            ),
-            (
-                "fixed",
-                Arc::new(
-                    FixedSizeBinaryArray::try_from_sparse_iter_with_size(
-                        fixed.iter().map(|v| v.as_ref().map(|b| b.as_slice())),
-                        4,
-                    )
-                    .unwrap(),
-                ),
-            ),
-        ]);
-        for (enc_f, enc_i, enc_s, enc_fixed) in [
-            (
-                Encoding::ByteStreamSplit,
-                Encoding::DeltaBinaryPacked,
-                Encoding::DeltaLengthByteArray,
-                Encoding::ByteStreamSplit,
-            ),
-            (
-                Encoding::Plain,
-                Encoding::ByteStreamSplit,
-                Encoding::DeltaByteArray,
-                Encoding::DeltaByteArray,
-            ),
-        ] {
-            for codec in [Codec::UNCOMPRESSED, Codec::SNAPPY] {
-                let props = WriterProperties::builder()
-                    .compression(codec)
-                    .dictionary(true)
-                    .column_encoding("f32", enc_f)
-                    .column_encoding("i32", enc_i)
-                    .column_encoding("s", enc_s)
-                    .column_encoding("fixed", enc_fixed)
-                    .build()
-                    .unwrap();
-                let meta = roundtrip(&b, props);
-                let cols = meta.row_groups()[0].columns();
-                for (c, e) in cols.iter().zip([enc_f, enc_i, enc_s, enc_fixed]) {
-                    assert!(!uses_dictionary(c), "{:?}", c.encodings());
-                    assert!(c.encodings().contains(e), "{:?} {e:?}", c.encodings());
-                }
-            }
-        }
-    }
-
-    /// Page bodies are assembled in place (levels put before the values): pages whose levels
-    /// outgrow the room kept for them, null columns, several writes and row groups, every
-    /// page version and codec, with CRCs.
-    #[test]
-    fn page_bodies_in_place() {
-        let n = 9_000usize;
-        // All valid for the first pages, then nulls scattered more and more.
-        let valid = |i: usize| i < 2_500 || (i * 2_654_435_761) % 97 > (i / 1_000) * 9;
-        let b = batch(vec![
-            (
-                "i",
-                Arc::new(Int64Array::from_iter(
-                    (0..n).map(|i| valid(i).then_some((i as i64 * 7919) % 1_000_003)),
-                )),
-            ),
-            (
-                "s",
-                Arc::new(StringArray::from_iter(
-                    (0..n).map(|i| valid(i + 1).then(|| format!("{}", i % 300))),
-                )),
-            ),
-            ("nothing", Arc::new(arrow_array::NullArray::new(n))),
-            (
-                "required",
-                Arc::new(Float32Array::from_iter_values((0..n).map(|i| i as f32))),
-            ),
-        ]);
-        let schema = Arc::new(Schema::new(
-            b.schema()
-                .fields()
-                .iter()
-                .map(|f| {
-                    let nullable = f.name() != "required";
-                    f.as_ref().clone().with_nullable(nullable)
-                })
-                .collect::<Vec<_>>(),
-        ));
-        let b = RecordBatch::try_new(schema.clone(), b.columns().to_vec()).unwrap();
-        for codec in [Codec::UNCOMPRESSED, Codec::SNAPPY, Codec::GZIP] {
-            for version in [DataPageVersion::V1, DataPageVersion::V2] {
-                for dictionary in [true, false] {
-                    let props = WriterProperties::builder()
-                        .compression(codec)
-                        .data_page_version(version)
-                        .dictionary(dictionary)
-                        .data_page_rows(Some(700))
-                        .max_row_group_rows(Some(4_000))
-                        .page_crc(true)
-                        .build()
-                        .unwrap();
-                    let mut out = Vec::new();
-                    let mut w = ParquetWriter::try_new(&mut out, schema.clone(), props).unwrap();
-                    for off in (0..n).step_by(1_500) {
-                        w.write(&b.slice(off, 1_500.min(n - off))).unwrap();
-                    }
-                    let meta = w.close().unwrap();
-                    assert_eq!(meta.row_groups().len(), 3);
-                    let r = ParquetReader::from_bytes(bytes::Bytes::from(out)).unwrap();
-                    let got = r.read_batch().unwrap();
-                    assert_eq!(got, b, "{codec:?} {version:?} dictionary {dictionary}");
-                }
-            }
-        }
-    }
-
-    /// Columns written in small batches whose idle dictionaries free their tables (as in a
-    /// wide schema) rebuild them on the next write: the file is the same as without.
-    #[test]
-    fn idle_tables_are_rebuilt() {
-        let cols = 20;
-        let rows = 400;
-        let arrays: Vec<(String, ArrayRef)> = (0..cols)
-            .map(|c| {
-                let a: ArrayRef =
-                    Arc::new(Int64Array::from_iter((0..rows).map(|r| {
-                        ((r + c) % 11 != 0).then_some(((r * 7 + c) % 150) as i64)
-                    })));
-                (format!("c{c}"), a)
-            })
-            .collect();
-        let b = batch(
-            arrays
-                .iter()
-                .map(|(n, a)| (n.as_str(), a.clone()))
-                .collect(),
-        );
-        let props = WriterProperties::builder()
-            .max_row_group_rows(Some(2 * rows))
-            .build()
-            .unwrap();
-        let write = |idle: Option<usize>| {
-            let mut out = Vec::new();
-            let mut w = ParquetWriter::try_new(&mut out, b.schema(), props.clone()).unwrap();
-            w.shared.set_idle_table_bytes(idle);
-            for _ in 0..4 {
-                // 150 entries, batches of 50 rows and 200 rows.
-                for off in (0..rows / 2).step_by(50) {
-                    w.write(&b.slice(off, 50)).unwrap();
-                }
-                w.write(&b.slice(rows / 2, rows / 2)).unwrap();
-            }
-            let meta = w.close().unwrap();
-            assert_eq!(meta.row_groups().len(), 2);
-            assert!(meta.row_groups()[1].columns().iter().all(uses_dictionary));
-            out
-        };
-        let kept = write(None);
-        let freed = write(Some(0));
-        assert_eq!(kept, freed);
-        let r = ParquetReader::from_bytes(bytes::Bytes::from(freed)).unwrap();
-        let got = r.read_batch().unwrap();
-        assert_eq!(got.num_rows(), 4 * rows);
-        for i in 0..4 {
-            assert_eq!(got.slice(i * rows, rows), b);
-        }
-    }
-}
+#[path = "file_tests.rs"]
+mod tests;

@@ -22,6 +22,7 @@ use std::io::Write;
 use super::properties::property_error;
 use super::size_stats::SizeStatsAccumulator;
 use super::statistics::{StatsAccumulator, StatsOrder};
+use crate::format::crypto::{ColumnEncryptor, ModuleType};
 use crate::format::metadata::{
     BoundaryOrder, ByteRange, ColumnIndex, OffsetIndex, PageLocation, UnknownFields,
 };
@@ -311,24 +312,41 @@ impl PageIndexWriter {
         PageIndexWriter::default()
     }
 
-    /// Encodes and keeps the indexes of chunk `column` of row group `row_group`.
+    /// Encodes and keeps the indexes of chunk `column` of row group `row_group`, as the
+    /// modules of `encryptor` for an encrypted chunk.
     pub fn add_chunk(
         &mut self,
         row_group: usize,
         column: usize,
         column_index: Option<&BuiltColumnIndex>,
         offset_index: Option<&OffsetIndex>,
-    ) {
-        let column_index = column_index.map(|ci| {
-            let start = self.column_indexes.len();
-            ci.encode(&mut self.column_indexes);
-            (start, self.column_indexes.len() - start)
-        });
-        let offset_index = offset_index.map(|oi| {
-            let start = self.offset_indexes.len();
-            oi.encode(&mut Writer::new(&mut self.offset_indexes), &[]);
-            (start, self.offset_indexes.len() - start)
-        });
+        encryptor: Option<&ColumnEncryptor>,
+    ) -> Result<()> {
+        let seal = |out: &mut Vec<u8>, start: usize, kind: ModuleType| -> Result<()> {
+            if let Some(e) = encryptor {
+                let plain = out.split_off(start);
+                e.encrypt(kind, 0, &plain, out)?;
+            }
+            Ok(())
+        };
+        let column_index = match column_index {
+            Some(ci) => {
+                let start = self.column_indexes.len();
+                ci.encode(&mut self.column_indexes);
+                seal(&mut self.column_indexes, start, ModuleType::ColumnIndex)?;
+                Some((start, self.column_indexes.len() - start))
+            }
+            None => None,
+        };
+        let offset_index = match offset_index {
+            Some(oi) => {
+                let start = self.offset_indexes.len();
+                oi.encode(&mut Writer::new(&mut self.offset_indexes), &[]);
+                seal(&mut self.offset_indexes, start, ModuleType::OffsetIndex)?;
+                Some((start, self.offset_indexes.len() - start))
+            }
+            None => None,
+        };
         if column_index.is_some() || offset_index.is_some() {
             self.entries.push(Entry {
                 row_group,
@@ -337,6 +355,7 @@ impl PageIndexWriter {
                 offset_index,
             });
         }
+        Ok(())
     }
 
     /// Bytes [`PageIndexWriter::write`] will write.

@@ -41,7 +41,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
+use std::sync::Arc;
 
+use crate::format::crypto::FileEncryptionProperties;
 use crate::format::metadata::{Compression, Encoding, PhysicalType, Schema, SortingColumn};
 use crate::{Error, ErrorKind, Result};
 
@@ -506,6 +508,7 @@ pub struct WriterProperties {
     created_by: String,
     threads: usize,
     footer_index: bool,
+    encryption: Option<Arc<FileEncryptionProperties>>,
 }
 
 impl Default for WriterProperties {
@@ -526,6 +529,7 @@ impl Default for WriterProperties {
             created_by: DEFAULT_CREATED_BY.to_string(),
             threads: 1,
             footer_index: true,
+            encryption: None,
         }
     }
 }
@@ -600,9 +604,14 @@ impl WriterProperties {
         &self.created_by
     }
 
-    /// True to write the footer index before the footer.
+    /// True to write the footer index before the footer (never in an encrypted file).
     pub fn footer_index(&self) -> bool {
-        self.footer_index
+        self.footer_index && self.encryption.is_none()
+    }
+
+    /// How the file is encrypted, when it is.
+    pub fn encryption(&self) -> Option<&FileEncryptionProperties> {
+        self.encryption.as_deref()
     }
 
     /// The column paths that have settings of their own.
@@ -884,6 +893,13 @@ impl WriterPropertiesBuilder {
     /// `created_by` of the file.
     pub fn created_by(mut self, created_by: impl Into<String>) -> Self {
         self.props.created_by = created_by.into();
+        self
+    }
+
+    /// Encrypts the file (Parquet modular encryption): its footer and columns under the keys
+    /// and in the mode of `encryption`.
+    pub fn encryption(mut self, encryption: FileEncryptionProperties) -> Self {
+        self.props.encryption = Some(Arc::new(encryption));
         self
     }
 

@@ -137,7 +137,7 @@ impl ColumnWriter {
         self.chunk.pages.clear();
         self.chunk.headers.clear();
         self.chunk.bodies.clear();
-        if self.settings.codec.compression() == Compression::Uncompressed {
+        if self.bodies_in_values() {
             // The bodies were the values buffer: the empty open page starts it again.
             self.values.clear();
             self.begin_page();
@@ -174,6 +174,15 @@ impl ColumnWriter {
                 )
             })
         };
+        // Encrypted: the body as its module, the header sealed after it is encoded.
+        let mut module = Vec::new();
+        let body: &[u8] = match &self.encryptor {
+            Some(e) => {
+                e.encrypt(ModuleType::DictionaryPage, 0, body, &mut module)?;
+                &module
+            }
+            None => body,
+        };
         let header = PageHeader {
             page_type: PageType::DictionaryPage,
             uncompressed_page_size: fit(plain.len())?,
@@ -192,6 +201,11 @@ impl ColumnWriter {
         };
         let mut h = Vec::new();
         header.encode(&mut Writer::new(&mut h), &[]);
+        if let Some(e) = &self.encryptor {
+            let mut sealed = Vec::with_capacity(h.len() + 32);
+            e.encrypt(ModuleType::DictionaryPageHeader, 0, &h, &mut sealed)?;
+            h = sealed;
+        }
         out.write_all(&h)?;
         out.write_all(body)?;
         self.chunk.dict_bytes = Some((h.len() + body.len()) as u64);

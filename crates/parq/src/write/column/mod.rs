@@ -69,6 +69,7 @@ use crate::encoding::encode::dictionary::DictEncoder;
 use crate::encoding::encode::plain::{self, BooleanEncoder};
 use crate::encoding::encode::rle::{self, RleEncoder};
 use crate::encoding::encode::{bit_width, Bitmap};
+use crate::format::crypto::{ColumnEncryptor, ModuleType};
 use crate::format::metadata::{
     Arena, ColumnChunk, Compression, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader,
     Encoding, EncodingList, OffsetIndex, PageEncodingStats, PageHeader, PageType, PhysicalType,
@@ -81,6 +82,7 @@ pub use super::encoder::MINI_BATCH;
 
 mod chunk;
 mod dict;
+mod encrypt;
 mod nested;
 mod page;
 
@@ -281,6 +283,8 @@ pub struct ColumnWriter {
     page: PageTally,
     /// The open chunk: its closed pages and what they hold.
     chunk: ChunkState,
+    /// The open chunk's encryptor, in an encrypted file.
+    encryptor: Option<ColumnEncryptor>,
 }
 
 /// The encoded levels of the open page.
@@ -409,6 +413,7 @@ impl ColumnWriter {
             crc: props.page_crc(),
             dict_limit: props.dictionary_page_size_limit(),
             bloom_bytes,
+            encryptor: None,
             enc: ValueEnc::Dict,
             dict: None,
             indices: Vec::new(),

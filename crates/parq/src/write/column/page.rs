@@ -84,7 +84,7 @@ impl ColumnWriter {
         let name = &self.name;
         let compressor = compressor(&mut shared.compressors, self.compressor, name)?;
         let codec = compressor.codec();
-        let plain_body = codec == Compression::Uncompressed;
+        let plain_body = self.bodies_in_values();
         let levels_len = self.levels.def.len();
         let values_len = self.values.len() - self.page_start;
         // The body: levels right before the values when they fit the room kept there (else
@@ -147,6 +147,10 @@ impl ColumnWriter {
                 }
             }
         };
+        // Encrypted: the body becomes its module (the CRC covers the module as stored).
+        let ordinal = self.data_page_ordinal()?;
+        let body_end =
+            self.seal_body(ModuleType::DataPage, ordinal, body_start, body_end, shared)?;
         let body = self
             .chunk_bodies()
             .get(body_start..body_end)
@@ -190,6 +194,7 @@ impl ColumnWriter {
         };
         let header_start = self.chunk.headers.len();
         header.encode(&mut Writer::new(&mut self.chunk.headers), arena.as_slice());
+        self.seal_header(ModuleType::DataPageHeader, ordinal, header_start, shared)?;
         let header_len = self.chunk.headers.len() - header_start;
         self.chunk.pages.push(PageSpan {
             header_end: self.chunk.headers.len(),
@@ -251,7 +256,7 @@ impl ColumnWriter {
     /// The buffer holding the chunk's page bodies: the values buffer when they are not
     /// compressed (each page's body is left where its values were encoded).
     pub(super) fn chunk_bodies(&self) -> &[u8] {
-        if self.settings.codec.compression() == Compression::Uncompressed {
+        if self.bodies_in_values() {
             &self.values
         } else {
             &self.chunk.bodies
