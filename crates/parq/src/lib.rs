@@ -40,6 +40,7 @@ pub mod dataset;
 pub mod encoding;
 mod error;
 pub mod file;
+pub mod keytools;
 pub mod page;
 pub mod read;
 pub mod schema;
