@@ -7,9 +7,10 @@ The API follows ``pyarrow.parquet``: ``read_table``, ``ParquetFile``, ``read_met
 stream (``__arrow_c_stream__``) can be written. The GIL is released while parq decodes and
 encodes. Errors are ``parq.ParquetError`` (``ParquetInvalidFileError``,
 ``ParquetUnsupportedError``, ``ParquetIOError``). ``parq.dask`` reads and writes Dask DataFrames
-(a partition per row group) on any Dask scheduler. parq keeps the buffers of its reads (and of
-the tables it returned, once dropped) for the next reads, up to about 144 MiB;
-``release_buffers()`` frees them.
+(a partition per row group) on any Dask scheduler. ``parq.encryption`` has the keys of
+encrypted files: explicit, or through a KMS as ``pyarrow.parquet.encryption`` makes them. parq
+keeps the buffers of its reads (and of the tables it returned, once dropped) for the next
+reads, up to about 144 MiB; ``release_buffers()`` frees them.
 """
 
 from parq._parq import (
@@ -31,6 +32,7 @@ from parq._parq import (
 )
 from parq._parq import read_table as _read_table
 from parq._filters import is_expression as _is_expression, to_sql
+from parq import encryption
 from parq._dataset import Dataset, dataset, is_dataset_source as _is_dataset_source, write_to_dataset
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "Statistics",
     "clear_metadata_cache",
     "dataset",
+    "encryption",
     "read_metadata",
     "read_schema",
     "read_table",
@@ -66,6 +69,7 @@ def read_table(
     string_view=False,
     partitioning="hive",
     storage_options=None,
+    decryption_properties=None,
 ):
     """Reads a Parquet file or dataset into a ``pyarrow.Table``.
 
@@ -85,10 +89,13 @@ def read_table(
     ``batch_size``: rows per record batch of the table (default: a batch per row group).
     ``string_view``: string columns as ``pa.string_view()``: views into the file's dictionary
     pages, no string copied (what polars and DataFusion hold strings as).
+    ``decryption_properties``: the keys of an encrypted file (see :mod:`parq.encryption`).
     """
     if _is_dataset_source(source):
         if row_groups is not None:
             raise ValueError("parq: row_groups applies to one file, not to a dataset")
+        if decryption_properties is not None:
+            raise ValueError("parq: decryption_properties applies to one file, not to a dataset")
         ds = dataset(
             source,
             partitioning=partitioning,
@@ -107,6 +114,7 @@ def read_table(
             use_threads=use_threads,
             batch_size=batch_size,
             string_view=string_view,
+            decryption_properties=decryption_properties,
         )
         table = table.filter(filters)
         return table if columns is None else table.select(list(columns))
@@ -118,4 +126,5 @@ def read_table(
         use_threads=use_threads,
         batch_size=batch_size,
         string_view=string_view,
+        decryption_properties=decryption_properties,
     )

@@ -7,6 +7,7 @@ from typing import Any, Optional, Sequence, Union
 import pyarrow as pa
 import pyarrow.compute
 
+from parq import encryption as encryption
 from parq._parq import (
     ColumnChunkMetaData as ColumnChunkMetaData,
     FileMetaData as FileMetaData,
@@ -40,6 +41,7 @@ def read_table(
     string_view: bool = False,
     partitioning: Union[str, None, pa.Schema] = "hive",
     storage_options: Optional[dict[str, str]] = None,
+    decryption_properties: Optional[encryption.FileDecryptionProperties] = None,
 ) -> pa.Table: ...
 
 class Dataset:

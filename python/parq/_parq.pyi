@@ -31,6 +31,7 @@ def read_table(
     use_threads: bool = True,
     batch_size: Optional[int] = None,
     string_view: bool = False,
+    decryption_properties: Optional[FileDecryptionProperties] = None,
 ) -> pa.Table: ...
 def read_metadata(
     source: Source,
@@ -38,8 +39,9 @@ def read_metadata(
     columns: Optional[Sequence[Union[int, str]]] = None,
     statistics: bool = True,
     lazy: bool = False,
+    decryption_properties: Optional[FileDecryptionProperties] = None,
 ) -> FileMetaData: ...
-def read_schema(source: Source) -> pa.Schema: ...
+def read_schema(source: Source, decryption_properties: Optional[FileDecryptionProperties] = None) -> pa.Schema: ...
 def release_buffers() -> None:
     """Frees the buffers parq keeps between reads (file ranges and pages read, and the
     buffers of tables it returned that have been dropped since)."""
@@ -57,13 +59,66 @@ def write_table(
     data_page_size: Optional[int] = None,
     write_page_index: bool = True,
     write_footer_index: bool = True,
+    encryption_properties: Optional[FileEncryptionProperties] = None,
 ) -> None: ...
+
+class FileDecryptionProperties:
+    """The keys to read an encrypted file (explicit, or from ``CryptoFactory``)."""
+
+    def __init__(
+        self,
+        footer_key: bytes,
+        column_keys: Optional[dict[str, bytes]] = None,
+        aad_prefix: Optional[bytes] = None,
+    ) -> None: ...
+
+class FileEncryptionProperties:
+    """How to encrypt a file (explicit keys, or from ``CryptoFactory``)."""
+
+    def __init__(
+        self,
+        footer_key: bytes,
+        column_keys: Optional[dict[str, bytes]] = None,
+        algorithm: str = "AES_GCM_V1",
+        plaintext_footer: bool = False,
+        aad_prefix: Optional[bytes] = None,
+        store_aad_prefix: bool = True,
+    ) -> None: ...
+
+def kms_encryption_properties(
+    make_client: Any,
+    kms_instance_id: str,
+    kms_instance_url: str,
+    key_access_token: str,
+    custom_kms_conf: dict[str, str],
+    footer_key: str,
+    column_keys: dict[str, list[str]],
+    uniform_encryption: bool,
+    encryption_algorithm: str,
+    plaintext_footer: bool,
+    double_wrapping: bool,
+    internal_key_material: bool,
+    data_key_length_bits: int,
+) -> FileEncryptionProperties: ...
+def kms_decryption_properties(
+    make_client: Any,
+    kms_instance_id: str,
+    kms_instance_url: str,
+    key_access_token: str,
+    custom_kms_conf: dict[str, str],
+    file_path: Optional[str] = None,
+) -> FileDecryptionProperties: ...
 
 class ParquetFile:
     """A Parquet file opened for reading: its footer read once, row groups and columns
     read on demand."""
 
-    def __init__(self, source: Source, string_view: bool = False) -> None: ...
+    def __init__(
+        self,
+        source: Source,
+        string_view: bool = False,
+        decryption_properties: Optional[FileDecryptionProperties] = None,
+    ) -> None: ...
     @property
     def metadata(self) -> FileMetaData: ...
     @property
@@ -103,7 +158,7 @@ class ParquetWriter:
         data_page_size: Optional[int] = None,
         write_page_index: bool = True,
         write_footer_index: bool = True,
-    write_footer_index: bool = True,
+        encryption_properties: Optional[FileEncryptionProperties] = None,
     ) -> None: ...
     def write_table(self, table: Any) -> None: ...
     def write_batch(self, batch: Any) -> None: ...

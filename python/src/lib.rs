@@ -3,6 +3,7 @@
 //! [`ParquetWriter`]); Arrow data crosses through the Arrow C stream interface (PyCapsules),
 //! without a copy, and the GIL is released while parq decodes or encodes.
 
+mod crypto;
 mod dataset;
 mod metadata;
 mod source;
@@ -66,6 +67,8 @@ pub(crate) fn error(e: parq::Error) -> PyErr {
             ParquetUnsupportedError::new_err(message)
         }
         K::Inconsistent(_)
+        | K::MissingKey(_)
+        | K::Decryption { .. }
         | K::SchemaConversion(_)
         | K::OutOfBounds { .. }
         | K::Arrow(_)
@@ -134,7 +137,7 @@ pub(crate) fn arrow(e: ArrowError) -> parq::Error {
 
 /// Reads a Parquet file into a `pyarrow.Table`.
 #[pyfunction]
-#[pyo3(signature = (source, columns=None, row_groups=None, filter=None, use_threads=true, batch_size=None, string_view=false))]
+#[pyo3(signature = (source, columns=None, row_groups=None, filter=None, use_threads=true, batch_size=None, string_view=false, decryption_properties=None))]
 #[allow(clippy::too_many_arguments)]
 fn read_table<'py>(
     py: Python<'py>,
@@ -145,7 +148,9 @@ fn read_table<'py>(
     use_threads: bool,
     batch_size: Option<usize>,
     string_view: bool,
+    decryption_properties: Option<PyRef<'py, crypto::PyFileDecryptionProperties>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let keys = decryption_properties.as_ref().map(|k| &k.inner);
     // With columns named, only their part of the footer is read (and those a filter names).
     let (reader, _) = match &columns {
         Some(c) => {
@@ -154,9 +159,9 @@ fn read_table<'py>(
                 let p = parq::read::parse_filter(f).map_err(error)?;
                 needed.extend(p.columns().iter().map(|c| c.to_string()));
             }
-            open_columns(py, source, Some(&needed))?
+            open_columns(py, source, Some(&needed), keys)?
         }
-        None => open(py, source)?,
+        None => open(py, source, keys)?,
     };
     let reader = configure(
         with_strings(reader, string_view),
@@ -226,9 +231,15 @@ impl ParquetFile {
 #[pymethods]
 impl ParquetFile {
     #[new]
-    #[pyo3(signature = (source, string_view=false))]
-    fn new(py: Python<'_>, source: &Bound<'_, PyAny>, string_view: bool) -> PyResult<Self> {
-        let (reader, file_like) = open(py, source)?;
+    #[pyo3(signature = (source, string_view=false, decryption_properties=None))]
+    fn new(
+        py: Python<'_>,
+        source: &Bound<'_, PyAny>,
+        string_view: bool,
+        decryption_properties: Option<PyRef<'_, crypto::PyFileDecryptionProperties>>,
+    ) -> PyResult<Self> {
+        let keys = decryption_properties.as_ref().map(|k| &k.inner);
+        let (reader, file_like) = open(py, source, keys)?;
         let reader = with_strings(reader, string_view);
         Ok(ParquetFile { reader, file_like })
     }
@@ -339,7 +350,7 @@ enum LeafRef {
 /// with `statistics=False` no column chunk statistics; with `lazy=True` the row groups are
 /// skipped over and each is decoded when `row_group(i)` asks for it.
 #[pyfunction]
-#[pyo3(signature = (source, row_groups=None, columns=None, statistics=true, lazy=false))]
+#[pyo3(signature = (source, row_groups=None, columns=None, statistics=true, lazy=false, decryption_properties=None))]
 fn read_metadata(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -347,6 +358,7 @@ fn read_metadata(
     columns: Option<Vec<LeafRef>>,
     statistics: bool,
     lazy: bool,
+    decryption_properties: Option<PyRef<'_, crypto::PyFileDecryptionProperties>>,
 ) -> PyResult<metadata::FileMetaData> {
     let mut options = DecodeOptions {
         statistics: match statistics {
@@ -355,10 +367,21 @@ fn read_metadata(
         },
         ..DecodeOptions::default()
     };
+    // An encrypted footer has no lazy view: it is decrypted whole first when its schema or
+    // lazy row groups are asked for.
+    options.decryption = decryption_properties.map(|k| Arc::clone(&k.inner));
+    let encrypted = options.decryption.is_some();
     if let Some(columns) = columns {
         let by_path = columns.iter().any(|c| matches!(c, LeafRef::Path(_)));
         let paths: Vec<String> = match by_path {
             // The schema, from a footer whose row groups are skipped over.
+            true if encrypted => {
+                let meta = source::read_footer(py, source, options.clone())?;
+                let schema = meta.schema();
+                (0..schema.leaves().len())
+                    .map(|i| schema.leaf_path_string(i))
+                    .collect()
+            }
             true => {
                 let footer = source::lazy_footer(py, source, &options)?;
                 let schema = footer.file().schema();
@@ -379,7 +402,7 @@ fn read_metadata(
             .collect::<PyResult<Vec<usize>>>()?;
         options.columns = Some(indices);
     }
-    if lazy {
+    if lazy && !encrypted {
         if row_groups.is_some() {
             return Err(PyValueError::new_err(
                 "row_groups selects what a footer decodes whole; with lazy=True every row \
@@ -396,8 +419,14 @@ fn read_metadata(
 
 /// Reads a file's Arrow schema.
 #[pyfunction]
-fn read_schema<'py>(py: Python<'py>, source: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let (reader, _) = open(py, source)?;
+#[pyo3(signature = (source, decryption_properties=None))]
+fn read_schema<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    decryption_properties: Option<PyRef<'py, crypto::PyFileDecryptionProperties>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let keys = decryption_properties.as_ref().map(|k| &k.inner);
+    let (reader, _) = open(py, source, keys)?;
     let schema = reader.schema().map_err(error)?;
     schema.as_ref().to_pyarrow(py)
 }
@@ -442,5 +471,9 @@ fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<metadata::RowGroupMetaData>()?;
     m.add_class::<metadata::ColumnChunkMetaData>()?;
     m.add_class::<metadata::Statistics>()?;
+    m.add_class::<crypto::PyFileDecryptionProperties>()?;
+    m.add_class::<crypto::PyFileEncryptionProperties>()?;
+    m.add_function(wrap_pyfunction!(crypto::kms_encryption_properties, m)?)?;
+    m.add_function(wrap_pyfunction!(crypto::kms_decryption_properties, m)?)?;
     Ok(())
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
+use parq::format::crypto::FileDecryptionProperties;
 use parq::format::footer::{
     decode_file_metadata, metadata_slice, parse_tail, DecodeOptions, LazyFooter,
 };
@@ -126,6 +127,8 @@ enum Source {
     Ranges {
         read: Arc<dyn RangeRead>,
         python: bool,
+        /// The file's path, for a path source.
+        path: Option<PathBuf>,
     },
     Memory(Bytes),
 }
@@ -140,6 +143,7 @@ fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
         return Ok(Source::Ranges {
             read: Arc::new(file),
             python: false,
+            path: Some(path),
         });
     }
     if let Some(data) = bytes_of(source)? {
@@ -150,6 +154,7 @@ fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
             return Ok(Source::Ranges {
                 read: Arc::new(file),
                 python: true,
+                path: None,
             });
         }
         let data = source.call_method0("read")?;
@@ -163,31 +168,53 @@ fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
 
 /// A reader of `source`, its footer read (the GIL released for the file's reads), and
 /// whether its reads go through a Python file-like object (which only the thread holding
-/// the GIL reads).
-pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(ParquetReader, bool)> {
-    open_columns(py, source, None)
+/// the GIL reads). `keys`: an encrypted file's decryption properties.
+pub(crate) fn open(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    keys: Option<&Arc<FileDecryptionProperties>>,
+) -> PyResult<(ParquetReader, bool)> {
+    open_columns(py, source, None, keys)
+}
+
+/// Decode options with `keys` (for the file at `path`, whose key material may lie beside
+/// it).
+fn keyed(keys: Option<&Arc<FileDecryptionProperties>>, path: Option<&PathBuf>) -> DecodeOptions {
+    DecodeOptions {
+        decryption: keys.map(|k| match path {
+            Some(p) => Arc::new(k.for_file(p)),
+            None => Arc::clone(k),
+        }),
+        ..DecodeOptions::default()
+    }
 }
 
 /// [`open`] for a read of the top-level columns `columns` only (`None`: all): from a file or
 /// file-like object just their part of the footer is decoded
-/// (`ParquetReader::from_source_columns`); bytes in memory are opened whole.
+/// (`ParquetReader::from_source_columns`; of an encrypted file, only their keys asked for);
+/// bytes in memory are opened whole.
 pub(crate) fn open_columns(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     columns: Option<&[String]>,
+    keys: Option<&Arc<FileDecryptionProperties>>,
 ) -> PyResult<(ParquetReader, bool)> {
     match source_of(source)? {
-        Source::Ranges { read, python } => py
-            .detach(|| match columns {
-                Some(c) => ParquetReader::from_source_columns(read, c),
-                None => ParquetReader::from_source(read),
+        Source::Ranges { read, python, path } => {
+            let opts = keyed(keys, path.as_ref());
+            py.detach(|| match columns {
+                Some(c) => ParquetReader::from_source_columns_with(read, c, opts),
+                None => ParquetReader::from_source_with(read, opts),
             })
             .map(|r| (r, python))
-            .map_err(error),
-        Source::Memory(data) => py
-            .detach(|| ParquetReader::from_bytes(data))
-            .map(|r| (r, false))
-            .map_err(error),
+            .map_err(error)
+        }
+        Source::Memory(data) => {
+            let opts = keyed(keys, None);
+            py.detach(|| ParquetReader::from_source_with(Arc::new(data), opts))
+                .map(|r| (r, false))
+                .map_err(error)
+        }
     }
 }
 
@@ -198,7 +225,13 @@ pub(crate) fn read_footer(
     options: DecodeOptions,
 ) -> PyResult<FileMetaData> {
     let result = match source_of(source)? {
-        Source::Ranges { read, .. } => py.detach(|| read_source_footer(read.as_ref(), options)),
+        Source::Ranges { read, path, .. } => {
+            let options = DecodeOptions {
+                decryption: keyed(options.decryption.as_ref(), path.as_ref()).decryption,
+                ..options
+            };
+            py.detach(|| read_source_footer(read.as_ref(), options))
+        }
         Source::Memory(data) => py.detach(|| decode_file_metadata(&data, &options)),
     };
     result.map_err(error)

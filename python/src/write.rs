@@ -1,9 +1,10 @@
 //! Writing from Python: [`write_table`] and the incremental [`ParquetWriter`], with
 //! pyarrow's option names (`compression`, `compression_level`, `use_dictionary`,
 //! `write_statistics`, `data_page_version`, `row_group_size`, `data_page_size`,
-//! `write_page_index`; and parq's `write_footer_index`, on by default). Any object
-//! that exports an Arrow stream (`__arrow_c_stream__`: pyarrow tables and batches, polars
-//! and DuckDB results) is written without a copy; the GIL is released while parq encodes.
+//! `write_page_index`, `encryption_properties`; and parq's `write_footer_index`, on by
+//! default). Any object that exports an Arrow stream (`__arrow_c_stream__`: pyarrow tables
+//! and batches, polars and DuckDB results) is written without a copy; the GIL is released
+//! while parq encodes.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -20,6 +21,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
+use crate::crypto::PyFileEncryptionProperties;
 use crate::error;
 
 /// Where the bytes go: a file, or memory that a Python binary file-like object is given when
@@ -90,6 +92,7 @@ fn properties(
     data_page_size: Option<usize>,
     write_page_index: bool,
     write_footer_index: bool,
+    encryption: Option<&PyFileEncryptionProperties>,
 ) -> PyResult<WriterProperties> {
     let codec = match compression_level {
         Some(l) => format!("{compression}:{l}"),
@@ -121,6 +124,9 @@ fn properties(
     }
     if let Some(bytes) = data_page_size {
         b = b.data_page_bytes(Some(bytes.max(1)));
+    }
+    if let Some(e) = encryption {
+        b = b.encryption(e.inner.clone());
     }
     b.build().map_err(error)
 }
@@ -177,7 +183,7 @@ impl ParquetWriter {
 #[pymethods]
 impl ParquetWriter {
     #[new]
-    #[pyo3(signature = (where_, schema, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true))]
+    #[pyo3(signature = (where_, schema, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         where_: &Bound<'_, PyAny>,
@@ -191,6 +197,7 @@ impl ParquetWriter {
         data_page_size: Option<usize>,
         write_page_index: bool,
         write_footer_index: bool,
+        encryption_properties: Option<PyRef<'_, PyFileEncryptionProperties>>,
     ) -> PyResult<Self> {
         let props = properties(
             compression,
@@ -202,6 +209,7 @@ impl ParquetWriter {
             data_page_size,
             write_page_index,
             write_footer_index,
+            encryption_properties.as_deref(),
         )?;
         let schema = SchemaRef::new(arrow_schema::Schema::from_pyarrow_bound(schema)?);
         ParquetWriter::open(where_, schema, props)
@@ -263,7 +271,7 @@ impl ParquetWriter {
 /// Writes `table` (any object exporting an Arrow stream) to `where_` (a path or a binary
 /// file-like object).
 #[pyfunction]
-#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true))]
+#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_table(
     py: Python<'_>,
@@ -278,6 +286,7 @@ pub(crate) fn write_table(
     data_page_size: Option<usize>,
     write_page_index: bool,
     write_footer_index: bool,
+    encryption_properties: Option<PyRef<'_, PyFileEncryptionProperties>>,
 ) -> PyResult<()> {
     let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
     let schema = stream.schema();
@@ -291,6 +300,7 @@ pub(crate) fn write_table(
         data_page_size,
         write_page_index,
         write_footer_index,
+        encryption_properties.as_deref(),
     )?;
     let writer = ParquetWriter::open(where_, schema, props)?;
     writer.write_batches(py, stream)?;
@@ -330,6 +340,7 @@ pub(crate) fn write_to_dataset(
         data_page_size,
         write_page_index,
         write_footer_index,
+        None,
     )?;
     let options = parq::dataset::WriteOptions {
         partition_cols: partition_cols.unwrap_or_default(),

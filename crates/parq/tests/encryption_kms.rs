@@ -165,14 +165,25 @@ fn parquet_java_external_key_material_reads() {
         .unwrap();
     let batches = read_all(&path, keys).unwrap();
     assert!(batches.iter().map(RecordBatch::num_rows).sum::<usize>() > 0);
-    // Without the file's path the external material cannot be found: a clear error.
+    // A read of the path finds the material itself.
     let keys = factory
         .file_decryption_properties(
             &KmsConnectionConfig::default(),
             &DecryptionConfiguration::default(),
         )
         .unwrap();
-    let e = read_all(&path, keys).unwrap_err();
+    assert_eq!(read_all(&path, keys.clone()).unwrap(), batches);
+    // Bytes without a path: the external material cannot be found, a clear error.
+    let bytes = Bytes::from(std::fs::read(&path).unwrap());
+    let e = ParquetReader::from_source_with(
+        Arc::new(bytes),
+        DecodeOptions {
+            decryption: Some(Arc::new(keys)),
+            ..Default::default()
+        },
+    )
+    .and_then(|r| r.read_all())
+    .unwrap_err();
     assert!(e.to_string().contains("external"), "{e}");
 }
 
@@ -353,4 +364,67 @@ fn a_refused_master_key_leaves_other_columns_readable() {
     let e = r.with_columns(["salary"]).read_batch().unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::MissingKey(_)), "{e}");
     assert!(e.to_string().contains("hr_key refused"), "{e}");
+}
+
+/// pyarrow's side of the page checksum test: writes `argv[1]` encrypted with page CRCs, and
+/// reads `argv[2]` (written by parq with CRCs) with page checksum verification.
+const PYARROW_CRC: &str = r#"
+import base64, sys
+import pyarrow as pa, pyarrow.parquet as pq, pyarrow.parquet.encryption as pe
+
+class Kms(pe.KmsClient):
+    def __init__(self, config):
+        pe.KmsClient.__init__(self)
+        self.keys = dict(config.custom_kms_conf)
+    def wrap_key(self, key, master):
+        return base64.b64encode(self.keys[master].encode() + key)
+    def unwrap_key(self, wrapped, master):
+        return base64.b64decode(wrapped)[16:]
+
+f = pe.CryptoFactory(lambda c: Kms(c))
+kms = pe.KmsConnectionConfig(custom_kms_conf={"footer_key": "0123456789112345", "col_key": "1234567890123450"})
+t = pa.table({"id": pa.array(range(500), pa.int64()), "secret": [f"s{i}" for i in range(500)]})
+conf = pe.EncryptionConfiguration("footer_key", column_keys={"col_key": ["secret"]})
+pq.write_table(t, sys.argv[1], encryption_properties=f.file_encryption_properties(kms, conf), write_page_checksum=True)
+got = pq.read_table(sys.argv[2], decryption_properties=f.file_decryption_properties(kms), page_checksum_verification=True)
+print(got.num_rows)
+"#;
+
+#[test]
+fn page_checksums_of_encrypted_pages_agree_with_pyarrow() {
+    // The CRC of an encrypted page covers its body as stored (encrypted): pyarrow writes and
+    // checks it so, as parquet-java does.
+    let (factory, _) = concat_factory(&[
+        ("footer_key", "0123456789112345"),
+        ("col_key", "1234567890123450"),
+    ]);
+    let dir = common::tmp_dir("encrypted-crc");
+    let theirs = dir.join("pyarrow.parquet");
+    let ours = dir.join("parq.parquet");
+    let mut config = EncryptionConfiguration::new("footer_key");
+    config
+        .column_keys
+        .insert("col_key".into(), vec!["secret".into()]);
+    let props = factory
+        .file_encryption_properties(&KmsConnectionConfig::default(), &config)
+        .unwrap();
+    let props = WriterProperties::builder()
+        .page_crc(true)
+        .encryption(props)
+        .build()
+        .unwrap();
+    std::fs::write(&ours, write(props)).unwrap();
+    let out = common::run_python(PYARROW_CRC, &[theirs.as_os_str(), ours.as_os_str()]);
+    assert_eq!(out.trim(), "500");
+    let keys = factory
+        .file_decryption_properties(
+            &KmsConnectionConfig::default(),
+            &DecryptionConfiguration::default(),
+        )
+        .unwrap();
+    let r = ParquetReader::open_encrypted(&theirs, Arc::new(keys))
+        .unwrap()
+        .with_verify_crc(true);
+    assert_eq!(r.read_batch().unwrap().num_rows(), 500);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -131,8 +131,8 @@ fn decryption(m: Mode) -> FileDecryptionProperties {
     }
 }
 
-/// `crc`: page CRCs, of the bodies as stored (encrypted), as parquet-java writes and reads
-/// them; parquet 60.1 checks them against the decrypted bodies and refuses them (as it
+/// `crc`: page CRCs, of the bodies as stored (encrypted), as parquet-java and pyarrow write and
+/// check them; parquet 60.1 checks them against the decrypted bodies and refuses them (as it
 /// refuses parquet-java's files), so its files are written without.
 fn write_with(m: Mode, batch: &RecordBatch, crc: bool) -> Bytes {
     let props = WriterProperties::builder()

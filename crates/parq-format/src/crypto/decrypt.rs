@@ -412,6 +412,11 @@ fn resolve_key(
                 "it is encrypted with the footer key, which was not given".to_string(),
             ),
         },
+        ColumnCryptoMetaData::EncryptionWithColumnKey(_) if !props.wants_column(path) => {
+            ColumnKeyState::Unavailable(
+                "its key was not asked for (a read of other columns)".into(),
+            )
+        }
         ColumnCryptoMetaData::EncryptionWithColumnKey(c) => {
             let metadata = c.key_metadata.map(|m| m.slice(crypto_bytes));
             match props

@@ -16,6 +16,12 @@ pub trait KeyRetriever: Send + Sync {
     /// The key (16, 24 or 32 bytes) that `key_metadata` names; an error says why it cannot
     /// be had (an unknown id, a KMS that refuses, ...).
     fn retrieve_key(&self, key_metadata: &[u8]) -> std::result::Result<Vec<u8>, String>;
+
+    /// This retriever for reading the file at `path` (key material kept beside the file is
+    /// found there); `None` when the file's place does not matter to it.
+    fn for_file(&self, _path: &std::path::Path) -> Option<Arc<dyn KeyRetriever>> {
+        None
+    }
 }
 
 fn check_key(key: &[u8], what: &str) -> Result<()> {
@@ -37,6 +43,7 @@ pub struct FileDecryptionProperties {
     retriever: Option<Arc<dyn KeyRetriever>>,
     aad_prefix: Option<Vec<u8>>,
     skip_footer_verification: bool,
+    columns: Option<Vec<String>>,
 }
 
 impl fmt::Debug for FileDecryptionProperties {
@@ -89,6 +96,37 @@ impl FileDecryptionProperties {
     pub fn aad_prefix(mut self, prefix: impl Into<Vec<u8>>) -> Self {
         self.aad_prefix = Some(prefix.into());
         self
+    }
+
+    /// Asks for the keys of these columns only (top-level names covering their leaves, or
+    /// dotted leaf paths): a read of some columns leaves the others' keys unrequested (and a
+    /// KMS unasked), those columns unreadable.
+    pub fn only_columns(mut self, columns: Vec<String>) -> Self {
+        self.columns = Some(columns);
+        self
+    }
+
+    /// True when the column at dotted leaf path `path` is among those whose keys are asked
+    /// for.
+    pub fn wants_column(&self, path: &str) -> bool {
+        self.columns.as_ref().is_none_or(|cs| {
+            cs.iter().any(|c| {
+                path == c
+                    || path
+                        .strip_prefix(c.as_str())
+                        .is_some_and(|rest| rest.starts_with('.'))
+            })
+        })
+    }
+
+    /// These properties for reading the file at `path` (the key retriever may keep key
+    /// material beside the file).
+    pub fn for_file(&self, path: &std::path::Path) -> Self {
+        let mut p = self.clone();
+        if let Some(r) = self.retriever.as_ref().and_then(|r| r.for_file(path)) {
+            p.retriever = Some(r);
+        }
+        p
     }
 
     /// Does not verify the signature of a plaintext footer (verified by default when the

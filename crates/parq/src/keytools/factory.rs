@@ -231,7 +231,7 @@ impl CryptoFactory {
             factory: self.clone(),
             config: kms.clone(),
             file_path: config.file_path.clone(),
-            state: Mutex::new(RetrieverState::default()),
+            state: Arc::new(Mutex::new(RetrieverState::default())),
         };
         Ok(FileDecryptionProperties::with_key_retriever(Arc::new(
             retriever,
@@ -249,11 +249,12 @@ struct RetrieverState {
 }
 
 /// Finds keys by their key material, through the KMS.
+#[derive(Clone)]
 struct KmsKeyRetriever {
     factory: CryptoFactory,
     config: KmsConnectionConfig,
     file_path: Option<PathBuf>,
-    state: Mutex<RetrieverState>,
+    state: Arc<Mutex<RetrieverState>>,
 }
 
 impl KmsKeyRetriever {
@@ -347,5 +348,21 @@ impl KmsKeyRetriever {
 impl KeyRetriever for KmsKeyRetriever {
     fn retrieve_key(&self, key_metadata: &[u8]) -> std::result::Result<Vec<u8>, String> {
         self.key(key_metadata).map_err(|e| e.to_string())
+    }
+
+    fn for_file(&self, path: &std::path::Path) -> Option<Arc<dyn KeyRetriever>> {
+        // The KMS client and the KEKs unwrapped are shared; the external key material is the
+        // file's own.
+        let state = self.state.lock().ok()?;
+        let fresh = RetrieverState {
+            client: state.client.clone(),
+            keks: state.keks.clone(),
+            external: None,
+        };
+        Some(Arc::new(KmsKeyRetriever {
+            file_path: Some(path.to_path_buf()),
+            state: Arc::new(Mutex::new(fresh)),
+            ..self.clone()
+        }))
     }
 }

@@ -1,8 +1,8 @@
 //! Page checksums: the optional `crc` of a `PageHeader` is the CRC-32 (ISO-HDLC, as zlib and
 //! gzip compute it) of the page bytes after the header, as stored: compressed, and for v2 data
 //! pages the level bytes and the values section together; for an encrypted page, the body
-//! module as stored (encrypted), as parquet-java writes it. Only pages whose header carries a
-//! `crc` are checked; writers set it per page, often not at all.
+//! module as stored (encrypted), as parquet-java and pyarrow write and check it. Only pages
+//! whose header carries a `crc` are checked; writers set it per page, often not at all.
 
 use super::compressed::{CompressedPage, PageMeta};
 use crate::{Error, ErrorKind, Result};

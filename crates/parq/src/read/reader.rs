@@ -84,10 +84,11 @@ impl ParquetReader {
         path: impl AsRef<Path>,
         keys: Arc<FileDecryptionProperties>,
     ) -> Result<Self> {
+        let path = path.as_ref();
         Self::from_source_with(
             Arc::new(FileSource::open(path)?),
             DecodeOptions {
-                decryption: Some(keys),
+                decryption: Some(Arc::new(keys.for_file(path))),
                 ..Default::default()
             },
         )
@@ -115,10 +116,30 @@ impl ParquetReader {
         source: Arc<dyn RangeRead>,
         columns: &[S],
     ) -> Result<Self> {
+        Self::from_source_columns_with(source, columns, DecodeOptions::default())
+    }
+
+    /// [`ParquetReader::from_source_columns`] with the footer decoded with `opts`; an
+    /// encrypted file's keys are asked for those columns only.
+    pub fn from_source_columns_with<S: AsRef<str>>(
+        source: Arc<dyn RangeRead>,
+        columns: &[S],
+        opts: DecodeOptions,
+    ) -> Result<Self> {
         let names: Vec<&str> = columns.iter().map(AsRef::as_ref).collect();
-        let meta = match read_footer_projected(source.as_ref(), &names)? {
-            Some(meta) => meta,
-            None => read_footer(source.as_ref(), DecodeOptions::default())?,
+        let meta = match &opts.decryption {
+            Some(keys) => {
+                let only = names.iter().map(|s| s.to_string()).collect();
+                let opts = DecodeOptions {
+                    decryption: Some(Arc::new(keys.as_ref().clone().only_columns(only))),
+                    ..opts
+                };
+                read_footer(source.as_ref(), opts)?
+            }
+            None => match read_footer_projected(source.as_ref(), &names)? {
+                Some(meta) => meta,
+                None => read_footer(source.as_ref(), opts)?,
+            },
         };
         let len = source.file_len();
         let reader = ParquetReader {
