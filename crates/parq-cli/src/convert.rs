@@ -236,7 +236,8 @@ fn write_parquet(
     let out_err = |m: String| CliError::message(output, m);
     let lib_err = |e: parq::Error| CliError::new(output, e);
     // Every request is checked before the temporary file exists.
-    let properties = write.properties().map_err(lib_err)?;
+    let encryption = write.encrypt.encryption(output)?;
+    let properties = write.properties(encryption).map_err(lib_err)?;
     ParquetWriter::try_new(std::io::sink(), schema.clone(), properties.clone()).map_err(lib_err)?;
     let (mut tmp, file) = TempFile::create(output).map_err(out_err)?;
     let mut buf = BufWriter::with_capacity(1 << 20, file);

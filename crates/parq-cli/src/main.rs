@@ -7,6 +7,7 @@ mod cat;
 mod convert;
 mod dataset;
 mod json;
+mod keys;
 mod meta;
 mod read_options;
 mod schema;
@@ -33,6 +34,8 @@ enum Command {
         file: PathBuf,
         #[command(flatten)]
         dataset: dataset::DatasetArgs,
+        #[command(flatten)]
+        keys: keys::KeyArgs,
     },
     /// Print the footer: a readable summary, or the whole footer as JSON.
     Meta {
@@ -46,6 +49,8 @@ enum Command {
         /// Also decode and print the page index (column and offset indexes).
         #[arg(long)]
         page_index: bool,
+        #[command(flatten)]
+        keys: keys::KeyArgs,
     },
     /// Print rows as a table, CSV or JSON lines.
     Cat {
@@ -84,20 +89,25 @@ enum Command {
         #[command(flatten)]
         dataset: dataset::DatasetArgs,
         #[command(flatten)]
-        write: write_options::WriteArgs,
+        write: Box<write_options::WriteArgs>,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match &cli.command {
-        Command::Schema { file, dataset } => schema::run(file, dataset),
+        Command::Schema {
+            file,
+            dataset,
+            keys,
+        } => schema::run(file, dataset, keys),
         Command::Meta {
             file,
             dataset,
             json,
             page_index,
-        } => meta::run(file, *json, *page_index, dataset),
+            keys,
+        } => meta::run(file, *json, *page_index, dataset, keys),
         Command::Cat {
             file,
             read,
@@ -168,11 +178,17 @@ impl std::fmt::Display for CliError {
     }
 }
 
-/// Reads the footer of `file` with default options, naming the file in errors.
+/// Reads the footer of `file` (with the keys of an encrypted file), naming the file in
+/// errors.
 pub fn read_footer(
     file: &std::path::Path,
+    keys: &keys::KeyArgs,
 ) -> Result<parq::format::metadata::FileMetaData, CliError> {
-    parq::file::read_metadata(file, Default::default()).map_err(|error| CliError {
+    let opts = parq::format::footer::DecodeOptions {
+        decryption: keys.decryption(file)?,
+        ..Default::default()
+    };
+    parq::file::read_metadata(file, opts).map_err(|error| CliError {
         file: file.to_path_buf(),
         error,
     })

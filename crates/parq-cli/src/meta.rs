@@ -13,6 +13,7 @@ use parq::format::metadata::{
 
 use crate::dataset::DatasetArgs;
 use crate::json::{hex, Json, Obj};
+use crate::keys::KeyArgs;
 use crate::schema::logical_type_text;
 use crate::{read_footer, CliError};
 
@@ -21,11 +22,18 @@ pub fn run(
     json: bool,
     page_index: bool,
     dataset: &DatasetArgs,
+    keys: &KeyArgs,
 ) -> Result<String, CliError> {
     if crate::dataset::is_dataset(file) {
+        if keys.any() {
+            return Err(CliError::message(
+                file,
+                "keys apply to one file, not a dataset".into(),
+            ));
+        }
         return run_dataset(file, json, page_index, dataset);
     }
-    let md = read_footer(file)?;
+    let md = read_footer(file, keys)?;
     let pi = if page_index {
         let fail = |error| CliError {
             file: file.to_path_buf(),

@@ -1,14 +1,17 @@
 //! The read options of `parq cat` and `parq convert` ([`ReadArgs`]: columns, row groups, a
-//! filter, CRC verification, strings that are not UTF-8, threads) and [`open_reader`], which applies
+//! filter, CRC verification, strings that are not UTF-8, threads, the keys of an encrypted
+//! file) and [`open_reader`], which applies
 //! them and checks the request before any output; [`explain`] prints what a read did.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
+use parq::format::footer::DecodeOptions;
 use parq::read::parse_filter;
 use parq::read::{FileSource, InvalidUtf8, ParquetReader, ReadStats};
 
+use crate::keys::KeyArgs;
 use crate::CliError;
 
 /// What to do with string values that are not valid UTF-8.
@@ -48,6 +51,8 @@ pub struct ReadArgs {
     /// Threads decoding the columns side by side (0: one per core).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub threads: usize,
+    #[command(flatten)]
+    pub keys: KeyArgs,
 }
 
 impl ReadArgs {
@@ -65,6 +70,8 @@ impl ReadArgs {
             Some("--threads")
         } else if self.invalid_utf8 != Utf8Choice::Error {
             Some("--invalid-utf8")
+        } else if self.keys.any() {
+            Some("--footer-key / --column-key / --aad-prefix / --key-file")
         } else {
             None
         }
@@ -93,7 +100,11 @@ pub fn open_reader(file: &Path, args: &ReadArgs) -> Result<ParquetReader, CliErr
     let handle = std::fs::File::open(file)
         .map_err(|e| CliError::message(file, format!("cannot read: {e}")))?;
     let source = FileSource::new(handle).map_err(|e| CliError::new(file, e))?;
-    let mut reader = ParquetReader::from_source(Arc::new(source))
+    let opts = DecodeOptions {
+        decryption: args.keys.decryption(file)?,
+        ..Default::default()
+    };
+    let mut reader = ParquetReader::from_source_with(Arc::new(source), opts)
         .map_err(|e| CliError::new(file, e))?
         .with_options(read_options(args));
     let columns = args.columns.as_deref();

@@ -7,13 +7,20 @@ use std::path::Path;
 use parq::format::metadata::{LogicalType, PhysicalType, Schema, SchemaElement, TimeUnit};
 
 use crate::dataset::DatasetArgs;
+use crate::keys::KeyArgs;
 use crate::{read_footer, CliError};
 
-pub fn run(file: &Path, dataset: &DatasetArgs) -> Result<String, CliError> {
+pub fn run(file: &Path, dataset: &DatasetArgs, keys: &KeyArgs) -> Result<String, CliError> {
     if crate::dataset::is_dataset(file) {
         return crate::dataset::schema(file, dataset);
     }
-    let md = read_footer(file)?;
+    if keys.any() && crate::dataset::is_dataset(file) {
+        return Err(CliError::message(
+            file,
+            "keys apply to one file, not a dataset".into(),
+        ));
+    }
+    let md = read_footer(file, keys)?;
     Ok(message(md.schema()))
 }
 

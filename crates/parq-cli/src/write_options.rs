@@ -3,10 +3,13 @@
 //! parsing and every check (an encoding a type cannot take, an unknown column) is the
 //! library's (`parq::write::properties`), so the CLI and the API refuse the same requests.
 
+use parq::format::crypto::FileEncryptionProperties;
 use parq::write::properties::{
     parse_encoding_arg, BloomFilterProperties, Codec, DataPageVersion, StatisticsLevel,
     WriterProperties,
 };
+
+use crate::keys::EncryptArgs;
 
 /// Options of the Parquet writer (only with a `.parquet` output).
 #[derive(clap::Args, Debug, Default, Clone)]
@@ -57,6 +60,8 @@ pub struct WriteArgs {
     /// skips the rest. Default: true.
     #[arg(long, value_name = "true|false")]
     pub footer_index: Option<bool>,
+    #[command(flatten)]
+    pub encrypt: EncryptArgs,
 }
 
 impl WriteArgs {
@@ -75,10 +80,15 @@ impl WriteArgs {
             || self.compliant_nested_types.is_some()
             || self.write_threads.is_some()
             || self.footer_index.is_some()
+            || self.encrypt.any()
     }
 
-    /// The writer properties these options ask for (defaults for the rest).
-    pub fn properties(&self) -> parq::Result<WriterProperties> {
+    /// The writer properties these options ask for (defaults for the rest), encrypting with
+    /// `encryption` when given.
+    pub fn properties(
+        &self,
+        encryption: Option<FileEncryptionProperties>,
+    ) -> parq::Result<WriterProperties> {
         let mut b = WriterProperties::builder();
         if let Some(c) = &self.compression {
             b = b.compression(Codec::parse(c)?);
@@ -121,6 +131,9 @@ impl WriteArgs {
         }
         if let Some(i) = self.footer_index {
             b = b.footer_index(i);
+        }
+        if let Some(e) = encryption {
+            b = b.encryption(e);
         }
         b.build()
     }
