@@ -22,6 +22,7 @@
 //! scan (rounds, checks, table).
 
 mod alloc;
+mod crypto;
 mod dataset_scan;
 mod datasets;
 mod decode;
@@ -84,6 +85,9 @@ enum Command {
     /// Selective reads of a sorted 1 GB table (point, 1%, 50%, full scan), parq vs parquet
     /// 60.1 / pyarrow / polars: time and bytes read.
     Scan(scan::ScanArgs),
+    /// Encrypted reads and writes (AES_GCM_V1, AES_GCM_CTR_V1) of the 1 GB scan table, parq vs
+    /// parquet 60.1 / pyarrow with the same keys, beside plaintext and the AES limit.
+    Crypto(crypto::CryptoArgs),
     /// The codec floor of files: one thread's time to decompress all their pages.
     CodecFloor(scan_floor::FloorArgs),
     /// Datasets from S3 (moto behind a latency proxy) and local disk, parq vs
@@ -135,6 +139,7 @@ fn main() -> ExitCode {
         Command::EncodeWideWorker(args) => encode_wide::worker_main(args),
         Command::Memory(args) => memory::run(args, &root),
         Command::Scan(args) => scan::run(args, &root),
+        Command::Crypto(args) => crypto::run(args, &root),
         Command::CodecFloor(args) => scan_floor::run(args),
         Command::Dataset(args) => dataset_scan::run(args, &root),
         Command::Report(args) => report(args),

@@ -195,6 +195,52 @@ pub fn decryption_error(module: &ModuleId, message: impl Into<String>) -> Error 
     })
 }
 
+/// Where decrypted bytes go: a `Vec<u8>`, or a reused `BytesMut` (a page reader's).
+pub trait ByteSink {
+    /// Bytes held.
+    fn len(&self) -> usize;
+    /// True when empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Appends `b`.
+    fn extend_from_slice(&mut self, b: &[u8]);
+    /// Keeps the first `n` bytes.
+    fn truncate(&mut self, n: usize);
+    /// The bytes from `from` on.
+    fn tail_mut(&mut self, from: usize) -> &mut [u8];
+}
+
+impl ByteSink for Vec<u8> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn extend_from_slice(&mut self, b: &[u8]) {
+        Vec::extend_from_slice(self, b);
+    }
+    fn truncate(&mut self, n: usize) {
+        Vec::truncate(self, n);
+    }
+    fn tail_mut(&mut self, from: usize) -> &mut [u8] {
+        &mut self[from..]
+    }
+}
+
+impl ByteSink for bytes::BytesMut {
+    fn len(&self) -> usize {
+        bytes::BytesMut::len(self)
+    }
+    fn extend_from_slice(&mut self, b: &[u8]) {
+        bytes::BytesMut::extend_from_slice(self, b);
+    }
+    fn truncate(&mut self, n: usize) {
+        bytes::BytesMut::truncate(self, n);
+    }
+    fn tail_mut(&mut self, from: usize) -> &mut [u8] {
+        &mut self[from..]
+    }
+}
+
 /// One AES key ready to decrypt and encrypt modules: its GCM and CTR forms.
 pub struct KeyCipher {
     gcm: LessSafeKey,
@@ -269,14 +315,14 @@ impl KeyCipher {
     }
 
     /// Decrypts and authenticates an AES-GCM module (length, nonce, ciphertext, tag) with
-    /// the AAD `aad`, appending the plaintext to `out`. The tag is checked in constant time;
-    /// nothing is appended when it fails.
+    /// the AAD `aad`, appending the plaintext to `out` (decrypted in place there). The tag is
+    /// checked in constant time; nothing is appended when it fails.
     pub fn decrypt_gcm(
         &self,
         module: &[u8],
         aad: &[u8],
         id: &ModuleId,
-        out: &mut Vec<u8>,
+        out: &mut impl ByteSink,
     ) -> Result<()> {
         let body = Self::body(module, id, NONCE_BYTES + TAG_BYTES)?;
         let (nonce, rest) = body.split_at(NONCE_BYTES);
@@ -284,14 +330,10 @@ impl KeyCipher {
         let nonce = Nonce::try_assume_unique_for_key(nonce)
             .map_err(|_| decryption_error(id, "bad nonce"))?;
         let start = out.len();
-        out.resize(start + ciphertext.len(), 0);
-        let res = self.gcm.open_separate_gather(
-            nonce,
-            Aad::from(aad),
-            ciphertext,
-            tag,
-            &mut out[start..],
-        );
+        out.extend_from_slice(ciphertext);
+        let res =
+            self.gcm
+                .open_in_place_separate_tag(nonce, Aad::from(aad), tag, out.tail_mut(start));
         if res.is_err() {
             out.truncate(start);
             return Err(decryption_error(
@@ -305,7 +347,7 @@ impl KeyCipher {
 
     /// Decrypts an AES-CTR module (length, nonce, ciphertext), appending the plaintext to
     /// `out`. CTR modules are not authenticated.
-    pub fn decrypt_ctr(&self, module: &[u8], id: &ModuleId, out: &mut Vec<u8>) -> Result<()> {
+    pub fn decrypt_ctr(&self, module: &[u8], id: &ModuleId, out: &mut impl ByteSink) -> Result<()> {
         let body = Self::body(module, id, NONCE_BYTES)?;
         let (nonce, ciphertext) = body.split_at(NONCE_BYTES);
         let start = out.len();
@@ -313,7 +355,7 @@ impl KeyCipher {
         let iv = ctr_iv(nonce);
         if self
             .ctr_decrypt
-            .decrypt(&mut out[start..], DecryptionContext::Iv128(iv))
+            .decrypt(out.tail_mut(start), DecryptionContext::Iv128(iv))
             .is_err()
         {
             out.truncate(start);
@@ -354,6 +396,52 @@ impl KeyCipher {
             .map_err(|_| internal("AES-GCM encryption failed"))?;
         out.extend_from_slice(tag.as_ref());
         Ok(())
+    }
+
+    /// Encrypts the bytes of `buf` from `start` on, in place, into an AES-GCM module (AAD
+    /// `aad`, a fresh random nonce): they move up by the length and nonce, the tag follows.
+    pub fn seal_gcm_tail(&self, buf: &mut Vec<u8>, start: usize, aad: &[u8]) -> Result<()> {
+        let nonce = random_nonce()?;
+        let n = buf.len().saturating_sub(start);
+        let len = module_len(n + NONCE_BYTES + TAG_BYTES)?;
+        Self::open_room(buf, start, &len, &nonce);
+        let tag = self
+            .gcm
+            .seal_in_place_separate_tag(
+                Nonce::assume_unique_for_key(nonce),
+                Aad::from(aad),
+                &mut buf[start + LENGTH_BYTES + NONCE_BYTES..],
+            )
+            .map_err(|_| internal("AES-GCM encryption failed"))?;
+        buf.extend_from_slice(tag.as_ref());
+        Ok(())
+    }
+
+    /// Encrypts the bytes of `buf` from `start` on, in place, into an AES-CTR module (a
+    /// fresh random nonce).
+    pub fn seal_ctr_tail(&self, buf: &mut Vec<u8>, start: usize) -> Result<()> {
+        let nonce = random_nonce()?;
+        let n = buf.len().saturating_sub(start);
+        let len = module_len(n + NONCE_BYTES)?;
+        Self::open_room(buf, start, &len, &nonce);
+        self.ctr_encrypt
+            .less_safe_encrypt(
+                &mut buf[start + LENGTH_BYTES + NONCE_BYTES..],
+                EncryptionContext::Iv128(ctr_iv(&nonce)),
+            )
+            .map_err(|_| internal("AES-CTR encryption failed"))?;
+        Ok(())
+    }
+
+    /// Moves `buf[start..]` up to make room for a module's length and nonce, and writes them.
+    fn open_room(buf: &mut Vec<u8>, start: usize, len: &u32, nonce: &[u8; NONCE_BYTES]) {
+        let start = start.min(buf.len());
+        let end = buf.len();
+        buf.reserve(LENGTH_BYTES + NONCE_BYTES + TAG_BYTES);
+        buf.resize(end + LENGTH_BYTES + NONCE_BYTES, 0);
+        buf.copy_within(start..end, start + LENGTH_BYTES + NONCE_BYTES);
+        buf[start..start + LENGTH_BYTES].copy_from_slice(&len.to_le_bytes());
+        buf[start + LENGTH_BYTES..start + LENGTH_BYTES + NONCE_BYTES].copy_from_slice(nonce);
     }
 
     /// Encrypts `plaintext` as an AES-CTR module with a fresh random nonce, appending the
@@ -460,6 +548,25 @@ mod tests {
             assert_eq!(out, plain);
         }
         assert!(KeyCipher::new(&[0u8; 15]).is_err());
+    }
+
+    #[test]
+    fn tails_seal_in_place() {
+        let c = KeyCipher::new(&KEY).unwrap();
+        let aad = ModuleId::FOOTER.aad(b"f");
+        let mut buf = b"headXXXXpayload".to_vec();
+        c.seal_gcm_tail(&mut buf, 4, &aad).unwrap();
+        assert_eq!(&buf[..4], b"head");
+        let mut out = Vec::new();
+        c.decrypt_gcm(&buf[4..], &aad, &ModuleId::FOOTER, &mut out)
+            .unwrap();
+        assert_eq!(out, b"XXXXpayload");
+        let mut buf = b"headpayload".to_vec();
+        c.seal_ctr_tail(&mut buf, 4).unwrap();
+        out.clear();
+        c.decrypt_ctr(&buf[4..], &ModuleId::FOOTER, &mut out)
+            .unwrap();
+        assert_eq!(out, b"payload");
     }
 
     #[test]

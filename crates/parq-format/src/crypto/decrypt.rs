@@ -10,8 +10,8 @@
 use std::sync::Arc;
 
 use super::cipher::{
-    constant_time_eq, decryption_error, Algorithm, KeyCipher, ModuleId, ModuleType, NONCE_BYTES,
-    TAG_BYTES,
+    constant_time_eq, decryption_error, Algorithm, ByteSink, KeyCipher, ModuleId, ModuleType,
+    NONCE_BYTES, TAG_BYTES,
 };
 use super::properties::FileDecryptionProperties;
 use crate::error::{Error, ErrorKind, Result};
@@ -77,7 +77,7 @@ impl ColumnDecryptor {
         kind: ModuleType,
         page: u16,
         module: &[u8],
-        out: &mut Vec<u8>,
+        out: &mut impl ByteSink,
     ) -> Result<()> {
         let id = self.module(kind, page);
         let is_page = matches!(kind, ModuleType::DataPage | ModuleType::DictionaryPage);

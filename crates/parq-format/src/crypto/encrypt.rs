@@ -77,6 +77,30 @@ impl ColumnEncryptor {
     }
 }
 
+impl ColumnEncryptor {
+    /// Encrypts the bytes of `buf` from `start` on, in place, into one module of this chunk
+    /// (as [`ColumnEncryptor::encrypt`] would append it).
+    pub fn seal_tail(
+        &self,
+        kind: ModuleType,
+        page: u16,
+        buf: &mut Vec<u8>,
+        start: usize,
+    ) -> Result<()> {
+        let is_page = matches!(kind, ModuleType::DataPage | ModuleType::DictionaryPage);
+        if is_page && self.algorithm == Algorithm::AesGcmCtrV1 {
+            return self.key.seal_ctr_tail(buf, start);
+        }
+        let id = ModuleId {
+            kind,
+            row_group: self.row_group,
+            column: self.column,
+            page,
+        };
+        self.key.seal_gcm_tail(buf, start, &id.aad(&self.file_aad))
+    }
+}
+
 fn ordinal16(v: usize, what: &str) -> Result<u16> {
     u16::try_from(v)
         .ok()

@@ -375,6 +375,8 @@ impl PageReader {
         self.crypto = Some(PageCrypto {
             decryptor,
             has_dictionary,
+            headers: bytes::BytesMut::new(),
+            bodies: bytes::BytesMut::new(),
         });
         self
     }
@@ -768,7 +770,7 @@ impl PageReader {
             }
             None => None,
         };
-        let decoded = match (&self.crypto, slot) {
+        let decoded = match (&mut self.crypto, slot) {
             (Some(c), Some(slot)) => c.header(region, slot).map(|(h, n, b)| (h, n, Some(b))),
             _ => PageHeader::decode_prefix(region).map(|(h, n)| (h, n, None)),
         };
@@ -846,26 +848,28 @@ impl PageReader {
             // Every byte held is in this page: the fetched range is no longer kept for it.
             self.held = Bytes::new();
         }
-        let (header_bytes, body) = match (&self.crypto, slot, plain_header) {
+        let verify_crc = self.options.verify_crc;
+        let (header_bytes, body) = match (&mut self.crypto, slot, plain_header) {
             (Some(c), Some(slot), Some(plain)) => {
                 let stored = &buf[body_at..body_stop];
-                let located = |e: Error| self.context(in_page(e, ordinal));
-                if self.options.verify_crc {
-                    let meta = PageMeta {
-                        ordinal,
-                        header_offset,
-                        body_offset: header_offset + header_len as u64,
-                        header_len,
-                        compressed_size: stored.len(),
-                        uncompressed_size,
-                    };
-                    crc::verify_stored(header.crc.map(|c| c as u32), stored, &meta)
-                        .map_err(located)?;
+                let meta = PageMeta {
+                    ordinal,
+                    header_offset,
+                    body_offset: header_offset + header_len as u64,
+                    header_len,
+                    compressed_size: stored.len(),
+                    uncompressed_size,
+                };
+                let body = match verify_crc {
+                    true => crc::verify_stored(header.crc.map(|c| c as u32), stored, &meta),
+                    false => Ok(()),
                 }
-                let body = c
-                    .body(stored, slot)
-                    .map_err(|e| located(e.with_offset(header_offset + header_len as u64)))?;
-                (plain, body)
+                .and_then(|()| c.body(stored, slot))
+                .map_err(|e| e.with_offset(meta.body_offset));
+                match body {
+                    Ok(body) => (plain, body),
+                    Err(e) => return Err(self.context(in_page(e, ordinal))),
+                }
             }
             _ => (buf.slice(at..body_at), buf.slice(body_at..body_stop)),
         };

@@ -3,7 +3,7 @@
 //! of its kind, row group, column and data page ordinal. A page is decrypted as it is read;
 //! what follows sees the plaintext header and compressed body.
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 
 use crate::format::crypto::cipher::LENGTH_BYTES;
 use crate::format::crypto::{ColumnDecryptor, ModuleType};
@@ -11,12 +11,17 @@ use crate::format::metadata::PageHeader;
 use crate::{Error, ErrorKind, Result};
 
 /// How the pages of an encrypted chunk are decrypted.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(super) struct PageCrypto {
     pub decryptor: ColumnDecryptor,
     /// The chunk starts with a dictionary page (`dictionary_page_offset` is set): its first
     /// page is decrypted as one.
     pub has_dictionary: bool,
+    /// The buffers headers and bodies are decrypted into: each page's plaintext is split off
+    /// as shared bytes, and the room is taken back once the page is let go, so a chunk's
+    /// pages reuse one allocation (no fresh memory to fault in per page).
+    pub headers: BytesMut,
+    pub bodies: BytesMut,
 }
 
 /// Which page a module belongs to: the dictionary page, or the data page of an ordinal.
@@ -72,26 +77,28 @@ impl PageCrypto {
     /// start) and decodes the header: the header, the module's length in the file, and the
     /// plaintext header bytes (its ranges refer to them). An error when the region does not
     /// hold the module, as the plain decoder fails on a cut header.
-    pub fn header(&self, region: &[u8], slot: PageSlot) -> Result<(PageHeader, usize, Bytes)> {
+    pub fn header(&mut self, region: &[u8], slot: PageSlot) -> Result<(PageHeader, usize, Bytes)> {
         let end = module_end(region, 0).ok_or_else(|| cut(region.len(), LENGTH_BYTES as u64))?;
         let module = usize::try_from(end)
             .ok()
             .and_then(|e| region.get(..e))
             .ok_or_else(|| cut(region.len(), end))?;
         let (kind, ordinal) = slot.header();
-        let mut plain = Vec::new();
-        self.decryptor.decrypt(kind, ordinal, module, &mut plain)?;
-        let plain = Bytes::from(plain);
+        self.headers.reserve(module.len());
+        self.decryptor
+            .decrypt(kind, ordinal, module, &mut self.headers)?;
+        let plain = self.headers.split().freeze();
         let (header, _) = PageHeader::decode_prefix(&plain)?;
         Ok((header, module.len(), plain))
     }
 
     /// Decrypts a page body module.
-    pub fn body(&self, module: &[u8], slot: PageSlot) -> Result<Bytes> {
+    pub fn body(&mut self, module: &[u8], slot: PageSlot) -> Result<Bytes> {
         let (kind, ordinal) = slot.body();
-        let mut plain = Vec::new();
-        self.decryptor.decrypt(kind, ordinal, module, &mut plain)?;
-        Ok(Bytes::from(plain))
+        self.bodies.reserve(module.len());
+        self.decryptor
+            .decrypt(kind, ordinal, module, &mut self.bodies)?;
+        Ok(self.bodies.split().freeze())
     }
 }
 

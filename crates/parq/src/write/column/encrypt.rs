@@ -44,7 +44,6 @@ impl ColumnWriter {
         ordinal: u16,
         start: usize,
         end: usize,
-        shared: &mut Shared,
     ) -> Result<usize> {
         let Some(e) = &self.encryptor else {
             return Ok(end);
@@ -52,11 +51,7 @@ impl ColumnWriter {
         if end != self.chunk.bodies.len() || start > end {
             return Err(self.internal("an encrypted page body not at the end of the bodies"));
         }
-        let plain = &mut shared.packed;
-        plain.clear();
-        plain.extend_from_slice(&self.chunk.bodies[start..end]);
-        self.chunk.bodies.truncate(start);
-        e.encrypt(kind, ordinal, plain, &mut self.chunk.bodies)?;
+        e.seal_tail(kind, ordinal, &mut self.chunk.bodies, start)?;
         Ok(self.chunk.bodies.len())
     }
 
@@ -66,15 +61,10 @@ impl ColumnWriter {
         kind: ModuleType,
         ordinal: u16,
         start: usize,
-        shared: &mut Shared,
     ) -> Result<()> {
-        let Some(e) = &self.encryptor else {
-            return Ok(());
-        };
-        let plain = &mut shared.packed;
-        plain.clear();
-        plain.extend_from_slice(&self.chunk.headers[start..]);
-        self.chunk.headers.truncate(start);
-        e.encrypt(kind, ordinal, plain, &mut self.chunk.headers)
+        match &self.encryptor {
+            Some(e) => e.seal_tail(kind, ordinal, &mut self.chunk.headers, start),
+            None => Ok(()),
+        }
     }
 }

@@ -149,8 +149,7 @@ impl ColumnWriter {
         };
         // Encrypted: the body becomes its module (the CRC covers the module as stored).
         let ordinal = self.data_page_ordinal()?;
-        let body_end =
-            self.seal_body(ModuleType::DataPage, ordinal, body_start, body_end, shared)?;
+        let body_end = self.seal_body(ModuleType::DataPage, ordinal, body_start, body_end)?;
         let body = self
             .chunk_bodies()
             .get(body_start..body_end)
@@ -194,7 +193,7 @@ impl ColumnWriter {
         };
         let header_start = self.chunk.headers.len();
         header.encode(&mut Writer::new(&mut self.chunk.headers), arena.as_slice());
-        self.seal_header(ModuleType::DataPageHeader, ordinal, header_start, shared)?;
+        self.seal_header(ModuleType::DataPageHeader, ordinal, header_start)?;
         let header_len = self.chunk.headers.len() - header_start;
         self.chunk.pages.push(PageSpan {
             header_end: self.chunk.headers.len(),
