@@ -385,3 +385,67 @@ fn files_parquet_60_encrypts_read_equal() {
         assert_eq!(back, batch);
     }
 }
+
+#[test]
+fn moved_pages_and_chunks_fail_authentication() {
+    // Pages and chunks of equal sizes (uncompressed PLAIN int64), moved within the file: each
+    // module's AAD names its page, column and row group, so the move is caught.
+    let batch = table();
+    let m = Mode {
+        algorithm: Algorithm::AesGcmV1,
+        plaintext_footer: false,
+        keys: Keys::Uniform,
+        prefix: Prefix::None,
+        key_len: 16,
+    };
+    let props = WriterProperties::builder()
+        .max_row_group_rows(Some(1000))
+        .data_page_rows(Some(300))
+        .compression(parq::write::Codec::parse("none").unwrap())
+        .dictionary(false)
+        .encryption(encryption(m))
+        .build()
+        .unwrap();
+    let mut out = Vec::new();
+    let mut w = ParquetWriter::try_new(&mut out, batch.schema(), props).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    let file = Bytes::from(out);
+    assert_eq!(parq_read(&file, decryption(m)).unwrap(), batch);
+    let md = parq_meta(&file, decryption(m));
+    let len = file.len() as u64;
+    let pi =
+        parq::file::read_page_index_from(&mut std::io::Cursor::new(&file), &md, None, None, len)
+            .unwrap()
+            .unwrap();
+    let swap = |a: (usize, usize), b: (usize, usize)| {
+        let mut bad = file.to_vec();
+        let (x, y) = (file[a.0..a.0 + a.1].to_vec(), file[b.0..b.0 + b.1].to_vec());
+        assert_eq!(x.len(), y.len());
+        bad[a.0..a.0 + a.1].copy_from_slice(&y);
+        bad[b.0..b.0 + b.1].copy_from_slice(&x);
+        parq_read(&Bytes::from(bad), decryption(m)).unwrap_err()
+    };
+    // Two data pages of `id` swapped.
+    let locs = pi.offset_index(0, 0).unwrap().page_locations();
+    let at = |i: usize| {
+        (
+            locs[i].offset as usize,
+            locs[i].compressed_page_size as usize,
+        )
+    };
+    let e = swap(at(1), at(2));
+    assert!(matches!(e.kind(), ErrorKind::Decryption { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .contains("data page header 1 of row group 0, column 0"),
+        "{e}"
+    );
+    // The chunks of `id` in row groups 0 and 1 swapped.
+    let chunk = |g: usize| {
+        let r = parq::page::chunk_range(&md.row_groups()[g].columns()[0]).unwrap();
+        (r.start as usize, (r.end - r.start) as usize)
+    };
+    let e = swap(chunk(0), chunk(1));
+    assert!(e.to_string().contains("of row group 0, column 0"), "{e}");
+}

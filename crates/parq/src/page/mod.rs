@@ -15,7 +15,9 @@
 //!   An empty v2 values section (an all-null page) is never passed to the decompressor.
 //! - [`PageReader`] ([`reader`]): walks the page headers of one chunk, or follows its offset
 //!   index, checks the page sequence and sizes, verifies CRCs ([`crc`]) and decompresses into
-//!   one buffer it owns and reuses, so that reading page after page allocates nothing.
+//!   one buffer it owns and reuses, so that reading page after page allocates nothing. The
+//!   pages of an encrypted chunk ([`PageReader::with_decryptor`]) are decrypted as they are
+//!   read: each header and body a module authenticated with its page's AAD.
 //! - [`levels`]: splits data pages into repetition levels, definition levels and values, and
 //!   decodes levels (RLE hybrid or the deprecated BIT_PACKED).
 //!
