@@ -30,26 +30,6 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 const JAVA_DIR: &str = "tests/data/footer_index";
 
 /// 1,000 rows in 5 row groups: an id, a nullable double and a nullable string.
-fn table() -> RecordBatch {
-    let mut rng = Rng(29);
-    let n = 1000;
-    let id: Int64Array = (0..n).map(|i| i * 7 - 300).collect();
-    let x: Float64Array = (0..n)
-        .map(|_| (!rng.chance(0.1)).then(|| rng.signed(1_000_000) as f64 / 64.0))
-        .collect();
-    let words = ["", "a", "parquet", "été", "漢字", "a longer value"];
-    let s: StringArray = (0..n)
-        .map(|_| (!rng.chance(0.1)).then(|| rng.pick(&words)))
-        .collect();
-    let schema = Schema::new(vec![
-        Field::new("id", DataType::Int64, false),
-        Field::new("x", DataType::Float64, true),
-        Field::new("s", DataType::Utf8, true),
-    ]);
-    let columns: Vec<ArrayRef> = vec![Arc::new(id), Arc::new(x), Arc::new(s)];
-    RecordBatch::try_new(Arc::new(schema), columns).expect("table")
-}
-
 fn write(batch: &RecordBatch, index: bool) -> Vec<u8> {
     let props = WriterProperties::builder()
         .max_row_group_rows(Some(200))
@@ -72,7 +52,7 @@ fn index_of(file: &[u8]) -> Option<FooterIndex<'_>> {
 
 #[test]
 fn written_files_carry_a_valid_index_that_changes_nothing_else() {
-    let batch = table();
+    let batch = common::java_table();
     let with = write(&batch, true);
     let without = write(&batch, false);
     assert!(index_of(&without).is_none());
@@ -115,7 +95,7 @@ fn written_files_carry_a_valid_index_that_changes_nothing_else() {
 
 #[test]
 fn the_parquet_crate_reads_indexed_files() {
-    let batch = table();
+    let batch = common::java_table();
     let file = Bytes::from(write(&batch, true));
     assert!(index_of(&file).is_some());
     let reader = ParquetRecordBatchReaderBuilder::try_new(file)
@@ -153,7 +133,7 @@ print("ok" if not fails else "\n".join(fails))
 
 #[test]
 fn pyarrow_duckdb_and_polars_read_indexed_files() {
-    let batch = table();
+    let batch = common::java_table();
     let dir = tmp_dir("footer-index");
     let path = dir.join("indexed.parquet");
     std::fs::write(&path, write(&batch, true)).unwrap();
@@ -164,41 +144,11 @@ fn pyarrow_duckdb_and_polars_read_indexed_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The table as parquet-java's `ReadDump` prints it.
-fn java_dump(batch: &RecordBatch) -> String {
-    let id = batch
-        .column(0)
-        .as_any()
-        .downcast_ref::<Int64Array>()
-        .unwrap();
-    let x = batch
-        .column(1)
-        .as_any()
-        .downcast_ref::<Float64Array>()
-        .unwrap();
-    let s = batch
-        .column(2)
-        .as_any()
-        .downcast_ref::<StringArray>()
-        .unwrap();
-    let mut out = format!("rows\t{}\trow_groups\t5\n", batch.num_rows());
-    for i in 0..batch.num_rows() {
-        let x = if x.is_null(i) {
-            "\\N".to_string()
-        } else {
-            format!("{:x}", x.value(i).to_bits())
-        };
-        let s = if s.is_null(i) { "\\N" } else { s.value(i) };
-        out.push_str(&format!("{}\t{x}\t{s}\n", id.value(i)));
-    }
-    out
-}
-
 #[test]
 fn parquet_java_read_a_committed_indexed_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(JAVA_DIR);
     let path = dir.join("indexed.parquet");
-    let batch = table();
+    let batch = common::java_table();
     if std::env::var_os("PARQ_REGENERATE").is_some() {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(&path, write(&batch, true)).unwrap();
@@ -212,7 +162,7 @@ fn parquet_java_read_a_committed_indexed_file() {
         "regenerate: see {JAVA_DIR}/README.md"
     );
     let java = std::fs::read_to_string(dir.join("indexed.parquet-java.tsv")).unwrap();
-    assert_eq!(java, java_dump(&batch));
+    assert_eq!(java, common::java_dump(&batch));
 }
 
 /// `n` flat columns (`c0`...: int64, nullable strings in turn) with a timestamp in UTC (its

@@ -486,3 +486,57 @@ pub fn differences(got: &RecordBatch, expected: &[RecordBatch]) -> Vec<String> {
     }
     out
 }
+
+/// The table of parq's files that parquet-java reads with `ReadDump` / `ReadEncrypted`
+/// (`tests/writers/java`): 1,000 rows of `id` int64, `x` nullable double, `s` nullable string.
+#[allow(dead_code)]
+pub fn java_table() -> RecordBatch {
+    let mut rng = Rng(29);
+    let n = 1000;
+    let id: arrow_array::Int64Array = (0..n).map(|i| i * 7 - 300).collect();
+    let x: arrow_array::Float64Array = (0..n)
+        .map(|_| (!rng.chance(0.1)).then(|| rng.signed(1_000_000) as f64 / 64.0))
+        .collect();
+    let words = ["", "a", "parquet", "été", "漢字", "a longer value"];
+    let s: arrow_array::StringArray = (0..n)
+        .map(|_| (!rng.chance(0.1)).then(|| rng.pick(&words)))
+        .collect();
+    let schema = arrow_schema::Schema::new(vec![
+        arrow_schema::Field::new("id", DataType::Int64, false),
+        arrow_schema::Field::new("x", DataType::Float64, true),
+        arrow_schema::Field::new("s", DataType::Utf8, true),
+    ]);
+    let columns: Vec<ArrayRef> = vec![Arc::new(id), Arc::new(x), Arc::new(s)];
+    RecordBatch::try_new(Arc::new(schema), columns).expect("table")
+}
+
+/// The table as parquet-java's `ReadDump` prints it.
+#[allow(dead_code)]
+pub fn java_dump(batch: &RecordBatch) -> String {
+    let id = batch
+        .column(0)
+        .as_any()
+        .downcast_ref::<arrow_array::Int64Array>()
+        .unwrap();
+    let x = batch
+        .column(1)
+        .as_any()
+        .downcast_ref::<arrow_array::Float64Array>()
+        .unwrap();
+    let s = batch
+        .column(2)
+        .as_any()
+        .downcast_ref::<arrow_array::StringArray>()
+        .unwrap();
+    let mut out = format!("rows\t{}\trow_groups\t5\n", batch.num_rows());
+    for i in 0..batch.num_rows() {
+        let x = if x.is_null(i) {
+            "\\N".to_string()
+        } else {
+            format!("{:x}", x.value(i).to_bits())
+        };
+        let s = if s.is_null(i) { "\\N" } else { s.value(i) };
+        out.push_str(&format!("{}\t{x}\t{s}\n", id.value(i)));
+    }
+    out
+}
