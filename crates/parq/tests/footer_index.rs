@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use arrow_array::builder::{Int64Builder, ListBuilder};
 use arrow_array::{
-    Array, ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray, StructArray,
+    Array, ArrayRef, Int32Array, Int64Array, RecordBatch, StringArray, StructArray,
     TimestampMicrosecondArray,
 };
 use arrow_schema::{DataType, Field, Fields, Schema};
