@@ -1,26 +1,9 @@
 //! The `parq` binary end to end: output on corpus files, and clean errors (message on stderr,
 //! exit code 1, no panic) on bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn testdata() -> PathBuf {
-    std::env::var("PARQ_TESTDATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata"))
-}
-
-fn parq(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_parq"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{parq, testdata};
 
 #[test]
 fn schema_prints_the_message_format() {

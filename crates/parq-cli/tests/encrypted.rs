@@ -5,28 +5,17 @@
 //! (Values against other implementations are checked by the library's tests; here the CTR
 //! file reads as its GCM twin, and a converted file as its input.)
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::parq;
+
 fn data(name: &str) -> String {
-    let root = std::env::var("PARQ_TESTDATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata"));
-    let p = root.join("parquet-testing/data").join(name);
+    let p = common::testdata().join("parquet-testing/data").join(name);
     assert!(p.exists(), "missing test file {}", p.display());
     p.to_str().unwrap().to_string()
-}
-
-fn parq(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_parq"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn ok(args: &[&str]) -> String {

@@ -166,12 +166,7 @@ fn parquet_java_external_key_material_reads() {
     let batches = read_all(&path, keys).unwrap();
     assert!(batches.iter().map(RecordBatch::num_rows).sum::<usize>() > 0);
     // A read of the path finds the material itself.
-    let keys = factory
-        .file_decryption_properties(
-            &KmsConnectionConfig::default(),
-            &DecryptionConfiguration::default(),
-        )
-        .unwrap();
+    let keys = kms_keys(&factory);
     assert_eq!(read_all(&path, keys.clone()).unwrap(), batches);
     // Bytes without a path: the external material cannot be found, a clear error.
     let bytes = Bytes::from(std::fs::read(&path).unwrap());
@@ -215,6 +210,28 @@ fn write(props: WriterProperties) -> Bytes {
     w.write(&batch).unwrap();
     w.close().unwrap();
     Bytes::from(out)
+}
+
+/// Decryption properties through `factory`'s KMS.
+fn kms_keys(factory: &CryptoFactory) -> FileDecryptionProperties {
+    factory
+        .file_decryption_properties(
+            &KmsConnectionConfig::default(),
+            &DecryptionConfiguration::default(),
+        )
+        .unwrap()
+}
+
+/// A reader of the file `file` with `keys`.
+fn reader_of(file: Bytes, keys: FileDecryptionProperties) -> ParquetReader {
+    ParquetReader::from_source_with(
+        Arc::new(file),
+        DecodeOptions {
+            decryption: Some(Arc::new(keys)),
+            ..Default::default()
+        },
+    )
+    .unwrap()
 }
 
 #[test]
@@ -293,20 +310,8 @@ fn key_tools_round_trip_in_every_wrapping() {
             .build()
             .unwrap(),
     );
-    let keys = factory
-        .file_decryption_properties(
-            &KmsConnectionConfig::default(),
-            &DecryptionConfiguration::default(),
-        )
-        .unwrap();
-    let r = ParquetReader::from_source_with(
-        Arc::new(file),
-        DecodeOptions {
-            decryption: Some(Arc::new(keys)),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let keys = kms_keys(&factory);
+    let r = reader_of(file, keys);
     r.read_batch().unwrap();
     let mut asked = kms.unwrapped.lock().unwrap().clone();
     asked.sort();
@@ -341,20 +346,8 @@ fn a_refused_master_key_leaves_other_columns_readable() {
         ("footer_key", "0123456789112345"),
         ("col_key", "1234567890123450"),
     ]);
-    let keys = reader
-        .file_decryption_properties(
-            &KmsConnectionConfig::default(),
-            &DecryptionConfiguration::default(),
-        )
-        .unwrap();
-    let r = ParquetReader::from_source_with(
-        Arc::new(file),
-        DecodeOptions {
-            decryption: Some(Arc::new(keys)),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let keys = kms_keys(&reader);
+    let r = reader_of(file, keys);
     let ok = r
         .clone()
         .with_columns(["id", "secret"])
@@ -416,12 +409,7 @@ fn page_checksums_of_encrypted_pages_agree_with_pyarrow() {
     std::fs::write(&ours, write(props)).unwrap();
     let out = common::run_python(PYARROW_CRC, &[theirs.as_os_str(), ours.as_os_str()]);
     assert_eq!(out.trim(), "500");
-    let keys = factory
-        .file_decryption_properties(
-            &KmsConnectionConfig::default(),
-            &DecryptionConfiguration::default(),
-        )
-        .unwrap();
+    let keys = kms_keys(&factory);
     let r = ParquetReader::open_encrypted(&theirs, Arc::new(keys))
         .unwrap()
         .with_verify_crc(true);

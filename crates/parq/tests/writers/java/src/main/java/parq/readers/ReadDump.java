@@ -31,24 +31,33 @@ public final class ReadDump {
     public static void main(String[] args) throws IOException {
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(Path.of(args[0])))) {
-            ParquetMetadata footer = reader.getFooter();
-            MessageType schema = footer.getFileMetaData().getSchema();
-            long rows = 0;
-            for (BlockMetaData b : footer.getBlocks()) {
-                rows += b.getRowCount();
-            }
-            out.println("rows\t" + rows + "\trow_groups\t" + footer.getBlocks().size());
-            MessageColumnIO io = new ColumnIOFactory().getColumnIO(schema);
-            PageReadStore pages;
-            while ((pages = reader.readNextRowGroup()) != null) {
-                RecordReader<Group> records =
-                    io.getRecordReader(pages, new GroupRecordConverter(schema));
-                for (long i = 0; i < pages.getRowCount(); i++) {
-                    out.println(line(records.read(), schema));
-                }
-            }
+            printCounts(reader.getFooter(), out);
+            printRows(reader, out);
         }
         out.flush();
+    }
+
+    /** Prints the footer's row and row group counts. */
+    static void printCounts(ParquetMetadata footer, PrintStream out) {
+        long rows = 0;
+        for (BlockMetaData b : footer.getBlocks()) {
+            rows += b.getRowCount();
+        }
+        out.println("rows\t" + rows + "\trow_groups\t" + footer.getBlocks().size());
+    }
+
+    /** Prints every row of the row groups `reader` has not read yet. */
+    static void printRows(ParquetFileReader reader, PrintStream out) throws IOException {
+        MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+        MessageColumnIO io = new ColumnIOFactory().getColumnIO(schema);
+        PageReadStore pages;
+        while ((pages = reader.readNextRowGroup()) != null) {
+            RecordReader<Group> records =
+                io.getRecordReader(pages, new GroupRecordConverter(schema));
+            for (long i = 0; i < pages.getRowCount(); i++) {
+                out.println(line(records.read(), schema));
+            }
+        }
     }
 
     static String line(Group g, MessageType schema) {

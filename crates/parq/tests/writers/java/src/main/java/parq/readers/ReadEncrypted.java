@@ -9,23 +9,16 @@ import java.util.HexFormat;
 import java.util.Map;
 
 import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.values.bloomfilter.BloomFilter;
 import org.apache.parquet.crypto.ColumnDecryptionProperties;
 import org.apache.parquet.crypto.FileDecryptionProperties;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.io.MessageColumnIO;
-import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.schema.MessageType;
 
 /**
  * Reads an encrypted flat Parquet file with parquet-java, its keys given in hex, page
@@ -69,12 +62,7 @@ public final class ReadEncrypted {
         try (ParquetFileReader reader =
                 ParquetFileReader.open(new LocalInputFile(Path.of(args[0])), options)) {
             ParquetMetadata footer = reader.getFooter();
-            MessageType schema = footer.getFileMetaData().getSchema();
-            long rows = 0;
-            for (BlockMetaData b : footer.getBlocks()) {
-                rows += b.getRowCount();
-            }
-            out.println("rows\t" + rows + "\trow_groups\t" + footer.getBlocks().size());
+            ReadDump.printCounts(footer, out);
             if (bloomColumn != null) {
                 for (BlockMetaData b : footer.getBlocks()) {
                     for (ColumnChunkMetaData c : b.getColumns()) {
@@ -89,15 +77,7 @@ public final class ReadEncrypted {
                     }
                 }
             }
-            MessageColumnIO io = new ColumnIOFactory().getColumnIO(schema);
-            PageReadStore pages;
-            while ((pages = reader.readNextRowGroup()) != null) {
-                RecordReader<Group> records =
-                    io.getRecordReader(pages, new GroupRecordConverter(schema));
-                for (long i = 0; i < pages.getRowCount(); i++) {
-                    out.println(ReadDump.line(records.read(), schema));
-                }
-            }
+            ReadDump.printRows(reader, out);
         }
         out.flush();
     }
