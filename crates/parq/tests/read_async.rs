@@ -148,3 +148,51 @@ fn every_file_reads_the_same_from_object_store_local_files() {
     let e = rt.block_on(async_read(missing, 1024)).unwrap_err();
     assert!(e.contains("missing.parquet"), "{e}");
 }
+
+#[test]
+fn encrypted_files_read_the_same_over_http_ranges() {
+    use parq::format::crypto::FileDecryptionProperties;
+    use parq::format::footer::DecodeOptions;
+    use std::sync::Arc;
+    let keys = Arc::new(
+        FileDecryptionProperties::with_footer_key(b"0123456789012345".to_vec())
+            .and_then(|k| k.column_key("double_field", b"1234567890123450".to_vec()))
+            .and_then(|k| k.column_key("float_field", b"1234567890123451".to_vec()))
+            .unwrap(),
+    );
+    let dir = testdata().join("parquet-testing/data");
+    let server = serve(&dir);
+    let rt = runtime();
+    for name in [
+        "encrypt_columns_and_footer.parquet.encrypted",
+        "encrypt_columns_and_footer_ctr.parquet.encrypted",
+        "encrypt_columns_plaintext_footer.parquet.encrypted",
+    ] {
+        let expected = ParquetReader::open_encrypted(dir.join(name), keys.clone())
+            .and_then(|r| r.with_batch_size(1000).read_all())
+            .unwrap();
+        for fetch in [64, 4 << 20] {
+            let http = Http {
+                port: server.1,
+                path: name.to_string(),
+            };
+            let opts = DecodeOptions {
+                decryption: Some(keys.clone()),
+                ..Default::default()
+            };
+            let got = rt.block_on(async {
+                AsyncParquetReader::open_with(http, opts)
+                    .await?
+                    .with_options(ReadOptions {
+                        fetch_bytes: fetch,
+                        coalesce_bytes: fetch / 4,
+                        batch_size: 1000,
+                        ..ReadOptions::default()
+                    })
+                    .read_all()
+                    .await
+            });
+            assert_eq!(got.unwrap(), expected, "{name}: fetch {fetch}");
+        }
+    }
+}

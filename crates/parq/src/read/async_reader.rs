@@ -65,9 +65,14 @@ async fn read_one<S: AsyncRangeRead>(source: &S, range: Range<u64>) -> Result<By
 impl<S: AsyncRangeRead + 'static> AsyncParquetReader<S> {
     /// Reads and decodes the footer of `source`.
     pub async fn open(source: S) -> Result<Self> {
+        Self::open_with(source, DecodeOptions::default()).await
+    }
+
+    /// Reads and decodes the footer of `source` with `opts` (the keys of an encrypted file,
+    /// limits, ...).
+    pub async fn open_with(source: S, opts: DecodeOptions) -> Result<Self> {
         let len = source.file_len().await?;
-        let mut dec =
-            FooterDecoder::new(len, DecodeOptions::default()).with_prefetch(FOOTER_PREFETCH);
+        let mut dec = FooterDecoder::new(len, opts).with_prefetch(FOOTER_PREFETCH);
         while let Some(range) = dec.next_range() {
             let bytes = read_one(&source, range.clone()).await?;
             dec.push(range.start, &bytes)?;
