@@ -322,6 +322,12 @@ pub fn decode_metadata_with_index(
 /// selection); error offsets are file offsets.
 pub fn decode_file_metadata(file: &[u8], opts: &DecodeOptions) -> Result<FileMetaData> {
     let (footer, encrypted) = metadata_slice_with_limit(file, opts.max_footer_bytes)?;
+    if encrypted && opts.decryption.is_none() {
+        return Err(Error::at(
+            ErrorKind::EncryptedFooter,
+            (file.len() as u64).saturating_sub(4),
+        ));
+    }
     let base = file.len() - 8 - footer.len();
     let index = (!encrypted)
         .then(|| FooterIndex::find(&file[..base]))
