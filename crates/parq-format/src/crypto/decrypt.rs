@@ -356,9 +356,11 @@ fn decrypt_columns(
             state.get_or_insert(ColumnKeyState::Plaintext);
             return Ok(None);
         };
-        let path = schema.leaf_path_string(leaf);
-        let st =
-            state.get_or_insert_with(|| resolve_key(&crypto, crypto_bytes, &footer, &path, props));
+        // The key is resolved once per column; its path is only needed then.
+        let st = state.get_or_insert_with(|| {
+            let path = schema.leaf_path_string(leaf);
+            resolve_key(&crypto, crypto_bytes, &footer, &path, props)
+        });
         let ColumnKeyState::Key(key) = st else {
             return Ok(None);
         };
