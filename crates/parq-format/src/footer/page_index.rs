@@ -6,6 +6,7 @@
 //! Structures with unknown fields decode here too, but the fields are dropped; to re-encode
 //! one index exactly, decode it with `metadata::{ColumnIndex, OffsetIndex}`.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::crypto::ModuleType;
@@ -623,61 +624,45 @@ pub fn decode_page_index(
                     continue;
                 }
             };
-            if let Some(d) = decryptor {
-                let decrypt = |r: &Range<u64>, kind: ModuleType| -> Result<Vec<u8>> {
-                    let mut plain = Vec::new();
-                    let (b, _) = slice(r)?;
+            // An index's bytes: as stored (with their file offset), or an encrypted chunk's
+            // module decrypted.
+            let bytes_of =
+                |r: &Range<u64>, kind: ModuleType| -> Result<(Cow<'_, [u8]>, Option<u64>)> {
+                    let (b, base) = slice(r)?;
+                    let Some(d) = &decryptor else {
+                        return Ok((Cow::Borrowed(b), Some(base)));
+                    };
                     let module = b.get(..(r.end - r.start) as usize).unwrap_or(b);
+                    let mut plain = Vec::new();
                     d.decrypt(kind, 0, module, &mut plain)
                         .map_err(|e| e.with_offset(r.start))?;
-                    Ok(plain)
+                    Ok((Cow::Owned(plain), None))
                 };
-                let col = match &ci {
-                    Some(r) => {
-                        let plain = decrypt(r, ModuleType::ColumnIndex)?;
-                        let mut rd = Reader::new(&plain);
-                        let span = pi
-                            .decode_column_index(&mut rd, physical_type)
-                            .map_err(|e| ctx(e, "ColumnIndex"))?;
-                        Some(span)
-                    }
-                    None => None,
-                };
-                pi.column_indexes.push(col);
-                let off = match &oi {
-                    Some(r) => {
-                        let plain = decrypt(r, ModuleType::OffsetIndex)?;
-                        let mut rd = Reader::new(&plain);
-                        let span = pi
-                            .decode_offset_index(&mut rd)
-                            .map_err(|e| ctx(e, "OffsetIndex"))?;
-                        Some(span)
-                    }
-                    None => None,
-                };
-                pi.offset_indexes.push(off);
-                continue;
-            }
-            let col = match ci {
+            // A stored index must end within its declared length (a decrypted one is whole).
+            let fits = |rd: &Reader<'_>, r: &Range<u64>, base: Option<u64>| match base {
+                Some(_) => within(rd, r),
+                None => Ok(()),
+            };
+            let col = match &ci {
                 Some(r) => {
-                    let (b, base) = slice(&r)?;
-                    let mut rd = Reader::new(b).with_base(base);
+                    let (b, base) = bytes_of(r, ModuleType::ColumnIndex)?;
+                    let mut rd = reader_at(&b, base);
                     let span = pi
                         .decode_column_index(&mut rd, physical_type)
-                        .and_then(|span| within(&rd, &r).map(|_| span))
+                        .and_then(|span| fits(&rd, r, base).map(|_| span))
                         .map_err(|e| ctx(e, "ColumnIndex"))?;
                     Some(span)
                 }
                 None => None,
             };
             pi.column_indexes.push(col);
-            let off = match oi {
+            let off = match &oi {
                 Some(r) => {
-                    let (b, base) = slice(&r)?;
-                    let mut rd = Reader::new(b).with_base(base);
+                    let (b, base) = bytes_of(r, ModuleType::OffsetIndex)?;
+                    let mut rd = reader_at(&b, base);
                     let span = pi
                         .decode_offset_index(&mut rd)
-                        .and_then(|span| within(&rd, &r).map(|_| span))
+                        .and_then(|span| fits(&rd, r, base).map(|_| span))
                         .map_err(|e| ctx(e, "OffsetIndex"))?;
                     Some(span)
                 }
@@ -689,4 +674,12 @@ pub fn decode_page_index(
     pi.row_groups = rgs;
     pi.columns = cols;
     Ok(pi)
+}
+
+/// A reader of an index's bytes, at their file offset when they are the stored ones.
+fn reader_at(b: &[u8], base: Option<u64>) -> Reader<'_> {
+    match base {
+        Some(base) => Reader::new(b).with_base(base),
+        None => Reader::new(b),
+    }
 }
