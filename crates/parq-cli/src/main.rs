@@ -6,6 +6,7 @@
 mod cat;
 mod convert;
 mod dataset;
+mod inspect;
 mod json;
 mod keys;
 mod meta;
@@ -76,6 +77,76 @@ enum Command {
         #[command(flatten)]
         dataset: dataset::DatasetArgs,
     },
+    /// Print every page header of every column chunk: type, encodings, sizes, values,
+    /// rows, nulls, statistics and CRC (JSON: one object per page per line).
+    Pages {
+        /// The Parquet file.
+        file: PathBuf,
+        /// Only these columns (dotted leaf or group paths, comma separated).
+        #[arg(long, value_name = "A,B", value_delimiter = ',')]
+        columns: Vec<String>,
+        /// One JSON object per page per line (field names as in parquet.thrift).
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        keys: keys::KeyArgs,
+    },
+    /// Print the entries of a column's dictionary pages, decoded by the column's type.
+    Dictionary {
+        /// The Parquet file.
+        file: PathBuf,
+        /// The column (dotted leaf path).
+        #[arg(long, value_name = "C")]
+        column: String,
+        /// Only this row group.
+        #[arg(long, value_name = "N")]
+        row_group: Option<usize>,
+        /// One JSON object per column chunk per line.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        keys: keys::KeyArgs,
+    },
+    /// Print the page index: column index (per page min, max, nulls) and offset index
+    /// (page locations) of every column chunk.
+    Index {
+        /// The Parquet file.
+        file: PathBuf,
+        /// Print the page index as one JSON document.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        keys: keys::KeyArgs,
+    },
+    /// Probe a column's Bloom filters for values: per row group, "might contain",
+    /// "definitely not" or "no Bloom filter".
+    Bloom {
+        /// The Parquet file.
+        file: PathBuf,
+        /// The column (dotted leaf path).
+        #[arg(long, value_name = "C")]
+        column: String,
+        /// The values, read as the column's type (dates YYYY-MM-DD, timestamps
+        /// "YYYY-MM-DD HH:MM:SS", decimals, UUIDs, binary as 0x hex).
+        #[arg(value_name = "VALUE", required = true)]
+        values: Vec<String>,
+        /// One JSON object per row group and value per line.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        keys: keys::KeyArgs,
+    },
+    /// Print the sizes of the footer's parts (schema, row groups, statistics, key-value
+    /// metadata, ...) and of the page index, Bloom filters and column data.
+    Footer {
+        /// The Parquet file.
+        file: PathBuf,
+        /// Print the sizes as one JSON document.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        keys: keys::KeyArgs,
+    },
     /// Convert Parquet to Arrow IPC, or Parquet / Arrow IPC to Parquet (OUT ending in
     /// .parquet), through a temporary file renamed into place when complete.
     Convert {
@@ -124,6 +195,28 @@ fn main() -> ExitCode {
         )
         .map(|()| String::new()),
         Command::Ls { source, dataset } => dataset::ls(source, dataset),
+        Command::Pages {
+            file,
+            columns,
+            json,
+            keys,
+        } => inspect::pages::run(file, columns, *json, keys),
+        Command::Dictionary {
+            file,
+            column,
+            row_group,
+            json,
+            keys,
+        } => inspect::dictionary::run(file, column, *row_group, *json, keys),
+        Command::Index { file, json, keys } => inspect::index::run(file, *json, keys),
+        Command::Bloom {
+            file,
+            column,
+            values,
+            json,
+            keys,
+        } => inspect::bloom::run(file, column, values, *json, keys),
+        Command::Footer { file, json, keys } => inspect::footer::run(file, *json, keys),
         Command::Convert {
             input,
             output,

@@ -93,7 +93,7 @@ fn run_dataset(
     Ok(out)
 }
 
-fn text(b: &[u8]) -> String {
+pub(crate) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
@@ -163,7 +163,7 @@ fn schema_element_json(e: &SchemaElement, buf: &[u8]) -> Json {
         .build()
 }
 
-fn statistics_json(s: &Statistics, buf: &[u8]) -> Json {
+pub(crate) fn statistics_json(s: &Statistics, buf: &[u8]) -> Json {
     let h = |r: Option<parq::format::metadata::ByteRange>| r.map(|r| hex(r.slice(buf)));
     Obj::new()
         .opt("null_count", s.null_count)
@@ -320,7 +320,7 @@ fn row_group_json(md: &FileMetaData, g: &RowGroup) -> Json {
         .build()
 }
 
-fn page_index_json(pi: &PageIndex) -> Json {
+pub(crate) fn page_index_json(pi: &PageIndex) -> Json {
     let mut groups = Vec::new();
     for (gi, &rg) in pi.row_groups.iter().enumerate() {
         let mut cols = Vec::new();

@@ -301,7 +301,7 @@ fn hex(b: &[u8], upper: bool, out: &mut String) -> Kind {
 
 /// Shortest round-trip digits laid out as Arrow C++ does (double-conversion's ToShortest
 /// with fixed notation for decimal exponents -6..=9).
-fn float<F: std::fmt::LowerExp + Into<f64> + Copy>(v: F, out: &mut String) -> Kind {
+pub(crate) fn float<F: std::fmt::LowerExp + Into<f64> + Copy>(v: F, out: &mut String) -> Kind {
     let f: f64 = v.into();
     if f.is_nan() {
         out.push_str("nan");
@@ -352,7 +352,7 @@ fn float<F: std::fmt::LowerExp + Into<f64> + Copy>(v: F, out: &mut String) -> Ki
 /// A decimal of unscaled value `v` and `scale`, as Java's `BigDecimal.toString` (Arrow's
 /// format): plain when `scale >= 0` and the adjusted exponent is at least -6, else
 /// scientific.
-fn decimal(v: impl std::fmt::Display, scale: i8, out: &mut String) -> Kind {
+pub(crate) fn decimal(v: impl std::fmt::Display, scale: i8, out: &mut String) -> Kind {
     let s = v.to_string();
     let (neg, digits) = match s.strip_prefix('-') {
         Some(d) => (true, d),
@@ -404,7 +404,7 @@ fn civil(days: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-fn date(days: i64, out: &mut String) {
+pub(crate) fn date(days: i64, out: &mut String) {
     let (y, m, d) = civil(days);
     if y < 0 {
         let _ = write!(out, "-{:04}-{m:02}-{d:02}", -y);
@@ -424,7 +424,7 @@ fn unit(u: TimeUnit) -> (i64, usize) {
 }
 
 /// `HH:MM:SS[.fraction]` of `v` units since midnight.
-fn time_of_day(v: i64, u: TimeUnit, out: &mut String) {
+pub(crate) fn time_of_day(v: i64, u: TimeUnit, out: &mut String) {
     let (per_sec, width) = unit(u);
     let secs = v.div_euclid(per_sec).rem_euclid(86_400);
     let _ = write!(
@@ -459,7 +459,7 @@ fn fixed_offset(tz: &str) -> Option<i64> {
     Some(sign * (h * 3600 + m * 60))
 }
 
-fn timestamp(v: i64, u: TimeUnit, tz: Option<&str>, out: &mut String) {
+pub(crate) fn timestamp(v: i64, u: TimeUnit, tz: Option<&str>, out: &mut String) {
     let (per_sec, _) = unit(u);
     let offset = tz.and_then(fixed_offset);
     let secs = v.div_euclid(per_sec) + offset.unwrap_or(0);
