@@ -6,10 +6,12 @@
 mod cat;
 mod convert;
 mod dataset;
+mod edit;
 mod inspect;
 mod json;
 mod keys;
 mod meta;
+mod progress;
 mod read_options;
 mod schema;
 mod text;
@@ -162,11 +164,85 @@ enum Command {
         #[command(flatten)]
         write: Box<write_options::WriteArgs>,
     },
+    #[command(flatten)]
+    Edit(EditCommand),
+}
+
+/// Commands that change files ([`edit`]).
+#[derive(Subcommand)]
+enum EditCommand {
+    /// Merge Parquet files into one: row groups copied byte for byte where a file has the
+    /// output's Parquet schema (pages, statistics, page index and Bloom filters kept), the
+    /// rest decoded and encoded with the writer options; columns united by name.
+    Merge {
+        /// The input files, then the output file (written under a temporary name and
+        /// renamed into place when complete).
+        #[arg(required = true, num_args = 2.., value_name = "IN... OUT")]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        write: Box<write_options::WriteArgs>,
+        #[command(flatten)]
+        quiet: progress::QuietArg,
+    },
+    /// Append the rows of Parquet files to FILE as new row groups and a new footer. FILE is
+    /// rebuilt under a temporary name and renamed over itself: a crash leaves the old file
+    /// or the new one.
+    Append {
+        /// The file to append to.
+        file: PathBuf,
+        /// The files whose rows are appended.
+        #[arg(required = true, value_name = "IN")]
+        inputs: Vec<PathBuf>,
+        #[command(flatten)]
+        write: Box<write_options::WriteArgs>,
+        #[command(flatten)]
+        quiet: progress::QuietArg,
+    },
+    /// Write a Parquet file again with other writer options (codec, encodings, row group
+    /// and page sizes, statistics, ...), columns dropped or renamed, rows sorted.
+    Rewrite {
+        /// The Parquet file.
+        input: PathBuf,
+        /// The file to write (replaced if it exists; never the input).
+        output: PathBuf,
+        #[command(flatten)]
+        rewrite: edit::RewriteArgs,
+        #[command(flatten)]
+        write: Box<write_options::WriteArgs>,
+        #[command(flatten)]
+        quiet: progress::QuietArg,
+    },
+}
+
+impl EditCommand {
+    fn run(&self) -> Result<String, CliError> {
+        match self {
+            EditCommand::Merge {
+                files,
+                write,
+                quiet,
+            } => edit::merge(files, write, *quiet),
+            EditCommand::Append {
+                file,
+                inputs,
+                write,
+                quiet,
+            } => edit::append(file, inputs, write, *quiet),
+            EditCommand::Rewrite {
+                input,
+                output,
+                rewrite,
+                write,
+                quiet,
+            } => edit::rewrite(input, output, rewrite, write, *quiet),
+        }
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match &cli.command {
+        Command::Edit(e) => e.run(),
         Command::Schema {
             file,
             dataset,
@@ -267,7 +343,11 @@ impl CliError {
 
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.file.display(), self.error)
+        // An error that names its file already is printed as it is.
+        match self.error.file() {
+            Some(_) => write!(f, "{}", self.error),
+            None => write!(f, "{}: {}", self.file.display(), self.error),
+        }
     }
 }
 

@@ -57,6 +57,7 @@ pub use write::{ParquetWriter, WriterProperties};
 pub mod bloom;
 pub mod compression;
 pub mod dataset;
+pub mod edit;
 pub mod encoding;
 mod error;
 pub mod file;

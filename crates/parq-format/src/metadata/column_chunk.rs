@@ -12,7 +12,7 @@ use super::{
     keep_binary, keep_raw, missing, Arena, ByteRange, Compression, EncodingList, PhysicalType,
     Statistics, StructWriter, UnknownFields,
 };
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::thrift::{wire, Reader, Writer};
 
 mod flag {
@@ -577,6 +577,44 @@ impl ColumnChunk {
         self.column_index_offset = offset;
         self.column_index_length = length;
         self.flags |= flag::CI_OFFSET | flag::CI_LEN;
+    }
+
+    /// The chunk as it is once its pages are copied `delta` bytes further into another
+    /// file: `data_page_offset`, `dictionary_page_offset`, `index_page_offset` and a
+    /// non-zero `file_offset` moved by `delta`; the column index, offset index and Bloom
+    /// filter locations cleared (they point outside the pages: the copier sets new ones).
+    /// An offset moved past `i64` is an error.
+    pub fn moved(&self, delta: i64) -> Result<ColumnChunk> {
+        let shift = |v: i64| {
+            v.checked_add(delta).ok_or_else(|| {
+                Error::new(ErrorKind::Inconsistent(format!(
+                    "column chunk offset {v} moved by {delta} overflows"
+                )))
+            })
+        };
+        let mut c = self.clone();
+        if c.file_offset > 0 {
+            c.file_offset = shift(c.file_offset)?;
+        }
+        if c.data_page_offset > 0 {
+            c.data_page_offset = shift(c.data_page_offset)?;
+        }
+        if let Some(d) = self.dictionary_page_offset().filter(|&d| d > 0) {
+            c.set_dictionary_page_offset(Some(shift(d)?));
+        }
+        c.offset_index_offset = 0;
+        c.offset_index_length = 0;
+        c.column_index_offset = 0;
+        c.column_index_length = 0;
+        c.flags &= !(flag::OI_OFFSET | flag::OI_LEN | flag::CI_OFFSET | flag::CI_LEN);
+        if let Some(ex) = c.extras.as_deref_mut() {
+            if let Some(i) = ex.index_page_offset.filter(|&i| i > 0) {
+                ex.index_page_offset = Some(shift(i)?);
+            }
+            ex.bloom_filter_offset = None;
+            ex.bloom_filter_length = None;
+        }
+        Ok(c)
     }
 
     /// Sets `bloom_filter_offset` and `bloom_filter_length`.

@@ -214,6 +214,16 @@ impl RowGroup {
         Ok(())
     }
 
+    /// The row group with its byte ranges moved from `buf` (the buffer they refer to now)
+    /// into `arena`, so that it can be encoded beside row groups of another footer; `schema`
+    /// is the schema of both.
+    pub fn rebased(&self, buf: &[u8], schema: &Schema, arena: &mut Arena) -> Result<RowGroup> {
+        let mut bytes = Vec::new();
+        self.encode(&mut Writer::new(&mut bytes), buf, schema);
+        let mut r = Reader::new(&bytes);
+        RowGroup::decode(&mut r, Some(arena), &ColumnSelection::default())
+    }
+
     /// Encodes the row group; `buf` is the buffer its byte ranges refer to and `schema`
     /// supplies each column's `path_in_schema`.
     pub fn encode(&self, w: &mut Writer<'_>, buf: &[u8], schema: &Schema) {

@@ -411,6 +411,32 @@ impl Schema {
         })
     }
 
+    /// True if column chunks written for `other` are column chunks of this schema: the same
+    /// tree below the root (names, repetitions, children) and the same physical type, type
+    /// length, logical type (or, where neither has one, converted type), scale and precision
+    /// at every element. Field ids and the root's name may differ.
+    pub fn same_layout(&self, other: &Schema) -> bool {
+        if self.elements.len() != other.elements.len() {
+            return false;
+        }
+        let mut pairs = self.elements.iter().zip(&other.elements).enumerate();
+        pairs.all(|(i, (a, b))| {
+            let names = i == 0 || self.name_bytes(i) == other.name_bytes(i);
+            let annotation = match (a.logical_type, b.logical_type) {
+                (None, None) => a.converted_type == b.converted_type,
+                (x, y) => x == y,
+            };
+            names
+                && annotation
+                && a.physical_type == b.physical_type
+                && a.type_length == b.type_length
+                && (i == 0 || a.repetition == b.repetition)
+                && a.num_children == b.num_children
+                && a.scale == b.scale
+                && a.precision == b.precision
+        })
+    }
+
     /// The element of leaf `leaf`.
     pub fn leaf_element(&self, leaf: usize) -> Option<&SchemaElement> {
         self.leaves

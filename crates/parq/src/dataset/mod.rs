@@ -1,16 +1,32 @@
 //! Datasets: many Parquet files read as one table, from a directory, a glob, a list of paths
 //! or an object store's URL.
 //!
-//! ```no_run
-//! use parq::dataset::{Dataset, DatasetOptions};
-//! use parq::col;
+//! ```
+//! use std::sync::Arc;
 //!
-//! let ds = Dataset::open("data/", DatasetOptions::default())?;
+//! use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch};
+//! use parq::col;
+//! use parq::dataset::{write_dataset, Dataset, DatasetOptions, WriteOptions};
+//!
+//! // Write a dataset: a `year=...` directory per year, the files below them.
+//! let root = std::env::temp_dir().join(format!("parq-doc-dataset-{}", std::process::id()));
+//! let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..300));
+//! let years: ArrayRef = Arc::new(Int32Array::from_iter_values((0..300).map(|i| 2024 + i / 100)));
+//! let batch = RecordBatch::try_from_iter([("id", ids), ("year", years)]).unwrap();
+//! let options = WriteOptions { partition_cols: vec!["year".into()], ..Default::default() };
+//! let files = write_dataset(root.to_str().unwrap(), batch.schema(), [Ok(batch)], &options)?;
+//! assert_eq!(files.len(), 3);
+//!
+//! // Read it back as one table: `year` comes from the directories, and the files of the
+//! // years the filter rules out are not opened.
+//! let ds = Dataset::open(root.as_path(), DatasetOptions::default())?;
 //! let batches = ds
 //!     .scan()
 //!     .with_columns(["id", "year"])
-//!     .with_filter(col("year").eq(2026).and(col("id").lt(100)))
+//!     .with_filter(col("year").eq(2026).and(col("id").lt(250)))
 //!     .read_all()?;
+//! assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 50);
+//! # std::fs::remove_dir_all(&root).unwrap();
 //! # Ok::<(), parq::Error>(())
 //! ```
 //!
@@ -35,7 +51,7 @@ mod parts;
 #[cfg(feature = "object_store")]
 mod prefetch;
 mod scan;
-mod schema;
+pub(crate) mod schema;
 #[cfg(feature = "object_store")]
 mod store;
 mod write;

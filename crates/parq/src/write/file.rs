@@ -168,6 +168,30 @@ impl<W: Write> ParquetWriter<W> {
         arrow_schema: SchemaRef,
         properties: WriterProperties,
     ) -> Result<ParquetWriter<W>> {
+        Self::build(writer, arrow_schema, properties, None)
+    }
+
+    /// A writer that continues the file of `meta` whose bytes end at `end`: `writer` takes
+    /// the bytes that follow them (no leading `PAR1`), and the footer it closes with lists
+    /// the file's row groups (their pages, indexes and Bloom filters left where they are),
+    /// then the new ones. The writer's Parquet schema must have the file's layout
+    /// ([`Schema::same_layout`]); encrypted files are refused.
+    pub(crate) fn continue_file(
+        writer: W,
+        arrow_schema: SchemaRef,
+        properties: WriterProperties,
+        meta: &FileMetaData,
+        end: u64,
+    ) -> Result<ParquetWriter<W>> {
+        Self::build(writer, arrow_schema, properties, Some((meta, end)))
+    }
+
+    fn build(
+        writer: W,
+        arrow_schema: SchemaRef,
+        properties: WriterProperties,
+        continued: Option<(&FileMetaData, u64)>,
+    ) -> Result<ParquetWriter<W>> {
         let (schema, leaves) =
             to_parquet_schema(&arrow_schema, properties.compliant_nested_types())?;
         let settings = properties.resolve(&schema)?;
@@ -204,11 +228,28 @@ impl<W: Write> ParquetWriter<W> {
                 col.set_encryptor(e.column(0, j)?);
             }
         }
+        let mut arena = Arena::default();
+        let mut row_groups = Vec::new();
+        let mut num_rows = 0;
         let mut out = Counting {
             inner: writer,
             pos: 0,
         };
-        out.write_all(encryptor.as_ref().map_or(b"PAR1", |e| e.magic()))?;
+        match continued {
+            Some((meta, end)) => {
+                if let Some(why) = copy::copy_refusal(encryptor.is_some(), &schema, meta) {
+                    return Err(writer_error(format_args!(
+                        "cannot continue the file: {why}"
+                    )));
+                }
+                for g in meta.row_groups() {
+                    row_groups.push(g.rebased(meta.buf(), meta.schema(), &mut arena)?);
+                }
+                num_rows = meta.num_rows();
+                out.pos = end;
+            }
+            None => out.write_all(encryptor.as_ref().map_or(b"PAR1", |e| e.magic()))?,
+        }
         Ok(ParquetWriter {
             out,
             arrow_schema,
@@ -227,11 +268,11 @@ impl<W: Write> ParquetWriter<W> {
                 .collect(),
             shared,
             helpers,
-            arena: Arena::default(),
-            row_groups: Vec::new(),
+            arena,
+            row_groups,
             open_rows: 0,
             held: None,
-            num_rows: 0,
+            num_rows,
             page_index: PageIndexWriter::new(),
             blooms: Vec::new(),
             bloom_entries: Vec::new(),
@@ -674,6 +715,9 @@ impl<W: Write> ParquetWriter<W> {
         Ok(out)
     }
 }
+
+#[path = "file_copy.rs"]
+mod copy;
 
 #[cfg(test)]
 #[path = "file_tests.rs"]

@@ -347,6 +347,41 @@ impl PageIndexWriter {
             }
             None => None,
         };
+        self.push(row_group, column, column_index, offset_index);
+        Ok(())
+    }
+
+    /// Keeps the indexes of a chunk copied from another file: its column index as encoded
+    /// there (it holds no file offset), and its offset index (its pages at their new
+    /// offsets), whose unknown fields' bytes are in `buf`.
+    pub fn add_copied(
+        &mut self,
+        row_group: usize,
+        column: usize,
+        column_index: Option<&[u8]>,
+        offset_index: Option<&OffsetIndex>,
+        buf: &[u8],
+    ) {
+        let column_index = column_index.map(|ci| {
+            let start = self.column_indexes.len();
+            self.column_indexes.extend_from_slice(ci);
+            (start, ci.len())
+        });
+        let offset_index = offset_index.map(|oi| {
+            let start = self.offset_indexes.len();
+            oi.encode(&mut Writer::new(&mut self.offset_indexes), buf);
+            (start, self.offset_indexes.len() - start)
+        });
+        self.push(row_group, column, column_index, offset_index);
+    }
+
+    fn push(
+        &mut self,
+        row_group: usize,
+        column: usize,
+        column_index: Option<(usize, usize)>,
+        offset_index: Option<(usize, usize)>,
+    ) {
         if column_index.is_some() || offset_index.is_some() {
             self.entries.push(Entry {
                 row_group,
@@ -355,7 +390,6 @@ impl PageIndexWriter {
                 offset_index,
             });
         }
-        Ok(())
     }
 
     /// Bytes [`PageIndexWriter::write`] will write.

@@ -589,6 +589,13 @@ impl WriterProperties {
         self.compliant_nested_types
     }
 
+    /// These properties with `sorting_columns` written in every row group instead (see
+    /// [`WriterPropertiesBuilder::sorting_columns`]).
+    pub fn with_sorting_columns(mut self, columns: Vec<SortingColumn>) -> Self {
+        self.sorting_columns = columns;
+        self
+    }
+
     /// `sorting_columns` of every row group (empty: not written).
     pub fn sorting_columns(&self) -> &[SortingColumn] {
         &self.sorting_columns
