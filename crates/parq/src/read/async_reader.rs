@@ -25,17 +25,51 @@ use crate::{Error, ErrorKind, Result};
 /// the decoder needs at one time is asked for in one [`AsyncRangeRead::read_ranges`] call,
 /// so a store that fetches ranges concurrently does.
 ///
-/// ```no_run
-/// # async fn run(source: impl parq::read::AsyncRangeRead + 'static) -> parq::Result<()> {
-/// use parq::read::AsyncParquetReader;
+/// ```
+/// # use std::sync::Arc;
+/// # use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+/// # use parq::{ParquetWriter, WriterProperties};
+/// # let path = std::env::temp_dir().join("parq-doc-async.parquet");
+/// # let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..100));
+/// # let names = (0..100).map(|i| format!("n{i}"));
+/// # let names: ArrayRef = Arc::new(StringArray::from_iter_values(names));
+/// # let batch = RecordBatch::try_from_iter([("id", ids), ("name", names)]).unwrap();
+/// # let props = WriterProperties::builder().max_row_group_rows(Some(40)).build().unwrap();
+/// # let file = std::fs::File::create(&path).unwrap();
+/// # let mut w = ParquetWriter::try_new(file, batch.schema(), props).unwrap();
+/// # w.write(&batch).unwrap();
+/// # w.close().unwrap();
+/// use std::ops::Range;
 ///
-/// let reader = AsyncParquetReader::open(source).await?.with_columns(["id"]);
-/// let mut batches = reader.batches()?;
-/// while let Some(batch) = batches.next_batch().await {
-///     println!("{} rows", batch?.num_rows());
+/// use bytes::Bytes;
+/// use parq::read::{AsyncParquetReader, AsyncRangeRead};
+///
+/// /// A file held in memory, read as a remote store would be.
+/// struct InMemory(Bytes);
+///
+/// impl AsyncRangeRead for InMemory {
+///     async fn file_len(&self) -> parq::Result<u64> {
+///         Ok(self.0.len() as u64)
+///     }
+///     async fn read_ranges(&self, ranges: Vec<Range<u64>>) -> parq::Result<Vec<Bytes>> {
+///         Ok(ranges.into_iter().map(|r| self.0.slice(r.start as usize..r.end as usize)).collect())
+///     }
 /// }
-/// # Ok(())
-/// # }
+///
+/// // `path`: a file of 100 rows (`id`, `name`).
+/// let source = InMemory(Bytes::from(std::fs::read(&path)?));
+/// let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+/// let rows = runtime.block_on(async {
+///     let reader = AsyncParquetReader::open(source).await?.with_columns(["id"]);
+///     let mut batches = reader.batches()?;
+///     let mut rows = 0;
+///     while let Some(batch) = batches.next_batch().await {
+///         rows += batch?.num_rows();
+///     }
+///     Ok::<_, parq::Error>(rows)
+/// })?;
+/// assert_eq!(rows, 100);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
 pub struct AsyncParquetReader<S> {

@@ -47,6 +47,38 @@ pub enum InvalidUtf8 {
 }
 
 /// Options of a [`ParquetReader`](crate::read::ParquetReader).
+///
+/// Given whole with `with_options`, or one at a time with `with_batch_size`,
+/// `with_strings`, `with_threads`, ... on the readers.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+/// # use parq::{ParquetWriter, WriterProperties};
+/// # let path = std::env::temp_dir().join("parq-doc-options.parquet");
+/// # let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..100));
+/// # let names = (0..100).map(|i| format!("n{i}"));
+/// # let names: ArrayRef = Arc::new(StringArray::from_iter_values(names));
+/// # let batch = RecordBatch::try_from_iter([("id", ids), ("name", names)]).unwrap();
+/// # let props = WriterProperties::builder().max_row_group_rows(Some(40)).build().unwrap();
+/// # let file = std::fs::File::create(&path).unwrap();
+/// # let mut w = ParquetWriter::try_new(file, batch.schema(), props).unwrap();
+/// # w.write(&batch).unwrap();
+/// # w.close().unwrap();
+/// use arrow_schema::DataType;
+/// use parq::read::{ParquetReader, ReadOptions, StringType};
+///
+/// let options = ReadOptions {
+///     batch_size: 30,
+///     strings: StringType::Utf8View, // strings as views, no string copied
+///     threads: 2,                    // two row groups decoded at a time
+///     ..ReadOptions::default()
+/// };
+/// let batches = ParquetReader::open(&path)?.with_options(options).read_all()?;
+/// assert_eq!(batches[0].num_rows(), 30);
+/// assert_eq!(batches[0].schema().field(1).data_type(), &DataType::Utf8View);
+/// # Ok::<(), parq::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadOptions {
     /// Rows per batch (at least 1). Default 65536.

@@ -22,17 +22,34 @@ use crate::Result;
 ///
 /// [`ParquetReader`]: a file (a path, or its bytes) -> Arrow `RecordBatch`es.
 ///
-/// ```no_run
+/// ```
+/// # use std::sync::Arc;
+/// # use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+/// # use parq::{ParquetWriter, WriterProperties};
+/// # let path = std::env::temp_dir().join("parq-doc-reader.parquet");
+/// # let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..100));
+/// # let names = (0..100).map(|i| format!("n{i}"));
+/// # let names: ArrayRef = Arc::new(StringArray::from_iter_values(names));
+/// # let batch = RecordBatch::try_from_iter([("id", ids), ("name", names)]).unwrap();
+/// # let props = WriterProperties::builder().max_row_group_rows(Some(40)).build().unwrap();
+/// # let file = std::fs::File::create(&path).unwrap();
+/// # let mut w = ParquetWriter::try_new(file, batch.schema(), props).unwrap();
+/// # w.write(&batch).unwrap();
+/// # w.close().unwrap();
 /// use parq::read::ParquetReader;
 ///
-/// let reader = ParquetReader::open("data.parquet")?
+/// // `path`: a file of 100 rows (`id`, `name`) in row groups of 40, 40 and 20.
+/// let reader = ParquetReader::open(&path)?
 ///     .with_columns(["id", "name"])
 ///     .with_row_groups([0, 2])
-///     .with_batch_size(8192);
+///     .with_batch_size(25);
+/// let mut rows = 0;
 /// for batch in reader.batches()? {
 ///     let batch = batch?;
-///     println!("{} rows", batch.num_rows());
+///     assert!(batch.num_rows() <= 25);
+///     rows += batch.num_rows();
 /// }
+/// assert_eq!(rows, 60);
 /// # Ok::<(), parq::Error>(())
 /// ```
 ///
@@ -80,6 +97,34 @@ impl ParquetReader {
     /// its footer decrypted or verified, and its pages, page index and Bloom filters
     /// decrypted as they are read. A column whose key is not at hand is an error when read;
     /// the others read.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    ///
+    /// use arrow_array::{ArrayRef, Int32Array, RecordBatch};
+    /// use parq::format::crypto::{FileDecryptionProperties, FileEncryptionProperties};
+    /// use parq::{ParquetReader, ParquetWriter, WriterProperties};
+    ///
+    /// let key = b"0123456789012345".to_vec(); // AES-128: 16 bytes
+    /// let path = std::env::temp_dir().join("parq-doc-encrypted.parquet");
+    /// let x: ArrayRef = Arc::new(Int32Array::from(vec![1, 2, 3]));
+    /// let batch = RecordBatch::try_from_iter([("x", x)]).unwrap();
+    ///
+    /// // The footer and every column encrypted with the footer key.
+    /// let props = WriterProperties::builder()
+    ///     .encryption(FileEncryptionProperties::new(key.clone())?)
+    ///     .build()?;
+    /// let file = std::fs::File::create(&path)?;
+    /// let mut writer = ParquetWriter::try_new(file, batch.schema(), props)?;
+    /// writer.write(&batch)?;
+    /// writer.close()?;
+    ///
+    /// assert!(ParquetReader::open(&path).is_err()); // no keys, no footer
+    /// let keys = FileDecryptionProperties::with_footer_key(key)?;
+    /// let read = ParquetReader::open_encrypted(&path, Arc::new(keys))?.read_batch()?;
+    /// assert_eq!(read, batch);
+    /// # Ok::<(), parq::Error>(())
+    /// ```
     pub fn open_encrypted(
         path: impl AsRef<Path>,
         keys: Arc<FileDecryptionProperties>,
@@ -222,6 +267,37 @@ impl ParquetReader {
 }
 
 /// The batches of a [`ParquetReader`] ([`ParquetReader::batches`]).
+///
+/// An iterator of `Result<RecordBatch>` that tells what the read has cost so far;
+/// [`RecordBatches::into_reader`] makes it arrow's `RecordBatchReader`.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+/// # use parq::{ParquetWriter, WriterProperties};
+/// # let path = std::env::temp_dir().join("parq-doc-batches.parquet");
+/// # let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..100));
+/// # let names = (0..100).map(|i| format!("n{i}"));
+/// # let names: ArrayRef = Arc::new(StringArray::from_iter_values(names));
+/// # let batch = RecordBatch::try_from_iter([("id", ids), ("name", names)]).unwrap();
+/// # let props = WriterProperties::builder().max_row_group_rows(Some(40)).build().unwrap();
+/// # let file = std::fs::File::create(&path).unwrap();
+/// # let mut w = ParquetWriter::try_new(file, batch.schema(), props).unwrap();
+/// # w.write(&batch).unwrap();
+/// # w.close().unwrap();
+/// use parq::{parse_filter, ParquetReader};
+///
+/// // `path`: a file of 100 rows (`id` 0..100, `name`) in row groups of 40, 40 and 20.
+/// let reader = ParquetReader::open(&path)?.with_filter(parse_filter("id >= 90")?);
+/// let mut batches = reader.batches()?;
+/// assert_eq!(batches.schema().fields().len(), 2);
+/// let kept: usize = batches.by_ref().map(|b| b.map(|b| b.num_rows())).sum::<Result<_, _>>()?;
+/// assert_eq!(kept, 10);
+/// // Only the last row group can hold `id >= 90`: the statistics ruled the others out.
+/// assert_eq!(batches.stats().row_groups_skipped, 2);
+/// assert!(batches.bytes_read() > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct RecordBatches {
     decoder: ParquetDecoder,

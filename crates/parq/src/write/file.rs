@@ -93,6 +93,40 @@ struct BloomEntry {
 }
 
 /// Writes Arrow record batches to a Parquet file.
+///
+/// Batches of any size are written with [`ParquetWriter::write`]; row groups are cut at
+/// the row and byte limits of the [`WriterProperties`] ([`ParquetWriter::flush`] cuts one
+/// now); [`ParquetWriter::close`] writes the footer and returns it.
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use arrow_array::{ArrayRef, Int32Array, ListArray, RecordBatch};
+/// use arrow_array::types::Int32Type;
+/// use parq::{ParquetReader, ParquetWriter, WriterProperties};
+///
+/// let x: ArrayRef = Arc::new(Int32Array::from(vec![Some(1), None, Some(3)]));
+/// let lists: ArrayRef = Arc::new(ListArray::from_iter_primitive::<Int32Type, _, _>(vec![
+///     Some(vec![Some(1), Some(2)]),
+///     None,
+///     Some(vec![]),
+/// ]));
+/// let batch = RecordBatch::try_from_iter([("x", x), ("l", lists)]).unwrap();
+///
+/// // Any `Write`: a file, or a vector in memory.
+/// let props = WriterProperties::default();
+/// let mut writer = ParquetWriter::try_new(Vec::new(), batch.schema(), props)?;
+/// writer.write(&batch)?;
+/// writer.flush()?; // a row group of these 3 rows
+/// writer.write(&batch)?;
+/// let (meta, bytes) = writer.close_into_inner()?;
+/// assert_eq!((meta.num_rows, meta.row_groups.len()), (6, 2));
+///
+/// let read = ParquetReader::from_bytes(bytes.into())?.read_batch()?;
+/// assert_eq!(read.num_rows(), 6);
+/// assert_eq!(read.column(0).slice(3, 3).as_ref(), batch.column(0).as_ref());
+/// # Ok::<(), parq::Error>(())
+/// ```
 pub struct ParquetWriter<W: Write> {
     out: Counting<W>,
     arrow_schema: SchemaRef,

@@ -491,6 +491,28 @@ pub struct ColumnSettings {
 
 /// Properties of a Parquet writer. Build with [`WriterProperties::builder`]; the defaults are
 /// listed in the [module documentation](self).
+///
+/// Settings for every column, then for one column by its dotted path, which win over them:
+///
+/// ```
+/// use parq::format::metadata::Encoding;
+/// use parq::write::{Codec, DataPageVersion, StatisticsLevel, WriterProperties};
+///
+/// let props = WriterProperties::builder()
+///     .compression(Codec::parse("zstd:3")?)
+///     .column_compression("raw", Codec::parse("uncompressed")?)
+///     .column_dictionary("ts", false)
+///     .column_encoding("ts", Encoding::DeltaBinaryPacked)
+///     .statistics(StatisticsLevel::Chunk)
+///     .max_row_group_rows(Some(100_000))
+///     .data_page_version(DataPageVersion::V2)
+///     .page_crc(true)
+///     .key_value("origin", Some("sensor-7".into()))
+///     .build()?;
+/// assert_eq!(props.max_row_group_rows(), Some(100_000));
+/// assert!(props.page_crc());
+/// # Ok::<(), parq::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct WriterProperties {
     defaults: ColumnOverrides,

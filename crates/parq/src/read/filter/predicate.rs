@@ -197,6 +197,14 @@ pub enum Predicate {
 pub struct Column(String);
 
 /// The column `name` (a top-level field).
+///
+/// ```
+/// use parq::read::{col, parse_filter};
+///
+/// let p = col("qty").is_not_null().and(col("qty").lt_eq(10).or(col("tag").eq("rush")));
+/// assert_eq!(p, parse_filter("qty IS NOT NULL AND (qty <= 10 OR tag = 'rush')")?);
+/// # Ok::<(), parq::Error>(())
+/// ```
 pub fn col(name: impl Into<String>) -> Column {
     Column(name.into())
 }
