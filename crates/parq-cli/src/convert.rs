@@ -257,7 +257,7 @@ fn write_parquet(
 }
 
 /// Whether `a` and `b` name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     let (Ok(ma), Ok(mb)) = (fs::metadata(a), fs::metadata(b)) else {
         return false;
     };
@@ -273,7 +273,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// A temporary file next to its target, removed on drop unless persisted.
-struct TempFile {
+pub(crate) struct TempFile {
     path: PathBuf,
     target: PathBuf,
     done: bool,
@@ -281,7 +281,7 @@ struct TempFile {
 
 impl TempFile {
     /// The temporary file for `target`, and the file open for writing.
-    fn create(target: &Path) -> Result<(TempFile, File), String> {
+    pub(crate) fn create(target: &Path) -> Result<(TempFile, File), String> {
         static COUNTER: AtomicU32 = AtomicU32::new(0);
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
@@ -315,7 +315,7 @@ impl TempFile {
     }
 
     /// Renames the file (written, synced and closed by the caller) over its target.
-    fn persist(&mut self) -> std::io::Result<()> {
+    pub(crate) fn persist(&mut self) -> std::io::Result<()> {
         fs::rename(&self.path, &self.target)?;
         self.done = true;
         Ok(())

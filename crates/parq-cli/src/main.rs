@@ -10,6 +10,7 @@ mod edit;
 mod inspect;
 mod json;
 mod keys;
+mod layout;
 mod meta;
 mod progress;
 mod read_options;
@@ -164,6 +165,20 @@ enum Command {
         #[command(flatten)]
         write: Box<write_options::WriteArgs>,
     },
+    /// Draw where the file's bytes go: row groups by columns as areas sized by bytes,
+    /// coloured by codec and encoding, with sizes, pages and statistics on hover.
+    Layout {
+        /// The Parquet file.
+        file: PathBuf,
+        /// Write the picture as a standalone HTML page.
+        #[arg(long, value_name = "OUT.html")]
+        html: Option<PathBuf>,
+        /// Write the picture as a standalone SVG.
+        #[arg(long, value_name = "OUT.svg")]
+        svg: Option<PathBuf>,
+        #[command(flatten)]
+        keys: keys::KeyArgs,
+    },
     #[command(flatten)]
     Edit(EditCommand),
 }
@@ -300,6 +315,12 @@ fn main() -> ExitCode {
             dataset,
             write,
         } => convert::run(input, output, read, dataset, write).map(|()| String::new()),
+        Command::Layout {
+            file,
+            html,
+            svg,
+            keys,
+        } => layout::run(file, html.as_deref(), svg.as_deref(), keys),
     };
     match res {
         Ok(out) => {
