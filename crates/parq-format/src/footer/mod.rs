@@ -2,6 +2,35 @@
 //! decode options (statistics policy, skipped sub-structures, row group and column
 //! selection, schema reuse, limits), the push-style [`FooterDecoder`], the [`LazyFooter`]
 //! view, the footer index ([`build_index`], [`FooterIndex`]) and the page index.
+//!
+//! ```
+//! use parq_format::footer::{decode_file_metadata, decode_metadata, metadata_slice, DecodeOptions};
+//!
+//! // The smallest file: `PAR1`, no row groups, the footer (Thrift compact `FileMetaData`:
+//! // version 2, a schema of one required INT64 column `id`, 0 rows), its length, `PAR1`.
+//! let footer: &[u8] = &[
+//!     0x15, 0x04, // 1: version = 2
+//!     0x19, 0x2c, // 2: schema, a list of 2 structs
+//!     0x48, 6, b's', b'c', b'h', b'e', b'm', b'a', 0x15, 0x02, 0x00, // root, 1 child
+//!     0x15, 0x04, 0x25, 0x00, 0x18, 2, b'i', b'd', 0x00, // INT64, REQUIRED, "id"
+//!     0x16, 0x00, // 3: num_rows = 0
+//!     0x19, 0x0c, // 4: row_groups, an empty list
+//!     0x00,
+//! ];
+//! let mut file = b"PAR1".to_vec();
+//! file.extend_from_slice(footer);
+//! file.extend_from_slice(&(footer.len() as u32).to_le_bytes());
+//! file.extend_from_slice(b"PAR1");
+//!
+//! let meta = decode_file_metadata(&file, &DecodeOptions::default())?;
+//! assert_eq!((meta.version, meta.num_rows), (2, 0));
+//! assert_eq!(meta.schema.leaf_path_string(0), "id");
+//!
+//! // The same from the footer's bytes alone, as a reader that fetched the file's tail has.
+//! let again = decode_metadata(metadata_slice(&file)?, &DecodeOptions::default())?;
+//! assert_eq!(again.num_rows, meta.num_rows);
+//! # Ok::<(), parq_format::Error>(())
+//! ```
 
 mod index;
 mod layout;
