@@ -88,7 +88,7 @@ pub fn run(
     let mut out = String::new();
     let mut found = 0;
     for rg in groups {
-        let (mut reader, _, _) = input.pages(rg, leaf)?;
+        let (mut reader, _, _) = input.pages(rg, leaf, false)?;
         let t = input.leaf_type(leaf)?;
         let first = reader.next_page().map_err(|e| input.fail(e))?;
         let Some(Page::Dictionary(page)) = first else {

@@ -172,8 +172,14 @@ impl Input {
     }
 
     /// A reader of the pages of leaf `leaf`'s chunk in row group `rg` (decrypting them with
-    /// the chunk's key), and the bytes it reads: the chunk from file offset `.2` on.
-    pub fn pages(&mut self, rg: usize, leaf: usize) -> Result<(PageReader, Bytes, u64), CliError> {
+    /// the chunk's key), and the bytes it reads: the chunk from file offset `.2` on. With
+    /// `headers_only` no page is to be decompressed, so no uncompressed size is refused.
+    pub fn pages(
+        &mut self,
+        rg: usize,
+        leaf: usize,
+        headers_only: bool,
+    ) -> Result<(PageReader, Bytes, u64), CliError> {
         let chunk = self.chunk(rg, leaf)?;
         let decryptor = self
             .md
@@ -198,12 +204,15 @@ impl Input {
         };
         let chunk = chunk.clone();
         let bytes = self.read(range.start..end)?;
-        let options = PageReaderOptions {
+        let mut options = PageReaderOptions {
             row_group: Some(rg),
             column: Some(leaf),
             legacy_dictionary_padding: legacy,
             ..PageReaderOptions::default()
         };
+        if headers_only {
+            options.limits.max_page_bytes = usize::MAX;
+        }
         let reader = PageReader::for_column_chunk(&bytes, range.start, &chunk, options)
             .map_err(|e| self.fail(e))?;
         let reader = match decryptor {

@@ -209,7 +209,7 @@ pub fn run(
         }
         for &leaf in &leaves {
             let path = input.md.schema().leaf_path_string(leaf);
-            let (mut reader, bytes, start) = input.pages(rg, leaf)?;
+            let (mut reader, bytes, start) = input.pages(rg, leaf, true)?;
             let t = input.leaf_type(leaf)?;
             if !json {
                 let _ = writeln!(out, " column {path} ({})", reader.codec());
