@@ -79,10 +79,10 @@ pub struct DecodeArgs {
     /// Extra peers measured out of process (comma separated): pyarrow.
     #[arg(long, value_name = "PEER", value_delimiter = ',', value_parser = ["pyarrow"])]
     pub peers: Vec<String>,
-    /// Python interpreter for pyarrow [default: $PARQ_PYTHON, <workspace>/.venv/bin/python, python3].
+    /// Python interpreter for pyarrow (default: $PARQ_PYTHON, `<workspace>/.venv/bin/python`, python3).
     #[arg(long, value_name = "PATH")]
     pub python: Option<PathBuf>,
-    /// Directory for the files handed to pyarrow [default: <workspace>/target/parq-bench-data].
+    /// Directory for the files handed to pyarrow (default: `<workspace>/target/parq-bench-data`).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
     /// Write every cell as JSON.
@@ -265,7 +265,7 @@ pub fn compare(a: &[RecordBatch], b: &[RecordBatch], what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Times `pq.read_table(pa.BufferReader(buf), use_threads=False)` on the file at argv[1],
+/// Times `pq.read_table(pa.BufferReader(buf), use_threads=False)` on the file at `argv[1]`,
 /// with the harness's rules; prints the samples, the row and null counts and the memory
 /// pool's peak during the first read.
 const PYARROW_SCRIPT: &str = r#"

@@ -190,10 +190,10 @@ fn write_raw_batch(batch: &RecordBatch, path: &Path) -> Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Wraps the raw buffers at argv[1] as a table (zero copy), writes it once to argv[2] (the
+/// Wraps the raw buffers at `argv[1]` as a table (zero copy), writes it once to `argv[2]` (the
 /// output the bench checks) while taking the memory pool's peak, then times
-/// `pq.write_table(table, pa.BufferOutputStream(), **settings)` (settings: argv[3], JSON)
-/// with the harness's rules (argv[4:10]); prints the samples, the output size and the peak.
+/// `pq.write_table(table, pa.BufferOutputStream(), **settings)` (settings: `argv[3]`, JSON)
+/// with the harness's rules (`argv[4:10]`); prints the samples, the output size and the peak.
 const PYARROW_SCRIPT: &str = r#"
 import json, sys, time
 import pyarrow as pa, pyarrow.parquet as pq

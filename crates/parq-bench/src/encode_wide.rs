@@ -102,7 +102,7 @@ pub struct WideArgs {
     /// Extra peers (comma separated): pyarrow.
     #[arg(long, value_name = "PEER", value_delimiter = ',', value_parser = ["pyarrow"])]
     pub peers: Vec<String>,
-    /// Python interpreter for pyarrow [default: $PARQ_PYTHON, <workspace>/.venv/bin/python, python3].
+    /// Python interpreter for pyarrow (default: $PARQ_PYTHON, `<workspace>/.venv/bin/python`, python3).
     #[arg(long, value_name = "PATH")]
     pub python: Option<PathBuf>,
     /// Write the results as JSON.
@@ -268,7 +268,7 @@ pub fn worker_main(args: &WideWorkerArgs) -> Result<()> {
     Ok(())
 }
 
-/// The pyarrow child: argv[1:8] = columns, row groups, rows, codec, statistics, ZSTD level,
+/// The pyarrow child: `argv[1:8]` = columns, row groups, rows, codec, statistics, ZSTD level,
 /// dictionary (on / off).
 const PYARROW_SCRIPT: &str = r#"
 import json, sys, time

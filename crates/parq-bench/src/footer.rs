@@ -19,7 +19,7 @@ use crate::workload::{selected_impls, Mode, PARQ, PARQUET_56, PARQUET_60};
 
 #[derive(clap::Args, Debug)]
 pub struct FooterArgs {
-    /// Directory of the cached datasets [default: <workspace>/target/parq-bench-data].
+    /// Directory of the cached datasets (default: `<workspace>/target/parq-bench-data`).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
     /// Only the 100 and 1,000 column datasets.
@@ -42,7 +42,7 @@ pub struct FooterArgs {
     /// Extra peers measured out of process (comma separated): pyarrow.
     #[arg(long, value_name = "PEER", value_delimiter = ',', value_parser = ["pyarrow"])]
     pub peers: Vec<String>,
-    /// Python interpreter for pyarrow [default: $PARQ_PYTHON, <workspace>/.venv/bin/python, python3].
+    /// Python interpreter for pyarrow (default: $PARQ_PYTHON, `<workspace>/.venv/bin/python`, python3).
     #[arg(long, value_name = "PATH")]
     pub python: Option<PathBuf>,
     /// Write every cell as JSON.

@@ -27,11 +27,11 @@ pub struct MemoryArgs {
     /// Rows per batch of the streaming reads.
     #[arg(long, default_value_t = 8192)]
     pub batch_size: usize,
-    /// Python interpreter with pyarrow, which writes the file [default: $PARQ_PYTHON,
-    /// <workspace>/.venv/bin/python, python3].
+    /// Python interpreter with pyarrow, which writes the file (default: $PARQ_PYTHON,
+    /// `<workspace>/.venv/bin/python`, python3).
     #[arg(long, value_name = "PATH")]
     pub python: Option<PathBuf>,
-    /// Directory for the file [default: <workspace>/target/parq-bench-data].
+    /// Directory for the file (default: `<workspace>/target/parq-bench-data`).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 }

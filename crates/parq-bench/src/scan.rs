@@ -73,11 +73,11 @@ pub struct ScanArgs {
     #[arg(long, value_name = "PEER", value_delimiter = ',', default_value = "pyarrow,polars",
         value_parser = [PYARROW, POLARS, "none"])]
     pub peers: Vec<String>,
-    /// Python interpreter with pyarrow (and polars) [default: $PARQ_PYTHON,
-    /// <workspace>/.venv/bin/python, python3].
+    /// Python interpreter with pyarrow (and polars) (default: $PARQ_PYTHON,
+    /// `<workspace>/.venv/bin/python`, python3).
     #[arg(long, value_name = "PATH")]
     pub python: Option<PathBuf>,
-    /// Directory of the cached table [default: <workspace>/target/parq-bench-data].
+    /// Directory of the cached table (default: `<workspace>/target/parq-bench-data`).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
     /// Write every cell as JSON.

@@ -1,7 +1,7 @@
 //! The table of `parq-bench scan`: sorted by an int64 key, written once by parq's own writer
 //! into the data directory and reused while its name (rows, generator version) matches.
 //!
-//! Columns: `id` int64 (the row number, 0..rows), `ts` timestamp[us] (rising
+//! Columns: `id` int64 (the row number, 0..rows), `ts` `timestamp[us]` (rising
 //! [`TS_STEP_US`] per row plus jitter, from [`TS_BASE_US`]), `value` float64 (uniform),
 //! `qty` int32 (uniform, [`QTY_NULL_SHARE`] null) and `tag` utf8 (one of [`TAGS`] seeded
 //! strings of 10-30 bytes). Row groups of [`ROW_GROUP_ROWS`] rows, data pages of at most

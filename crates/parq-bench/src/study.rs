@@ -37,7 +37,7 @@ const LEVELS: [(&str, EnabledStatistics); 3] = [
 #[derive(clap::Args, Debug)]
 pub struct StudyArgs {
     /// Directory for the study files (rewritten each run, under `footer-study/`)
-    /// [default: <workspace>/target/parq-bench-data].
+    /// (default: `<workspace>/target/parq-bench-data`).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
     /// Also 100,000 columns.

@@ -1,7 +1,8 @@
-//! `parq`: the command line tool. `parq schema FILE` prints the schema in message format;
-//! `parq meta FILE [--json] [--page-index]` prints the footer; `parq cat FILE` prints rows
-//! ([`cat`]) of a file or a dataset; `parq ls SOURCE` lists a dataset's files ([`dataset`]); `parq convert IN OUT` writes Arrow IPC or, to a `.parquet` name, Parquet with the
-//! writer options of [`write_options`] ([`convert`]).
+//! `parq`: the command line tool. It reads Parquet files and datasets ([`cat`], [`schema`],
+//! [`meta`], [`dataset`] for `ls`), inspects a file's parts ([`inspect`]: `pages`,
+//! `dictionary`, `index`, `bloom`, `footer`; [`layout`]), writes and converts files
+//! ([`convert`] with the writer options of [`write_options`]) and changes them ([`edit`]:
+//! `merge`, `append`, `rewrite`). `parq --help` lists the commands.
 
 mod cat;
 mod convert;
@@ -24,7 +25,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "parq", version, about = "Inspect Apache Parquet files")]
+#[command(
+    name = "parq",
+    version,
+    about = "Read, inspect, convert, merge and rewrite Apache Parquet files and datasets"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -32,7 +37,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Print the Parquet schema in message format.
+    /// Print the schema: a file's Parquet schema in message format, a dataset's Arrow schema.
     Schema {
         /// The Parquet file, or a dataset (a directory, glob or URL: its Arrow schema).
         file: PathBuf,

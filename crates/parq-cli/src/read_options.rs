@@ -40,15 +40,15 @@ pub struct ReadArgs {
     #[arg(long, value_enum, default_value_t = Utf8Choice::Error, value_name = "WHAT")]
     pub invalid_utf8: Utf8Choice,
     /// Keep only the rows this SQL condition holds for: comparisons (= != <> < <= > >=) of
-    /// a column with a literal, IN (...), IS [NOT] NULL, AND, OR, NOT, parentheses; strings
-    /// in single quotes (dates and timestamps too), names bare or in double quotes.
+    /// a column with a literal, IN (...), IS NULL, IS NOT NULL, AND, OR, NOT, parentheses;
+    /// strings in single quotes (dates and timestamps too), names bare or in double quotes.
     #[arg(long = "where", value_name = "EXPR")]
     pub filter: Option<String>,
     /// After the output, print to stderr what the read did: row groups, pages and bytes
     /// read and skipped.
     #[arg(long)]
     pub explain: bool,
-    /// Threads decoding the columns side by side (0: one per core).
+    /// Threads decoding row groups or columns side by side (0: one per core).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub threads: usize,
     #[command(flatten)]

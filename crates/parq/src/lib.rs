@@ -4,7 +4,7 @@
 //! groups, pruned by a filter's statistics, Bloom filters ([`bloom`]) and page index -> pages
 //! ([`page`], [`compression`]) -> level and value decoders ([`encoding`]) -> Arrow arrays ->
 //! RecordBatch, for flat and nested schemas.
-//! Write flow ([`write`]): properties -> per-leaf column writer (levels, values, encoders,
+//! Write flow ([`write`](mod@write)): properties -> per-leaf column writer (levels, values, encoders,
 //! pages, statistics, Bloom filters) -> chunk -> row group -> footer with the page index.
 //!
 //! ```

@@ -6,7 +6,7 @@
 //! environment, else the number of cores. A read's or write's `threads` setting is how many
 //! of its jobs may run at once; the pool's size is how many run at once in the process.
 //!
-//! [`each_item`] runs a job per item of a slice (a leaf column to decode or encode) on jobs of
+//! `each_item` runs a job per item of a slice (a leaf column to decode or encode) on jobs of
 //! the pool that each take the next item as they finish one, so that items of unequal cost
 //! balance. Jobs on the pool never wait for the caller (a row group read ahead sends its
 //! batches to an unbounded queue; other jobs only compute), so two reads consumed in turn by

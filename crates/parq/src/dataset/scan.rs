@@ -36,7 +36,7 @@ const REMOTE_PARTS: usize = 32;
 /// The most bytes fetched ahead for row groups not yet taken (one row group at least).
 const MAX_BYTES_AHEAD: u64 = 256 << 20;
 
-/// A read of a [`Dataset`]: see the [module documentation](self).
+/// A read of a [`Dataset`]: see the [module documentation](crate::dataset).
 #[derive(Debug, Clone)]
 pub struct DatasetScan<'a> {
     dataset: &'a Dataset,

@@ -31,7 +31,7 @@ use crate::{Error, ErrorKind, Result};
 /// Bytes of the file's end compared before the rename (a change there is another writer).
 const TAIL_CHECK: u64 = 8;
 
-/// A writer of rows appended to an existing file; see the [module documentation](self).
+/// A writer of rows appended to an existing file; see the [module documentation](crate::edit).
 /// Nothing changes under the file's name until [`close`](Self::close) succeeds; dropping
 /// the writer without closing leaves the file as it was.
 #[derive(Debug)]
@@ -169,7 +169,7 @@ impl AppendWriter {
     }
 
     /// Writes the new row groups and footer, then puts the new file in the old one's place
-    /// (see the [module documentation](self)); returns the new file's metadata.
+    /// (see the [module documentation](crate::edit)); returns the new file's metadata.
     pub fn close(mut self) -> Result<FileMetaData> {
         let at = |e: Error| e.in_file(self.path.display().to_string());
         let (meta, out) = self.writer.close_into_inner().map_err(at)?;

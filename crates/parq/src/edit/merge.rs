@@ -82,7 +82,7 @@ fn output_schema(inputs: &[Input<'_>]) -> Result<SchemaRef> {
 }
 
 /// Merges the Parquet files `inputs`, in their order, into `output` (see the
-/// [module documentation](self)), encoding what is not copied with `properties`. The output
+/// [module documentation](crate::edit)), encoding what is not copied with `properties`. The output
 /// is written under a temporary name and renamed into place when complete; it may not be
 /// one of the inputs.
 ///

@@ -158,7 +158,7 @@ fn sorting_columns(schema: &Schema, keys: &[SortKey]) -> Result<Vec<SortingColum
 }
 
 /// Reads `input` and writes it to `output` with `properties` and the changes of `options`
-/// (see the [module documentation](self)), under a temporary name renamed into place when
+/// (see the [module documentation](crate::edit)), under a temporary name renamed into place when
 /// complete; `output` may not be `input`. Returns the rows written.
 pub fn rewrite(
     input: impl AsRef<Path>,

@@ -6,13 +6,13 @@
 //! branching, and each value is one unaligned 8-byte load (16 bytes above 56 bits), a shift and
 //! a mask. The width dispatch happens once per call, not per group.
 //!
-//! A group's loads reach up to [`read_len`] bytes past its start, a little more than its `w`
+//! A group's loads reach up to `read_len` bytes past its start, a little more than its `w`
 //! bytes. Groups with that many bytes left in the source are read in place; only the last one
 //! or two of a slice are first copied into a zero-padded stack buffer. Callers that can pass
 //! the rest of their data (not just the packed bytes) get every group but the page's last ones
 //! read in place.
 //!
-//! [`unpack_with`] hands every unpacked group to a closure while it is still in registers, so
+//! `unpack_with` hands every unpacked group to a closure while it is still in registers, so
 //! DELTA_BINARY_PACKED fuses its prefix sum and the dictionary gather could fuse a lookup.
 //!
 //! `pack` is the inverse, for the encoders (`super::encode`): a group of 8 values is OR-ed

@@ -10,7 +10,7 @@
 //! bit-packed LSB first with its own width (0..=64; above 32 for INT32 only in files that
 //! computed the deltas in 64 bits, like DuckDB's, whose low 32 bits are kept). They are unpacked a group of 8 at a time
 //! straight into the output, and each group is prefix-summed while still in registers
-//! ([`unpack_with`]), with wrapping arithmetic (32-bit for INT32, 64-bit for INT64), as the
+//! (`unpack_with`), with wrapping arithmetic (32-bit for INT32, 64-bit for INT64), as the
 //! spec requires. The output grows a window of values at a time, so a header claiming many
 //! values (width-0 miniblocks cost no bytes) does not allocate ahead of decoding. Widths of
 //! miniblocks past the last value are ignored; the last miniblock may stop after the groups

@@ -95,7 +95,7 @@ pub fn decode_fixed_len_byte_array(
 /// Appends `n` BYTE_ARRAY values from the start of `data` to Arrow-style `offsets` and
 /// `values` (see [`OffsetSize`]); returns the bytes consumed. The lengths are scanned and
 /// checked first, so `values` is reserved once; the copies are then made in whole chunks
-/// (see [`copy_chunks`]) where the page and the output have the bytes to spare.
+/// (see `copy_chunks`) where the page and the output have the bytes to spare.
 pub fn decode_byte_array<O: OffsetSize>(
     data: &[u8],
     n: usize,

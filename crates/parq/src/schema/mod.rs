@@ -150,7 +150,7 @@ pub fn arrow_schema(meta: &FileMetaData, opts: &ArrowSchemaOptions) -> Result<Sc
     arrow_schema_with(meta, &FileKeyValues::of(meta), opts)
 }
 
-/// [`arrow_schema`] with the file's key-value metadata decoded before (once per file).
+/// [`arrow_schema`](fn@arrow_schema) with the file's key-value metadata decoded before (once per file).
 pub fn arrow_schema_with(
     meta: &FileMetaData,
     key_values: &FileKeyValues,

@@ -111,7 +111,7 @@ impl<W: Write> ParquetWriter<W> {
 
     /// Closes the open row group, then copies row groups `row_groups` of `source` (a Parquet
     /// file whose footer is `meta`) after it, byte for byte (see the
-    /// [module documentation](self)): pages, statistics, dictionary, page index and Bloom
+    /// [`edit`](crate::edit) module): pages, statistics, dictionary, page index and Bloom
     /// filters are carried, and the file's `sorting_columns` of each row group. Refused (an
     /// error, nothing written) when [`copy_refusal`](Self::copy_refusal) gives a reason.
     pub fn copy_row_groups<R: Read + Seek>(
