@@ -2,7 +2,8 @@
 polars users.
 
 The API follows ``pyarrow.parquet``: ``read_table``, ``ParquetFile``, ``read_metadata``,
-``read_schema``, ``write_table`` and ``ParquetWriter``. Tables come back as ``pyarrow.Table``
+``read_schema``, ``write_table`` and ``ParquetWriter`` (``append=True`` appends to a file),
+and ``merge`` joins files (row groups copied byte for byte). Tables come back as ``pyarrow.Table``
 (hand them to ``polars.from_arrow`` or DuckDB without a copy); anything that exports an Arrow
 stream (``__arrow_c_stream__``) can be written. The GIL is released while parq decodes and
 encodes. Errors are ``parq.ParquetError`` (``ParquetInvalidFileError``,
@@ -25,6 +26,7 @@ from parq._parq import (
     RowGroupMetaData,
     Statistics,
     clear_metadata_cache,
+    merge,
     read_metadata,
     read_schema,
     release_buffers,
@@ -50,6 +52,7 @@ __all__ = [
     "clear_metadata_cache",
     "dataset",
     "encryption",
+    "merge",
     "read_metadata",
     "read_schema",
     "read_table",

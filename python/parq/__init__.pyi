@@ -25,6 +25,7 @@ from parq._parq import (
     release_buffers as release_buffers,
     clear_metadata_cache as clear_metadata_cache,
     write_table as write_table,
+    merge as merge,
 )
 
 Filters = Union[

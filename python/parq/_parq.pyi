@@ -62,6 +62,23 @@ def write_table(
     encryption_properties: Optional[FileEncryptionProperties] = None,
 ) -> None: ...
 
+def merge(
+    inputs: Sequence[Union[str, os.PathLike[str]]],
+    output: Union[str, os.PathLike[str]],
+    compression: str = "snappy",
+    compression_level: Optional[int] = None,
+    use_dictionary: bool = True,
+    write_statistics: bool = True,
+    data_page_version: str = "1.0",
+    row_group_size: Optional[int] = None,
+    data_page_size: Optional[int] = None,
+    write_page_index: bool = True,
+    write_footer_index: bool = True,
+) -> dict[str, int]:
+    """Merges Parquet files into ``output``: row groups copied byte for byte where a file
+    has the output's Parquet schema, the rest encoded with the options; columns united by
+    name. Returns ``{"row_groups_copied", "files_reencoded", "rows"}``."""
+
 class FileDecryptionProperties:
     """The keys to read an encrypted file (explicit, or from ``CryptoFactory``)."""
 
@@ -143,7 +160,8 @@ class ParquetFile:
 
 class ParquetWriter:
     """An open Parquet writer; ``close()`` (or the end of a ``with`` block) writes the
-    footer."""
+    footer. With ``append=True`` the rows are appended to the existing file at the path as
+    new row groups; ``close()`` replaces the file whole (a crash leaves the old file)."""
 
     def __init__(
         self,
@@ -159,6 +177,7 @@ class ParquetWriter:
         write_page_index: bool = True,
         write_footer_index: bool = True,
         encryption_properties: Optional[FileEncryptionProperties] = None,
+        append: bool = False,
     ) -> None: ...
     def write_table(self, table: Any) -> None: ...
     def write_batch(self, batch: Any) -> None: ...

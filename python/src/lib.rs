@@ -464,6 +464,7 @@ fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(clear_metadata_cache, m)?)?;
     m.add_function(wrap_pyfunction!(write::write_table, m)?)?;
     m.add_function(wrap_pyfunction!(write::write_to_dataset, m)?)?;
+    m.add_function(wrap_pyfunction!(write::merge, m)?)?;
     m.add_class::<ParquetFile>()?;
     m.add_class::<dataset::PyDataset>()?;
     m.add_class::<write::ParquetWriter>()?;

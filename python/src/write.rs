@@ -131,11 +131,35 @@ fn properties(
     b.build().map_err(error)
 }
 
+/// A writer of a new file, or of rows appended to an existing one.
+enum Inner {
+    New(parq::write::ParquetWriter<Sink>),
+    Append(parq::edit::AppendWriter),
+}
+
+impl Inner {
+    fn write(&mut self, batch: &RecordBatch) -> parq::Result<()> {
+        match self {
+            Inner::New(w) => w.write(batch),
+            Inner::Append(w) => w.write(batch),
+        }
+    }
+
+    fn close(self) -> parq::Result<()> {
+        match self {
+            Inner::New(w) => w.close().map(drop),
+            Inner::Append(w) => w.close().map(drop),
+        }
+    }
+}
+
 /// An open Parquet writer; the file's footer is written by `close()` (or at the end of a
-/// `with` block).
+/// `with` block). With `append=True` the rows are appended to the existing file at the
+/// path as new row groups (`parq::edit::AppendWriter`: the file is replaced whole by
+/// `close()`, a crash leaving the old file).
 #[pyclass(module = "parq")]
 pub(crate) struct ParquetWriter {
-    inner: Mutex<Option<parq::write::ParquetWriter<Sink>>>,
+    inner: Mutex<Option<Inner>>,
     schema: SchemaRef,
     target: Target,
 }
@@ -151,9 +175,31 @@ impl ParquetWriter {
         let writer =
             parq::write::ParquetWriter::try_new(sink, schema.clone(), props).map_err(error)?;
         Ok(ParquetWriter {
-            inner: Mutex::new(Some(writer)),
+            inner: Mutex::new(Some(Inner::New(writer))),
             schema,
             target,
+        })
+    }
+
+    /// A writer of rows of `schema` appended to the file at `where_` (a path).
+    fn open_append(
+        where_: &Bound<'_, PyAny>,
+        schema: SchemaRef,
+        props: WriterProperties,
+    ) -> PyResult<ParquetWriter> {
+        if !(where_.is_instance_of::<PyString>() || where_.hasattr("__fspath__")?) {
+            return Err(PyTypeError::new_err(
+                "append=True needs the path of an existing Parquet file",
+            ));
+        }
+        let path: PathBuf = where_.extract()?;
+        let writer =
+            parq::write::ParquetWriter::append_to_with_schema(&path, schema.clone(), props)
+                .map_err(error)?;
+        Ok(ParquetWriter {
+            inner: Mutex::new(Some(Inner::Append(writer))),
+            schema,
+            target: None,
         })
     }
 
@@ -174,7 +220,7 @@ impl ParquetWriter {
                 let b = b.map_err(crate::arrow)?;
                 w.write(&b)?;
             }
-            Ok(())
+            Ok::<(), parq::Error>(())
         })
         .map_err(error)
     }
@@ -183,7 +229,7 @@ impl ParquetWriter {
 #[pymethods]
 impl ParquetWriter {
     #[new]
-    #[pyo3(signature = (where_, schema, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None))]
+    #[pyo3(signature = (where_, schema, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, append=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         where_: &Bound<'_, PyAny>,
@@ -198,7 +244,13 @@ impl ParquetWriter {
         write_page_index: bool,
         write_footer_index: bool,
         encryption_properties: Option<PyRef<'_, PyFileEncryptionProperties>>,
+        append: bool,
     ) -> PyResult<Self> {
+        if append && encryption_properties.is_some() {
+            return Err(PyValueError::new_err(
+                "rows cannot be appended to an encrypted file",
+            ));
+        }
         let props = properties(
             compression,
             compression_level,
@@ -212,7 +264,10 @@ impl ParquetWriter {
             encryption_properties.as_deref(),
         )?;
         let schema = SchemaRef::new(arrow_schema::Schema::from_pyarrow_bound(schema)?);
-        ParquetWriter::open(where_, schema, props)
+        match append {
+            true => ParquetWriter::open_append(where_, schema, props),
+            false => ParquetWriter::open(where_, schema, props),
+        }
     }
 
     /// Writes the rows of `table` (any object exporting an Arrow stream).
@@ -305,6 +360,48 @@ pub(crate) fn write_table(
     let writer = ParquetWriter::open(where_, schema, props)?;
     writer.write_batches(py, stream)?;
     writer.close(py)
+}
+
+/// Merges the Parquet files `inputs` into `output` (`parq::edit::merge`): row groups copied
+/// byte for byte where a file has the output's Parquet schema, the rest encoded with the
+/// options; returns what was done.
+#[pyfunction]
+#[pyo3(signature = (inputs, output, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn merge(
+    py: Python<'_>,
+    inputs: Vec<PathBuf>,
+    output: PathBuf,
+    compression: &str,
+    compression_level: Option<i32>,
+    use_dictionary: bool,
+    write_statistics: bool,
+    data_page_version: &str,
+    row_group_size: Option<usize>,
+    data_page_size: Option<usize>,
+    write_page_index: bool,
+    write_footer_index: bool,
+) -> PyResult<std::collections::HashMap<&'static str, u64>> {
+    let properties = properties(
+        compression,
+        compression_level,
+        use_dictionary,
+        write_statistics,
+        data_page_version,
+        row_group_size,
+        data_page_size,
+        write_page_index,
+        write_footer_index,
+        None,
+    )?;
+    let report = py
+        .detach(|| parq::edit::merge(&inputs, &output, properties))
+        .map_err(error)?;
+    Ok(std::collections::HashMap::from([
+        ("row_groups_copied", report.row_groups_copied as u64),
+        ("files_reencoded", report.files_reencoded as u64),
+        ("rows", report.rows),
+    ]))
 }
 
 /// Writes `table` as a dataset below `root_path` (a directory or a URL), split into hive

@@ -37,7 +37,9 @@ fn properties(output: &Path, write: &WriteArgs) -> Result<WriterProperties, CliE
 
 /// The file an error of the library names, else `fallback`.
 fn located(fallback: &Path, e: parq::Error) -> CliError {
-    let file = e.file().map_or_else(|| fallback.to_path_buf(), PathBuf::from);
+    let file = e
+        .file()
+        .map_or_else(|| fallback.to_path_buf(), PathBuf::from);
     CliError::new(&file, e)
 }
 
@@ -101,7 +103,12 @@ pub fn rewrite(
     quiet: QuietArg,
 ) -> Result<String, CliError> {
     let props = properties(output, write)?;
-    let bad = |m: String| CliError::new(output, parq::Error::new(parq::ErrorKind::InvalidArgument(m)));
+    let bad = |m: String| {
+        CliError::new(
+            output,
+            parq::Error::new(parq::ErrorKind::InvalidArgument(m)),
+        )
+    };
     let rename = args
         .rename
         .iter()

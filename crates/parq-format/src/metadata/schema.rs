@@ -422,10 +422,7 @@ impl Schema {
         let mut pairs = self.elements.iter().zip(&other.elements).enumerate();
         pairs.all(|(i, (a, b))| {
             let names = i == 0 || self.name_bytes(i) == other.name_bytes(i);
-            let annotation = match (a.logical_type, b.logical_type) {
-                (None, None) => a.converted_type == b.converted_type,
-                (x, y) => x == y,
-            };
+            let annotation = plain_annotation(a) == plain_annotation(b);
             names
                 && annotation
                 && a.physical_type == b.physical_type
@@ -544,4 +541,32 @@ fn derive_leaves(elements: &[SchemaElement]) -> Result<(Vec<Leaf>, Vec<u32>)> {
         )));
     }
     Ok((leaves, paths))
+}
+
+/// An element's annotation (logical type, converted type) with a signed integer of the
+/// physical type's width taken as no annotation: it means what none means.
+fn plain_annotation(e: &SchemaElement) -> (Option<LogicalType>, Option<ConvertedType>) {
+    let width = match e.physical_type {
+        Some(PhysicalType::Int32) => 32,
+        Some(PhysicalType::Int64) => 64,
+        _ => return (e.logical_type, e.converted_type),
+    };
+    let logical_plain = match e.logical_type {
+        None => true,
+        Some(LogicalType::Integer {
+            bit_width,
+            is_signed,
+        }) => is_signed && i32::from(bit_width) == width,
+        Some(_) => false,
+    };
+    let converted_plain = match e.converted_type {
+        None => true,
+        Some(ConvertedType::Int32) => width == 32,
+        Some(ConvertedType::Int64) => width == 64,
+        Some(_) => false,
+    };
+    match logical_plain && converted_plain {
+        true => (None, None),
+        false => (e.logical_type, e.converted_type),
+    }
 }

@@ -12,7 +12,7 @@ use crate::error::arrow_error;
 use crate::{Error, ErrorKind, Result};
 
 /// The type both `a` and `b` are read as, if any.
-fn promote(a: &DataType, b: &DataType) -> Option<DataType> {
+pub(crate) fn promote(a: &DataType, b: &DataType) -> Option<DataType> {
     use DataType::*;
     Some(match (a, b) {
         _ if a == b => a.clone(),

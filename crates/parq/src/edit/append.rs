@@ -21,7 +21,7 @@ use arrow_schema::{Schema, SchemaRef};
 
 use super::temp::{same_file, TempFile};
 use super::Progress;
-use crate::dataset::schema::conform;
+use crate::dataset::schema::{conform, promote};
 use crate::error::arrow_error;
 use crate::format::metadata::FileMetaData;
 use crate::read::ParquetReader;
@@ -49,7 +49,7 @@ impl ParquetWriter<BufWriter<File>> {
     /// Arrow schema (as [`ParquetReader::schema`] gives it); see [`AppendWriter`].
     ///
     /// ```
-    /// # fn main() -> parq::Result<()> {
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// use std::sync::Arc;
     /// use arrow_array::{Int64Array, RecordBatch};
     /// use arrow_schema::{DataType, Field, Schema};
@@ -173,7 +173,9 @@ impl AppendWriter {
     pub fn close(mut self) -> Result<FileMetaData> {
         let at = |e: Error| e.in_file(self.path.display().to_string());
         let (meta, out) = self.writer.close_into_inner().map_err(at)?;
-        let file = out.into_inner().map_err(|e| at(Error::from(e.into_error())))?;
+        let file = out
+            .into_inner()
+            .map_err(|e| at(Error::from(e.into_error())))?;
         file.sync_all().map_err(|e| at(e.into()))?;
         drop(file);
         // Another writer of the file since it was copied: keep its bytes, not ours.
@@ -253,13 +255,21 @@ pub fn append_files<P: AsRef<Path>>(
     let schema = writer.arrow_schema().clone();
     for (path, reader) in &readers {
         let s = reader.schema().map_err(|e| e.in_file(name(path)))?;
-        if let Some(f) = s.fields().iter().find(|f| schema.field_with_name(f.name()).is_err()) {
-            return Err(Error::new(ErrorKind::InvalidArgument(format!(
-                "column `{}` is not a column of {}",
-                f.name(),
-                name(target)
-            )))
-            .in_file(name(path)));
+        for f in s.fields() {
+            let why = match schema.field_with_name(f.name()) {
+                Err(_) => format!("column `{}` is not a column of {}", f.name(), name(target)),
+                Ok(t) if promote(f.data_type(), t.data_type()).as_ref() != Some(t.data_type()) => {
+                    format!(
+                        "column `{}` is {} here and {} in {}",
+                        f.name(),
+                        f.data_type(),
+                        t.data_type(),
+                        name(target)
+                    )
+                }
+                Ok(_) => continue,
+            };
+            return Err(Error::new(ErrorKind::InvalidArgument(why)).in_file(name(path)));
         }
     }
     let mut report = AppendReport::default();

@@ -87,7 +87,7 @@ fn output_schema(inputs: &[Input<'_>]) -> Result<SchemaRef> {
 /// one of the inputs.
 ///
 /// ```
-/// # fn main() -> parq::Result<()> {
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// use std::sync::Arc;
 /// use arrow_array::{Int64Array, RecordBatch};
 /// use arrow_schema::{DataType, Field, Schema};
@@ -158,8 +158,22 @@ pub fn merge_with_progress<P: AsRef<Path>>(
     let (mut tmp, file) = TempFile::create(output)?;
     let out_err = |e: Error| e.in_file(name(output));
     let mut buf = BufWriter::with_capacity(1 << 20, file);
-    let mut writer =
-        ParquetWriter::try_new(&mut buf, schema.clone(), properties).map_err(out_err)?;
+    // Files of one Parquet schema are joined in it, whatever parq would derive.
+    let first = opened.first().map(|i| i.reader.metadata());
+    let one_layout = first.is_some_and(|f| {
+        let like = crate::write::Inherited::of(f);
+        opened.iter().all(|i| {
+            let meta = i.reader.metadata();
+            crate::write::copy_refusal(false, f.schema(), Some(&like), meta).is_none()
+        })
+    });
+    let mut writer = match first {
+        Some(f) if one_layout && properties.encryption().is_none() => {
+            ParquetWriter::copier(&mut buf, schema.clone(), properties, f)
+        }
+        _ => ParquetWriter::try_new(&mut buf, schema.clone(), properties),
+    }
+    .map_err(out_err)?;
     let mut report = MergeReport::default();
     let mut done = Progress {
         rows_total: total.rows,
@@ -191,7 +205,8 @@ pub fn merge_with_progress<P: AsRef<Path>>(
                     .map_err(out_err)?;
                 file_done += batch.num_rows() as u64;
                 done.rows += batch.num_rows() as u64;
-                let share = input.bytes as u128 * u128::from(file_done) / u128::from(file_rows.max(1));
+                let share =
+                    input.bytes as u128 * u128::from(file_done) / u128::from(file_rows.max(1));
                 done.bytes = base + share.min(u128::from(input.bytes)) as u64;
                 progress(done);
             }

@@ -99,7 +99,11 @@ fn invalid(message: String) -> Error {
 /// The output schema: `schema` without the dropped columns, renamed; and the indices of
 /// the kept columns in `schema`.
 fn output_schema(schema: &Schema, opts: &RewriteOptions) -> Result<(SchemaRef, Vec<usize>)> {
-    for name in opts.drop.iter().chain(opts.rename.iter().map(|(old, _)| old)) {
+    for name in opts
+        .drop
+        .iter()
+        .chain(opts.rename.iter().map(|(old, _)| old))
+    {
         if schema.field_with_name(name).is_err() {
             return Err(Error::new(ErrorKind::ColumnNotFound { path: name.clone() }));
         }
@@ -133,9 +137,11 @@ fn output_schema(schema: &Schema, opts: &RewriteOptions) -> Result<(SchemaRef, V
 fn sorting_columns(schema: &Schema, keys: &[SortKey]) -> Result<Vec<SortingColumn>> {
     keys.iter()
         .map(|k| {
-            let (i, f) = schema
-                .column_with_name(&k.column)
-                .ok_or_else(|| Error::new(ErrorKind::ColumnNotFound { path: k.column.clone() }))?;
+            let (i, f) = schema.column_with_name(&k.column).ok_or_else(|| {
+                Error::new(ErrorKind::ColumnNotFound {
+                    path: k.column.clone(),
+                })
+            })?;
             if leaf_count(f.data_type()) != 1 || f.data_type().is_nested() {
                 return Err(invalid(format!(
                     "sorting by `{}`: a nested column cannot be a sort key",
@@ -181,13 +187,15 @@ pub fn rewrite(
     let sort_by: Vec<SortKey> = options
         .sort_by
         .iter()
-        .map(|k| match options.rename.iter().find(|(old, _)| *old == k.column) {
-            Some((_, new)) if schema.field_with_name(&k.column).is_err() => SortKey {
-                column: new.clone(),
-                ..k.clone()
+        .map(
+            |k| match options.rename.iter().find(|(old, _)| *old == k.column) {
+                Some((_, new)) if schema.field_with_name(&k.column).is_err() => SortKey {
+                    column: new.clone(),
+                    ..k.clone()
+                },
+                _ => k.clone(),
             },
-            _ => k.clone(),
-        })
+        )
         .collect();
     let mut properties = properties;
     if !sort_by.is_empty() {
@@ -202,7 +210,8 @@ pub fn rewrite(
     };
     let (mut tmp, file) = TempFile::create(output)?;
     let mut buf = BufWriter::with_capacity(1 << 20, file);
-    let mut writer = ParquetWriter::try_new(&mut buf, schema.clone(), properties).map_err(out_err)?;
+    let mut writer =
+        ParquetWriter::try_new(&mut buf, schema.clone(), properties).map_err(out_err)?;
     let shape = |b: &RecordBatch| -> Result<RecordBatch> {
         let columns = kept
             .iter()
@@ -236,10 +245,11 @@ pub fn rewrite(
         let keys = sort_by
             .iter()
             .map(|k| {
-                let values = all
-                    .column_by_name(&k.column)
-                    .cloned()
-                    .ok_or_else(|| Error::new(ErrorKind::ColumnNotFound { path: k.column.clone() }))?;
+                let values = all.column_by_name(&k.column).cloned().ok_or_else(|| {
+                    Error::new(ErrorKind::ColumnNotFound {
+                        path: k.column.clone(),
+                    })
+                })?;
                 Ok(SortColumn {
                     values,
                     options: Some(SortOptions {

@@ -69,10 +69,9 @@ impl TempFile {
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {}
                 Err(e) => {
-                    return Err(Error::from(e).in_file(format!(
-                        "a temporary file in {}",
-                        dir.display()
-                    )))
+                    return Err(
+                        Error::from(e).in_file(format!("a temporary file in {}", dir.display()))
+                    )
                 }
             }
         }

@@ -175,6 +175,14 @@ impl AppVersion {
     }
 }
 
+/// False for the writers whose `min_value` / `max_value` statistics readers do not take
+/// as they are (parquet-mr before 1.10.0, parquet-cpp before 1.3.0: see the
+/// [module documentation](self)).
+pub(crate) fn trusted_writer(created_by: Option<&str>) -> bool {
+    let v = AppVersion::parse(created_by);
+    !(v.lt("parquet-cpp", (1, 3, 0)) || v.lt("parquet-mr", (1, 10, 0)))
+}
+
 fn f16_to_f32(bits: u16) -> f32 {
     let sign = if bits & 0x8000 != 0 { -1.0f32 } else { 1.0 };
     let exp = i32::from((bits >> 10) & 0x1f);

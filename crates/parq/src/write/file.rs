@@ -34,7 +34,7 @@ use super::properties::WriterProperties;
 use super::statistics::StatsOrder;
 use crate::format::crypto::FileEncryptor;
 use crate::format::footer::{build_index, DecodeOptions};
-use crate::format::metadata::{Arena, FileMetaData, KeyValue, RowGroup, Schema};
+use crate::format::metadata::{Arena, ColumnOrder, FileMetaData, KeyValue, RowGroup, Schema};
 use crate::format::thrift::{wire, Limits, Writer};
 use crate::{Error, ErrorKind, Result};
 
@@ -90,6 +90,22 @@ struct BloomEntry {
     column: usize,
     start: usize,
     len: usize,
+}
+
+/// The fields of a file's footer that decide how readers take its statistics.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Inherited {
+    pub(crate) created_by: Option<Vec<u8>>,
+    pub(crate) column_orders: Option<Vec<ColumnOrder>>,
+}
+
+impl Inherited {
+    pub(crate) fn of(meta: &FileMetaData) -> Inherited {
+        Inherited {
+            created_by: meta.created_by.map(|r| meta.bytes(r).to_vec()),
+            column_orders: meta.column_orders.clone(),
+        }
+    }
 }
 
 /// Writes Arrow record batches to a Parquet file.
@@ -151,6 +167,11 @@ pub struct ParquetWriter<W: Write> {
     bloom_entries: Vec<BloomEntry>,
     /// The keys and AAD of an encrypted file.
     encryptor: Option<FileEncryptor>,
+    /// A writer of copied row groups only ([`ParquetWriter::copier`]).
+    copy_only: bool,
+    /// The header fields of the file whose row groups are continued or copied, written
+    /// instead of parq's own so that their statistics are read as before.
+    inherited: Option<Inherited>,
     failed: bool,
 }
 
@@ -220,6 +241,52 @@ impl<W: Write> ParquetWriter<W> {
         Self::build(writer, arrow_schema, properties, Some((meta, end)))
     }
 
+    /// A writer that only copies row groups ([`copy_row_groups`](Self::copy_row_groups))
+    /// of files like `like`: its Parquet schema (kept as it is, annotations and all),
+    /// `created_by` and `column_orders` (so that readers take the copied statistics as they
+    /// took them there), and the Arrow schema `arrow_schema` (written as `ARROW:schema`);
+    /// rows written to it are refused. The way to join files whose schema is not the one parq derives from their
+    /// Arrow schema (another writer's annotations or decimal widths) without re-encoding.
+    pub fn copier(
+        writer: W,
+        arrow_schema: SchemaRef,
+        properties: WriterProperties,
+        like: &FileMetaData,
+    ) -> Result<ParquetWriter<W>> {
+        if properties.encryption().is_some() {
+            return Err(writer_error(
+                "a writer that copies row groups cannot encrypt",
+            ));
+        }
+        let mut out = Counting {
+            inner: writer,
+            pos: 0,
+        };
+        out.write_all(b"PAR1")?;
+        Ok(ParquetWriter {
+            out,
+            arrow_schema,
+            schema: like.schema().clone(),
+            props: properties,
+            columns: Vec::new(),
+            places: Vec::new(),
+            shared: Shared::default(),
+            helpers: Vec::new(),
+            arena: Arena::default(),
+            row_groups: Vec::new(),
+            open_rows: 0,
+            held: None,
+            num_rows: 0,
+            page_index: PageIndexWriter::new(),
+            blooms: Vec::new(),
+            bloom_entries: Vec::new(),
+            encryptor: None,
+            copy_only: true,
+            inherited: Some(Inherited::of(like)),
+            failed: false,
+        })
+    }
+
     fn build(
         writer: W,
         arrow_schema: SchemaRef,
@@ -271,7 +338,10 @@ impl<W: Write> ParquetWriter<W> {
         };
         match continued {
             Some((meta, end)) => {
-                if let Some(why) = copy::copy_refusal(encryptor.is_some(), &schema, meta) {
+                let inherited = Inherited::of(meta);
+                if let Some(why) =
+                    copy::copy_refusal(encryptor.is_some(), &schema, Some(&inherited), meta)
+                {
                     return Err(writer_error(format_args!(
                         "cannot continue the file: {why}"
                     )));
@@ -311,6 +381,8 @@ impl<W: Write> ParquetWriter<W> {
             blooms: Vec::new(),
             bloom_entries: Vec::new(),
             encryptor,
+            copy_only: false,
+            inherited: continued.map(|(meta, _)| Inherited::of(meta)),
             failed: false,
         })
     }
@@ -364,6 +436,9 @@ impl<W: Write> ParquetWriter<W> {
     /// is checked), and only when encoding them cannot fail on a value.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         self.check()?;
+        if self.copy_only {
+            return Err(writer_error("this writer only copies row groups"));
+        }
         if batch.num_columns() != self.arrow_schema.fields().len() {
             return Err(writer_error(format_args!(
                 "a batch of {} columns for a schema of {}",
@@ -701,15 +776,25 @@ impl<W: Write> ParquetWriter<W> {
                 value: v.as_ref().map(|v| self.arena.push(v.as_bytes())),
             })
             .collect();
-        let created_by = self.arena.push(self.props.created_by().as_bytes());
-        let orders: Vec<_> = (0..self.schema.num_columns())
-            .map(|j| {
-                self.schema
-                    .leaf_element(j)
-                    .map_or(Ok(StatsOrder::Undefined), StatsOrder::for_element)
-                    .map(StatsOrder::column_order)
-            })
-            .collect::<Result<_>>()?;
+        let (created_by, orders) = match &self.inherited {
+            // The statistics of copied row groups are read under their file's header.
+            Some(h) => (
+                h.created_by.as_ref().map(|c| self.arena.push(c)),
+                h.column_orders.clone(),
+            ),
+            None => {
+                let orders = (0..self.schema.num_columns())
+                    .map(|j| {
+                        self.schema
+                            .leaf_element(j)
+                            .map_or(Ok(StatsOrder::Undefined), StatsOrder::for_element)
+                            .map(StatsOrder::column_order)
+                    })
+                    .collect::<Result<_>>()?;
+                let created_by = self.arena.push(self.props.created_by().as_bytes());
+                (Some(created_by), Some(orders))
+            }
+        };
         let buf = self.arena.as_slice();
         let mut out = Vec::new();
         let w = &mut Writer::new(&mut out);
@@ -727,20 +812,29 @@ impl<W: Write> ParquetWriter<W> {
         }
         w.write_field_header(wire::LIST, 5, &mut last);
         KeyValue::encode_list(&kvs, w, buf);
-        w.write_field_header(wire::BINARY, 6, &mut last);
-        w.write_binary(created_by.slice(buf));
-        w.write_field_header(wire::LIST, 7, &mut last);
-        w.write_list_header(wire::STRUCT, orders.len());
-        for o in orders {
-            // ColumnOrder is a union: TYPE_ORDER (field 1), an empty struct.
-            let mut l = 0i16;
-            let id = match o {
-                crate::format::metadata::ColumnOrder::Ieee754TotalOrder => 2,
-                _ => 1,
-            };
-            w.write_field_header(wire::STRUCT, id, &mut l);
-            w.write_stop();
-            w.write_stop();
+        if let Some(c) = created_by {
+            w.write_field_header(wire::BINARY, 6, &mut last);
+            w.write_binary(c.slice(buf));
+        }
+        if let Some(orders) = orders {
+            w.write_field_header(wire::LIST, 7, &mut last);
+            w.write_list_header(wire::STRUCT, orders.len());
+            for o in orders {
+                // ColumnOrder is a union of empty structs: TYPE_ORDER (field 1),
+                // IEEE_754_TOTAL_ORDER (2); an undefined order is the empty union.
+                let mut l = 0i16;
+                let id = match o {
+                    ColumnOrder::TypeDefined => Some(1),
+                    ColumnOrder::Ieee754TotalOrder => Some(2),
+                    ColumnOrder::Undefined => None,
+                    ColumnOrder::Unrecognized { field_id, .. } => Some(field_id),
+                };
+                if let Some(id) = id {
+                    w.write_field_header(wire::STRUCT, id, &mut l);
+                    w.write_stop();
+                }
+                w.write_stop();
+            }
         }
         if let Some(e) = encryptor {
             e.write_footer_fields(w, &mut last);
@@ -752,6 +846,7 @@ impl<W: Write> ParquetWriter<W> {
 
 #[path = "file_copy.rs"]
 mod copy;
+pub(crate) use copy::copy_refusal;
 
 #[cfg(test)]
 #[path = "file_tests.rs"]

@@ -6,8 +6,10 @@
 
 use std::io::{Read, Seek, SeekFrom, Write};
 
-use super::{writer_error, ParquetWriter};
-use crate::format::metadata::{Arena, BloomFilterHeader, FileMetaData, OffsetIndex, RowGroup};
+use super::{writer_error, Inherited, ParquetWriter};
+use crate::format::metadata::{
+    Arena, BloomFilterHeader, ColumnOrder, FileMetaData, OffsetIndex, RowGroup,
+};
 use crate::format::thrift::Reader;
 use crate::page::{chunk_range, needs_legacy_dictionary_padding};
 use crate::{Error, ErrorKind, Result};
@@ -21,11 +23,32 @@ const BLOOM_HEADER_PROBE: u64 = 64;
 const MAX_BLOOM_BYTES: u64 = 128 << 20;
 
 /// Why the row groups of a file cannot be copied into a writer, or `None` when they can.
-pub(super) fn copy_refusal(
+pub(crate) fn copy_refusal(
     writer_encrypted: bool,
     writer_schema: &crate::format::metadata::Schema,
+    inherited: Option<&Inherited>,
     meta: &FileMetaData,
 ) -> Option<&'static str> {
+    match inherited {
+        // A file written under another header: its statistics would be read otherwise.
+        Some(h) if *h != Inherited::of(meta) => {
+            return Some("its created_by or column_orders differ from the output's")
+        }
+        Some(_) => {}
+        None => {
+            let orders = meta.column_orders.as_deref().unwrap_or_default();
+            if orders.len() != writer_schema.num_columns()
+                || orders
+                    .iter()
+                    .any(|o| *o != ColumnOrder::TypeDefined && *o != ColumnOrder::Ieee754TotalOrder)
+            {
+                return Some("its statistics have no column orders");
+            }
+            if !crate::schema::stats::trusted_writer(meta.created_by().as_deref()) {
+                return Some("its writer's statistics are not trusted");
+            }
+        }
+    }
     if writer_encrypted {
         return Some("the output is encrypted");
     }
@@ -106,7 +129,12 @@ impl<W: Write> ParquetWriter<W> {
     /// [`copy_row_groups`](Self::copy_row_groups) (its Parquet schema differs, either file
     /// is encrypted, ...), or `None` when they can.
     pub fn copy_refusal(&self, meta: &FileMetaData) -> Option<&'static str> {
-        copy_refusal(self.encryptor.is_some(), &self.schema, meta)
+        copy_refusal(
+            self.encryptor.is_some(),
+            &self.schema,
+            self.inherited.as_ref(),
+            meta,
+        )
     }
 
     /// Closes the open row group, then copies row groups `row_groups` of `source` (a Parquet

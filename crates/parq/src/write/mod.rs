@@ -52,6 +52,7 @@ mod values;
 
 pub use crate::bloom::Sbbf;
 pub use file::ParquetWriter;
+pub(crate) use file::{copy_refusal, Inherited};
 pub use page_index::{
     BuiltColumnIndex, ColumnIndexBuilder, OffsetIndexBuilder, PageIndexLocation, PageIndexWriter,
 };
