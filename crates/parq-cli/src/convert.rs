@@ -18,18 +18,19 @@
 //! allow a single dictionary per field, so when a column is dictionary-typed all chosen row
 //! groups are decoded into one batch instead (one dictionary per column).
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::File;
 use std::io::BufWriter;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::path::Path;
 
 use arrow_array::RecordBatch;
 use arrow_ipc::reader::FileReader;
 use arrow_ipc::writer::FileWriter;
 use arrow_schema::{DataType, SchemaRef};
+use parq::edit::{same_file, Progress, TempFile};
 use parq::write::file::ParquetWriter;
 
 use crate::dataset::DatasetArgs;
+use crate::progress::{Bar, QuietArg};
 use crate::read_options::{explain, open_reader, ReadArgs};
 use crate::write_options::WriteArgs;
 use crate::CliError;
@@ -41,8 +42,10 @@ pub fn run(
     read: &ReadArgs,
     dataset: &DatasetArgs,
     write: &WriteArgs,
+    quiet: QuietArg,
 ) -> Result<(), CliError> {
     let out_err = |m: String| CliError::message(output, m);
+    let bar = Bar::new(quiet, "converting");
     if same_file(input, output) {
         return Err(out_err("refusing to overwrite the input file".into()));
     }
@@ -58,7 +61,7 @@ pub fn run(
         ));
     }
     if crate::dataset::is_dataset(input) {
-        return run_dataset(input, output, read, dataset, write, to_parquet);
+        return run_dataset(input, output, read, dataset, write, to_parquet, &bar);
     }
     if is_arrow_ipc(input)? {
         if let Some(option) = read.parquet_only() {
@@ -69,7 +72,11 @@ pub fn run(
         }
         let (schema, batches) = read_ipc(input, read.columns.as_deref())?;
         return match to_parquet {
-            true => write_parquet(output, schema, batches.into_iter().map(Ok), write),
+            true => {
+                let total = batches.iter().map(|b| b.num_rows() as u64).sum();
+                let rows = shown(batches.into_iter().map(Ok), &bar, total);
+                write_parquet(output, schema, rows, write)
+            }
             false => Err(out_err(
                 "an Arrow IPC input converts to Parquet (a name ending in .parquet)".into(),
             )),
@@ -80,12 +87,9 @@ pub fn run(
         let read_err = |e| CliError::new(input, e);
         let schema = reader.schema().map_err(read_err)?;
         let mut batches = reader.batches().map_err(read_err)?;
-        write_parquet(
-            output,
-            schema,
-            (&mut batches).map(|b| b.map_err(read_err)),
-            write,
-        )?;
+        let total = rows_read(&reader, read);
+        let rows = shown((&mut batches).map(|b| b.map_err(read_err)), &bar, total);
+        write_parquet(output, schema, rows, write)?;
         if read.explain {
             explain(&reader, &batches.stats());
         }
@@ -112,11 +116,42 @@ pub fn run(
         false => reader.batches(),
     }
     .map_err(read_err)?;
-    write_ipc(output, &schema, (&mut batches).map(|b| b.map_err(read_err)))?;
+    let total = rows_read(&reader, read);
+    let rows = shown((&mut batches).map(|b| b.map_err(read_err)), &bar, total);
+    write_ipc(output, &schema, rows)?;
     if read.explain {
         explain(&reader, &batches.stats());
     }
     Ok(())
+}
+
+/// The rows a read of `reader` with `read`'s row groups gives at most (before filters).
+fn rows_read(reader: &parq::ParquetReader, read: &ReadArgs) -> u64 {
+    let groups = reader.metadata().row_groups();
+    let rows = |g: &parq::format::metadata::RowGroup| u64::try_from(g.num_rows()).unwrap_or(0);
+    match &read.row_groups {
+        Some(chosen) => chosen.iter().filter_map(|&i| groups.get(i)).map(rows).sum(),
+        None => groups.iter().map(rows).sum(),
+    }
+}
+
+/// `batches`, with the rows that pass shown on `bar` (of `total`, when known).
+fn shown<'a>(
+    batches: impl Iterator<Item = Result<RecordBatch, CliError>> + 'a,
+    bar: &'a Bar,
+    total: u64,
+) -> impl Iterator<Item = Result<RecordBatch, CliError>> + 'a {
+    let mut rows = 0u64;
+    batches.inspect(move |b| {
+        if let Ok(b) = b {
+            rows += b.num_rows() as u64;
+            bar.update(Progress {
+                rows,
+                rows_total: total,
+                ..Progress::default()
+            });
+        }
+    })
 }
 
 /// Converts the dataset `input` (a directory, glob or URL) to `output`.
@@ -127,10 +162,11 @@ fn run_dataset(
     dataset: &DatasetArgs,
     write: &WriteArgs,
     to_parquet: bool,
+    bar: &Bar,
 ) -> Result<(), CliError> {
     let (schema, mut batches, files) = crate::dataset::scan(input, read, dataset)?;
     let read_err = |e| CliError::new(input, e);
-    let rows = (&mut batches).map(|b| b.map_err(read_err));
+    let rows = shown((&mut batches).map(|b| b.map_err(read_err)), bar, 0);
     match to_parquet {
         true => write_parquet(output, schema, rows, write)?,
         false => write_ipc(output, &schema, rows)?,
@@ -148,7 +184,7 @@ fn write_ipc(
     batches: impl Iterator<Item = Result<RecordBatch, CliError>>,
 ) -> Result<(), CliError> {
     let out_err = |m: String| CliError::message(output, m);
-    let (mut tmp, file) = TempFile::create(output).map_err(out_err)?;
+    let (mut tmp, file) = TempFile::create(output).map_err(|e| CliError::new(output, e))?;
     let mut writer = FileWriter::try_new(BufWriter::with_capacity(1 << 20, file), schema)
         .map_err(|e| out_err(format!("cannot write: {e}")))?;
     let write_err = |e: arrow_schema::ArrowError| out_err(format!("cannot write: {e}"));
@@ -175,9 +211,7 @@ fn write_ipc(
     file.sync_all()
         .map_err(|e| out_err(format!("cannot write: {e}")))?;
     drop(file);
-    tmp.persist()
-        .map_err(|e| out_err(format!("cannot rename the temporary file into place: {e}")))?;
-    Ok(())
+    tmp.persist().map_err(|e| CliError::new(output, e))
 }
 
 /// Whether `path` is an Arrow IPC file (`ARROW1` magic), not a Parquet file.
@@ -239,7 +273,7 @@ fn write_parquet(
     let encryption = write.encrypt.encryption(output)?;
     let properties = write.properties(encryption).map_err(lib_err)?;
     ParquetWriter::try_new(std::io::sink(), schema.clone(), properties.clone()).map_err(lib_err)?;
-    let (mut tmp, file) = TempFile::create(output).map_err(out_err)?;
+    let (mut tmp, file) = TempFile::create(output).map_err(lib_err)?;
     let mut buf = BufWriter::with_capacity(1 << 20, file);
     let mut writer = ParquetWriter::try_new(&mut buf, schema, properties).map_err(lib_err)?;
     for batch in batches {
@@ -252,80 +286,5 @@ fn write_parquet(
     file.sync_all()
         .map_err(|e| out_err(format!("cannot write: {e}")))?;
     drop(file);
-    tmp.persist()
-        .map_err(|e| out_err(format!("cannot rename the temporary file into place: {e}")))
-}
-
-/// Whether `a` and `b` name the same existing file.
-pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
-    let (Ok(ma), Ok(mb)) = (fs::metadata(a), fs::metadata(b)) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if ma.dev() == mb.dev() && ma.ino() == mb.ino() {
-            return true;
-        }
-    }
-    let _ = (ma, mb);
-    matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
-}
-
-/// A temporary file next to its target, removed on drop unless persisted.
-pub(crate) struct TempFile {
-    path: PathBuf,
-    target: PathBuf,
-    done: bool,
-}
-
-impl TempFile {
-    /// The temporary file for `target`, and the file open for writing.
-    pub(crate) fn create(target: &Path) -> Result<(TempFile, File), String> {
-        static COUNTER: AtomicU32 = AtomicU32::new(0);
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let name = target
-            .file_name()
-            .ok_or_else(|| "not a file name".to_string())?
-            .to_string_lossy();
-        loop {
-            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-            let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-            match OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(file) => {
-                    let tmp = TempFile {
-                        path,
-                        target: target.to_path_buf(),
-                        done: false,
-                    };
-                    return Ok((tmp, file));
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {}
-                Err(e) => {
-                    return Err(format!(
-                        "cannot create a temporary file in {}: {e}",
-                        dir.display()
-                    ))
-                }
-            }
-        }
-    }
-
-    /// Renames the file (written, synced and closed by the caller) over its target.
-    pub(crate) fn persist(&mut self) -> std::io::Result<()> {
-        fs::rename(&self.path, &self.target)?;
-        self.done = true;
-        Ok(())
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.done {
-            let _ = fs::remove_file(&self.path);
-        }
-    }
+    tmp.persist().map_err(lib_err)
 }

@@ -84,8 +84,12 @@ pub fn append(
     let report = parq::edit::append_files(target, inputs, props, &mut |p| bar.update(p))
         .map_err(|e| located(target, e))?;
     bar.finish();
+    let rebuilt = match report.rebuilt {
+        true => "; rebuilt whole: its Parquet schema is another writer's",
+        false => "",
+    };
     Ok(format!(
-        "{}: {} rows appended from {} files ({} row groups copied, {} files encoded again)\n",
+        "{}: {} rows appended from {} files ({} row groups copied, {} files encoded again{rebuilt})\n",
         target.display(),
         report.rows,
         inputs.len(),

@@ -169,6 +169,8 @@ enum Command {
         dataset: dataset::DatasetArgs,
         #[command(flatten)]
         write: Box<write_options::WriteArgs>,
+        #[command(flatten)]
+        quiet: progress::QuietArg,
     },
     /// Draw where the file's bytes go: row groups by columns as areas sized by bytes,
     /// coloured by codec and encoding, with sizes, pages and statistics on hover.
@@ -319,7 +321,8 @@ fn main() -> ExitCode {
             read,
             dataset,
             write,
-        } => convert::run(input, output, read, dataset, write).map(|()| String::new()),
+            quiet,
+        } => convert::run(input, output, read, dataset, write, *quiet).map(|()| String::new()),
         Command::Layout {
             file,
             html,

@@ -3,9 +3,9 @@
 //! and `--quiet` is not given; nothing otherwise.
 
 use std::io::IsTerminal;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use indicatif::{HumanBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanBytes, HumanCount, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use parq::edit::Progress;
 
 /// `--quiet`, shared by the commands that show progress.
@@ -17,7 +17,7 @@ pub struct QuietArg {
 }
 
 /// A progress bar, or nothing.
-pub struct Bar(Option<ProgressBar>);
+pub struct Bar(Option<(ProgressBar, Instant)>);
 
 impl Bar {
     /// A bar for the work `what` (e.g. "merging"), unless `quiet` or standard error is not a
@@ -26,36 +26,44 @@ impl Bar {
         if quiet.quiet || !std::io::stderr().is_terminal() {
             return Bar(None);
         }
-        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         let style = ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {human_pos}/{human_len} rows, {msg} ({per_sec}, {elapsed})",
+            "{prefix} [{bar:30}] {human_pos}/{human_len} rows {msg} ({elapsed})",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> ");
         bar.set_style(style);
         bar.set_prefix(what.to_string());
         bar.enable_steady_tick(Duration::from_millis(200));
-        Bar(Some(bar))
+        Bar(Some((bar, Instant::now())))
     }
 
-    /// Shows `p`.
+    /// Shows `p`: rows of all, input bytes of all, rows a second.
     pub fn update(&self, p: Progress) {
-        if let Some(bar) = &self.0 {
-            if p.rows_total > 0 {
-                bar.set_length(p.rows_total);
-            }
-            bar.set_position(p.rows);
-            let bytes = match p.bytes_total {
-                0 => format!("{}", HumanBytes(p.bytes)),
-                t => format!("{} of {}", HumanBytes(p.bytes), HumanBytes(t)),
-            };
-            bar.set_message(bytes);
+        let Some((bar, start)) = &self.0 else {
+            return;
+        };
+        if p.rows_total > 0 {
+            bar.set_length(p.rows_total);
         }
+        bar.set_position(p.rows);
+        let bytes = match p.bytes_total {
+            0 if p.bytes == 0 => String::new(),
+            0 => format!("{}, ", HumanBytes(p.bytes)),
+            t => format!("{} of {}, ", HumanBytes(p.bytes), HumanBytes(t)),
+        };
+        let secs = start.elapsed().as_secs_f64();
+        let rate = if secs > 0.0 {
+            (p.rows as f64 / secs) as u64
+        } else {
+            0
+        };
+        bar.set_message(format!("{bytes}{} rows/s", HumanCount(rate)));
     }
 
     /// Removes the bar from the terminal.
     pub fn finish(&self) {
-        if let Some(bar) = &self.0 {
+        if let Some((bar, _)) = &self.0 {
             bar.finish_and_clear();
         }
     }

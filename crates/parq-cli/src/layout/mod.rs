@@ -22,10 +22,10 @@ use parq::format::metadata::{ColumnChunk, Compression, Encoding, FileMetaData, P
 use parq::schema::annotation::Unit;
 use parq::schema::{Annotation, StatValue, StatsContext};
 
-use crate::convert::TempFile;
 use crate::keys::KeyArgs;
 use crate::schema::logical_type_text;
 use crate::{read_footer, CliError};
+use parq::edit::TempFile;
 
 /// Writes the picture of `file` as an SVG to `svg_out` and/or as an HTML page to
 /// `html_out`; says what it wrote.
@@ -44,7 +44,7 @@ pub fn run(
         ));
     }
     for out in [html_out, svg_out].into_iter().flatten() {
-        if crate::convert::same_file(file, out) {
+        if parq::edit::same_file(file, out) {
             return Err(CliError::new(
                 out,
                 parq::Error::new(parq::ErrorKind::InvalidArgument(
@@ -94,14 +94,13 @@ fn read_page_index(
 
 /// Writes `text` to `out` through a temporary file renamed into place when complete.
 fn write_atomically(out: &Path, text: &str) -> Result<(), CliError> {
-    let err = |m: String| CliError::message(out, m);
+    let err = |e: parq::Error| CliError::new(out, e);
     let (mut tmp, mut f) = TempFile::create(out).map_err(err)?;
     f.write_all(text.as_bytes())
         .and_then(|()| f.sync_all())
-        .map_err(|e| err(format!("cannot write: {e}")))?;
+        .map_err(|e| err(e.into()))?;
     drop(f);
-    tmp.persist()
-        .map_err(|e| err(format!("cannot rename the temporary file into place: {e}")))
+    tmp.persist().map_err(err)
 }
 
 /// How a chunk's values are encoded, as the picture shades it.

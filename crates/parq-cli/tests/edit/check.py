@@ -220,6 +220,13 @@ def main():
         fail(f"append of a column the file lacks: {r.returncode} {r.stderr}")
     check_merged(path("t.parquet"), [p1, p2, narrow], copied=False)
 
+    # A file of another writer's Parquet schema (DuckDB's annotations) is rebuilt whole.
+    shutil.copy(ducks[0], path("td.parquet"))
+    r = parq("append", path("td.parquet"), ducks[1])
+    if "rebuilt whole" not in r.stdout:
+        fail(f"append to a DuckDB file: {r.stdout}")
+    check_merged(path("td.parquet"), ducks, copied=True)
+
     crash_test(p1, p2)
 
     # Rewrite: sorted, a column dropped and one renamed, recompressed.

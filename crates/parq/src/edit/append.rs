@@ -222,13 +222,19 @@ pub struct AppendReport {
     pub files_reencoded: usize,
     /// Rows appended.
     pub rows: u64,
+    /// The file was rebuilt rather than continued: its Parquet schema is not the one parq
+    /// writes for its Arrow schema (another writer's annotations or decimal widths), so
+    /// its row groups were copied (or, where the inputs' schemas differ, encoded) into a
+    /// new file with the new rows, renamed over it.
+    pub rebuilt: bool,
 }
 
 /// Appends the rows of the Parquet files `inputs` to the file `target` (see
 /// [`AppendWriter`]): row groups copied byte for byte where an input has the target's
 /// Parquet schema, else its rows made the target's types (int32 to int64, a column the
 /// input lacks as nulls) and encoded with `properties`. A column the target does not have is
-/// an error, before anything is written.
+/// an error, before anything is written. A target that cannot be continued (see
+/// [`AppendReport::rebuilt`]) is rebuilt whole.
 pub fn append_files<P: AsRef<Path>>(
     target: impl AsRef<Path>,
     inputs: &[P],
@@ -251,8 +257,9 @@ pub fn append_files<P: AsRef<Path>>(
         total.rows_total += u64::try_from(reader.metadata().num_rows()).unwrap_or(0);
         readers.push((path, reader));
     }
-    let mut writer = ParquetWriter::append_to(target, properties)?;
-    let schema = writer.arrow_schema().clone();
+    let schema = ParquetReader::open(target)
+        .and_then(|r| r.schema())
+        .map_err(|e| e.in_file(name(target)))?;
     for (path, reader) in &readers {
         let s = reader.schema().map_err(|e| e.in_file(name(path)))?;
         for f in s.fields() {
@@ -272,6 +279,22 @@ pub fn append_files<P: AsRef<Path>>(
             return Err(Error::new(ErrorKind::InvalidArgument(why)).in_file(name(path)));
         }
     }
+    let mut writer = match ParquetWriter::append_to(target, properties.clone()) {
+        Ok(w) => w,
+        // A file of another writer's Parquet schema: rebuilt with the rows appended.
+        Err(e) if matches!(e.kind(), ErrorKind::Unsupported(_)) => {
+            let mut all: Vec<&Path> = vec![target];
+            all.extend(inputs.iter().map(AsRef::as_ref));
+            let r = super::merge::merge_into(&all, target, properties, progress, true)?;
+            return Ok(AppendReport {
+                row_groups_copied: r.row_groups_copied,
+                files_reencoded: r.files_reencoded,
+                rows: total.rows_total,
+                rebuilt: true,
+            });
+        }
+        Err(e) => return Err(e),
+    };
     let mut report = AppendReport::default();
     let mut done = total;
     for (path, reader) in &readers {

@@ -128,12 +128,23 @@ pub fn merge_with_progress<P: AsRef<Path>>(
     properties: WriterProperties,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<MergeReport> {
-    let output = output.as_ref();
+    merge_into(inputs, output.as_ref(), properties, progress, false)
+}
+
+/// [`merge_with_progress`]; with `replace`, `output` may be one of the inputs (it is
+/// replaced whole when the merge is complete).
+pub(super) fn merge_into<P: AsRef<Path>>(
+    inputs: &[P],
+    output: &Path,
+    properties: WriterProperties,
+    progress: &mut dyn FnMut(Progress),
+    replace: bool,
+) -> Result<MergeReport> {
     let name = |p: &Path| p.display().to_string();
     let mut opened = Vec::with_capacity(inputs.len());
     for p in inputs {
         let path = p.as_ref();
-        if same_file(path, output) {
+        if !replace && same_file(path, output) {
             return Err(Error::new(ErrorKind::InvalidArgument(
                 "the output is one of the inputs".into(),
             ))

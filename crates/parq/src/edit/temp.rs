@@ -69,9 +69,11 @@ impl TempFile {
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {}
                 Err(e) => {
-                    return Err(
-                        Error::from(e).in_file(format!("a temporary file in {}", dir.display()))
-                    )
+                    let message =
+                        format!("cannot create a temporary file in {}: {e}", dir.display());
+                    return Err(Error::new(ErrorKind::Io(message))
+                        .with_source(e)
+                        .in_file(target.display().to_string()));
                 }
             }
         }

@@ -342,9 +342,9 @@ impl<W: Write> ParquetWriter<W> {
                 if let Some(why) =
                     copy::copy_refusal(encryptor.is_some(), &schema, Some(&inherited), meta)
                 {
-                    return Err(writer_error(format_args!(
-                        "cannot continue the file: {why}"
-                    )));
+                    return Err(Error::new(ErrorKind::Unsupported(format!(
+                        "rows cannot be appended in place: {why}"
+                    ))));
                 }
                 for g in meta.row_groups() {
                     row_groups.push(g.rebased(meta.buf(), meta.schema(), &mut arena)?);
