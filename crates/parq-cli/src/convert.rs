@@ -203,15 +203,8 @@ fn write_ipc(
             .map_err(write_err)?;
     }
     writer.finish().map_err(write_err)?;
-    let file = writer
-        .into_inner()
-        .map_err(write_err)?
-        .into_inner()
-        .map_err(|e| out_err(format!("cannot write: {}", e.error())))?;
-    file.sync_all()
-        .map_err(|e| out_err(format!("cannot write: {e}")))?;
-    drop(file);
-    tmp.persist().map_err(|e| CliError::new(output, e))
+    let buf = writer.into_inner().map_err(write_err)?;
+    tmp.commit(buf).map_err(|e| CliError::new(output, e))
 }
 
 /// Whether `path` is an Arrow IPC file (`ARROW1` magic), not a Parquet file.
@@ -267,7 +260,6 @@ fn write_parquet(
     batches: impl Iterator<Item = Result<RecordBatch, CliError>>,
     write: &WriteArgs,
 ) -> Result<(), CliError> {
-    let out_err = |m: String| CliError::message(output, m);
     let lib_err = |e: parq::Error| CliError::new(output, e);
     // Every request is checked before the temporary file exists.
     let encryption = write.encrypt.encryption(output)?;
@@ -280,11 +272,5 @@ fn write_parquet(
         writer.write(&batch?).map_err(lib_err)?;
     }
     writer.close().map_err(lib_err)?;
-    let file = buf
-        .into_inner()
-        .map_err(|e| out_err(format!("cannot write: {}", e.error())))?;
-    file.sync_all()
-        .map_err(|e| out_err(format!("cannot write: {e}")))?;
-    drop(file);
-    tmp.persist().map_err(lib_err)
+    tmp.commit(buf).map_err(lib_err)
 }

@@ -229,12 +229,7 @@ pub(super) fn merge_into<P: AsRef<Path>>(
         report.rows += u64::try_from(meta.num_rows()).unwrap_or(0);
     }
     writer.close().map_err(out_err)?;
-    let file = buf
-        .into_inner()
-        .map_err(|e| out_err(Error::from(e.into_error())))?;
-    file.sync_all().map_err(|e| out_err(e.into()))?;
-    drop(file);
-    tmp.persist()?;
+    tmp.commit(buf)?;
     Ok(report)
 }
 

@@ -273,11 +273,6 @@ pub fn rewrite(
         progress(done);
     }
     writer.close().map_err(out_err)?;
-    let file = buf
-        .into_inner()
-        .map_err(|e| out_err(Error::from(e.into_error())))?;
-    file.sync_all().map_err(|e| out_err(e.into()))?;
-    drop(file);
-    tmp.persist()?;
+    tmp.commit(buf)?;
     Ok(done.rows)
 }

@@ -3,6 +3,7 @@
 //! over an input.
 
 use std::fs::{self, File, OpenOptions};
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -82,6 +83,18 @@ impl TempFile {
     /// The temporary file's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Flushes `out` (the temporary file, buffered), syncs it and renames it over the
+    /// target.
+    pub fn commit(&mut self, out: BufWriter<File>) -> Result<()> {
+        let at = |e: Error| e.in_file(self.target.display().to_string());
+        let file = out
+            .into_inner()
+            .map_err(|e| at(Error::from(e.into_error())))?;
+        file.sync_all().map_err(|e| at(e.into()))?;
+        drop(file);
+        self.persist()
     }
 
     /// Renames the file (written, synced and closed by the caller) over its target.
