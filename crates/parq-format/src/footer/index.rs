@@ -127,7 +127,60 @@ impl<'a> FooterIndex<'a> {
 
     /// The layout the index gives for `footer`, if every check holds.
     pub(crate) fn layout(&self, footer: &[u8], limits: Limits) -> Option<Layout> {
-        parse_index(self.payload, self.crc, footer, limits)
+        parse_index(self.payload, self.crc, footer, limits).ok()
+    }
+
+    /// Checks the index against `footer` (the `FileMetaData` bytes that follow it): every
+    /// check a reader makes before using it, and that each row group and column chunk
+    /// offset it gives is where a scan of the footer finds that structure. The error says
+    /// which check failed.
+    pub fn verify(&self, footer: &[u8], limits: Limits) -> std::result::Result<(), String> {
+        let given = parse_index(self.payload, self.crc, footer, limits)?;
+        let scanned = scan_layout(footer, limits)
+            .map_err(|e| format!("the footer cannot be scanned: {e}"))?;
+        if given.list != scanned.list {
+            return Err(format!(
+                "the row group list is at {}..{}, not {}..{}",
+                scanned.list.start, scanned.list.end, given.list.start, given.list.end
+            ));
+        }
+        let tables = [
+            (
+                "row group start",
+                &given.row_group_starts,
+                &scanned.row_group_starts,
+            ),
+            (
+                "column list end",
+                &given.columns_ends,
+                &scanned.columns_ends,
+            ),
+            (
+                "column chunk start",
+                &given.chunk_starts,
+                &scanned.chunk_starts,
+            ),
+        ];
+        for (what, g, s) in tables {
+            if let Some((i, (a, b))) = g
+                .iter()
+                .zip(s.iter())
+                .enumerate()
+                .find(|(_, (a, b))| a != b)
+            {
+                return Err(format!(
+                    "{what} {i} is given as {a}, the footer has it at {b}"
+                ));
+            }
+            if g.len() != s.len() {
+                return Err(format!(
+                    "{} {what}s given, the footer has {}",
+                    g.len(),
+                    s.len()
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -141,27 +194,60 @@ pub fn index_payload_len(trailer: &[u8]) -> Option<u64> {
     Some(u32::from_le_bytes([t[0], t[1], t[2], t[3]]) as u64)
 }
 
-/// The layout an index payload with checksum `crc` gives for `footer`, if every check holds.
-fn parse_index(payload: &[u8], crc: u32, footer: &[u8], limits: Limits) -> Option<Layout> {
-    if !payload.len().is_multiple_of(4) || crc32fast::hash(payload) != crc {
-        return None;
+/// The layout an index payload with checksum `crc` gives for `footer`, or the check that
+/// fails.
+fn parse_index(
+    payload: &[u8],
+    crc: u32,
+    footer: &[u8],
+    limits: Limits,
+) -> std::result::Result<Layout, String> {
+    if !payload.len().is_multiple_of(4) {
+        return Err(format!(
+            "a payload of {} bytes, not whole words",
+            payload.len()
+        ));
     }
-    let word = |i: usize| -> Option<u32> {
-        Some(u32::from_le_bytes(
-            payload.get(i * 4..i * 4 + 4)?.try_into().ok()?,
-        ))
+    if crc32fast::hash(payload) != crc {
+        return Err("the payload does not match its checksum".to_string());
+    }
+    let word = |i: usize| -> std::result::Result<u32, String> {
+        payload
+            .get(i * 4..i * 4 + 4)
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_le_bytes)
+            .ok_or_else(|| format!("a payload of {} bytes lacks its header", payload.len()))
     };
     let (footer_len, rgs, cols) = (word(0)? as usize, word(1)? as usize, word(2)? as usize);
     let (list_start, list_end, outside) = (word(3)?, word(4)?, word(5)?);
-    let chunks = rgs.checked_mul(cols)?;
-    let words = chunks.checked_add(2 * rgs)?.checked_add(HEADER_WORDS)?;
-    if words.checked_mul(4)? != payload.len()
-        || footer_len != footer.len()
-        || list_start >= list_end
-        || list_end as usize > footer.len()
-        || outside_crc(footer, list_start as usize, list_end as usize) != outside
-    {
-        return None;
+    let words = rgs
+        .checked_mul(cols)
+        .and_then(|chunks| {
+            Some((
+                chunks,
+                chunks.checked_add(2 * rgs)?.checked_add(HEADER_WORDS)?,
+            ))
+        })
+        .filter(|&(_, w)| w.checked_mul(4) == Some(payload.len()));
+    let Some((chunks, _)) = words else {
+        return Err(format!(
+            "{rgs} row groups of {cols} columns do not fit a payload of {} bytes",
+            payload.len()
+        ));
+    };
+    if footer_len != footer.len() {
+        return Err(format!(
+            "it is for a footer of {footer_len} bytes, the footer has {}",
+            footer.len()
+        ));
+    }
+    if list_start >= list_end || list_end as usize > footer.len() {
+        return Err(format!(
+            "the row group list {list_start}..{list_end} does not lie in the footer"
+        ));
+    }
+    if outside_crc(footer, list_start as usize, list_end as usize) != outside {
+        return Err("the footer outside the row group list does not match its checksum".into());
     }
     let table = |from: usize, n: usize| u32_table(&payload[from * 4..(from + n) * 4]);
     let layout = Layout {
@@ -171,7 +257,13 @@ fn parse_index(payload: &[u8], crc: u32, footer: &[u8], limits: Limits) -> Optio
         chunk_starts: table(HEADER_WORDS + 2 * rgs, chunks),
         chunk_index: (0..=rgs).map(|i| (i * cols) as u32).collect(),
     };
-    check_layout(&layout, footer, rgs, cols, limits).then_some(layout)
+    match check_layout(&layout, footer, rgs, cols, limits) {
+        true => Ok(layout),
+        false => Err(
+            "its row group and column chunk offsets are not where the footer's structures start"
+                .to_string(),
+        ),
+    }
 }
 
 /// Order and bounds of every offset; each row group's `columns` list header at its start,

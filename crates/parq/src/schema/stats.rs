@@ -234,12 +234,14 @@ pub fn decode_value<'a>(bytes: &'a [u8], ctx: &StatsContext<'_>) -> Option<StatV
     })
 }
 
-/// Types the min/max of `stats` (byte ranges into `buf`) for a column described by `ctx`.
-pub fn typed_statistics<'a>(
+/// The plain-encoded min and max of `stats` (byte ranges into `buf`) that the trust rules of
+/// the [module documentation](self) let readers use for a column described by `ctx`:
+/// `min_value`/`max_value` or the legacy `min`/`max`, or `None` when neither may be used.
+pub fn trusted_bounds<'a>(
     stats: &Statistics,
     buf: &'a [u8],
     ctx: &StatsContext<'_>,
-) -> TypedStatistics<'a> {
+) -> Option<(&'a [u8], &'a [u8])> {
     let order = annotation::sort_order(ctx.physical, ctx.annotation);
     // pyarrow 26 gives no min/max for IEEE_754_TOTAL_ORDER columns (their NaN and signed
     // zero ordering differs from what readers of TYPE_ORDER statistics assume).
@@ -253,6 +255,20 @@ pub fn typed_statistics<'a>(
         // The legacy fields were computed with signed comparison.
         (None, None)
     };
+    let (min, max) = (min?.slice(buf), max?.slice(buf));
+    let app = AppVersion::parse(ctx.created_by);
+    if order == SortOrder::Unknown || !app.has_correct_statistics(ctx.physical, min == max, order) {
+        return None;
+    }
+    Some((min, max))
+}
+
+/// Types the min/max of `stats` (byte ranges into `buf`) for a column described by `ctx`.
+pub fn typed_statistics<'a>(
+    stats: &Statistics,
+    buf: &'a [u8],
+    ctx: &StatsContext<'_>,
+) -> TypedStatistics<'a> {
     let mut out = TypedStatistics {
         min: None,
         max: None,
@@ -260,16 +276,11 @@ pub fn typed_statistics<'a>(
         distinct_count: stats.distinct_count,
         is_min_exact: stats.is_min_value_exact,
         is_max_exact: stats.is_max_value_exact,
-        sort_order: order,
+        sort_order: annotation::sort_order(ctx.physical, ctx.annotation),
     };
-    let (Some(min), Some(max)) = (min, max) else {
+    let Some((min, max)) = trusted_bounds(stats, buf, ctx) else {
         return out;
     };
-    let (min, max) = (min.slice(buf), max.slice(buf));
-    let app = AppVersion::parse(ctx.created_by);
-    if order == SortOrder::Unknown || !app.has_correct_statistics(ctx.physical, min == max, order) {
-        return out;
-    }
     if let (Some(lo), Some(hi)) = (decode_value(min, ctx), decode_value(max, ctx)) {
         out.min = Some(lo);
         out.max = Some(hi);
