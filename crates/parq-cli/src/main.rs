@@ -2,9 +2,11 @@
 //! [`meta`], [`dataset`] for `ls`), inspects a file's parts ([`inspect`]: `pages`,
 //! `dictionary`, `index`, `bloom`, `footer`; [`layout`]), writes and converts files
 //! ([`convert`] with the writer options of [`write_options`]) and changes them ([`edit`]:
-//! `merge`, `append`, `rewrite`). `parq --help` lists the commands.
+//! `merge`, `append`, `rewrite`) and checks them against themselves ([`check`]). `parq --help`
+//! lists the commands.
 
 mod cat;
+mod check;
 mod convert;
 mod dataset;
 mod edit;
@@ -154,6 +156,16 @@ enum Command {
         json: bool,
         #[command(flatten)]
         keys: keys::KeyArgs,
+    },
+    /// Check files: decode every page of every column, verify page CRCs, statistics, the
+    /// page index, Bloom filters and row counts against the values, and report each finding
+    /// with its location (exit status 1 when a finding is an error).
+    Check {
+        /// The Parquet files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        args: check::CheckArgs,
     },
     /// Convert Parquet to Arrow IPC, or Parquet / Arrow IPC to Parquet (OUT ending in
     /// .parquet), through a temporary file renamed into place when complete.
@@ -315,6 +327,7 @@ fn main() -> ExitCode {
             keys,
         } => inspect::bloom::run(file, column, values, *json, keys),
         Command::Footer { file, json, keys } => inspect::footer::run(file, *json, keys),
+        Command::Check { files, args } => return check::run(files, args),
         Command::Convert {
             input,
             output,

@@ -30,7 +30,11 @@ fn module_len(input: &mut Input, at: u64) -> Result<u64, CliError> {
 }
 
 /// The Bloom filter of leaf `leaf`'s chunk in row group `rg`, when it has one.
-fn read_filter(input: &mut Input, rg: usize, leaf: usize) -> Result<Option<Sbbf>, CliError> {
+pub(crate) fn read_filter(
+    input: &mut Input,
+    rg: usize,
+    leaf: usize,
+) -> Result<Option<Sbbf>, CliError> {
     let chunk = input.chunk(rg, leaf)?;
     let Some(offset) = chunk.bloom_filter_offset() else {
         return Ok(None);

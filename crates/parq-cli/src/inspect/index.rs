@@ -71,9 +71,7 @@ fn offset_index_text(oi: &OffsetIndexView<'_>) -> String {
 
 pub fn run(file: &Path, json: bool, keys: &KeyArgs) -> Result<String, CliError> {
     let mut input = Input::open(file, keys)?;
-    let len = input.len;
-    let pi = parq::file::read_page_index_from(&mut input.file, &input.md, None, None, len)
-        .map_err(|e| input.fail(e))?;
+    let pi = input.page_index(None)?;
     let Some(pi) = pi else {
         return Ok(match json {
             true => "[]\n".to_string(),

@@ -98,6 +98,16 @@ impl Input {
         Ok(Bytes::from(buf))
     }
 
+    /// The page index of row groups `row_groups` (`None`: all), when the file has one.
+    pub fn page_index(
+        &mut self,
+        row_groups: Option<&[usize]>,
+    ) -> Result<Option<parq::format::footer::PageIndex>, CliError> {
+        let len = self.len;
+        parq::file::read_page_index_from(&mut self.file, &self.md, row_groups, None, len)
+            .map_err(|e| self.fail(e))
+    }
+
     /// The leaf column at the dotted path `name`.
     pub fn leaf(&self, name: &str) -> Result<usize, CliError> {
         let schema = self.md.schema();

@@ -18,12 +18,14 @@ use crate::CliError;
 
 /// What a page's CRC says: absent, or stored and matching (or not) the page's bytes.
 #[derive(Clone, Copy)]
-enum Crc {
+pub(crate) enum Crc {
     Absent,
     Checked { stored: u32, matches: bool },
 }
 
-fn check_crc(page: &CompressedPage, chunk: &[u8], chunk_start: u64) -> Crc {
+/// The CRC of `page` against its bytes as stored in `chunk` (which starts at file offset
+/// `chunk_start`).
+pub(crate) fn check_crc(page: &CompressedPage, chunk: &[u8], chunk_start: u64) -> Crc {
     let Some(stored) = page.crc() else {
         return Crc::Absent;
     };
