@@ -5,32 +5,18 @@
 //! groups of 3 rows. The Python is `.venv/bin/python` at the workspace root (or
 //! `$PARQ_PYTHON`); without it these tests fail.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-fn testdata() -> PathBuf {
-    std::env::var("PARQ_TESTDATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata"))
-}
+use common::{python_required, testdata};
 
 fn data(name: &str) -> String {
     let p = testdata().join("parquet-testing/data").join(name);
     assert!(p.exists(), "missing test file {}", p.display());
     p.to_str().unwrap().to_string()
-}
-
-fn python() -> PathBuf {
-    let p = std::env::var("PARQ_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"));
-    assert!(
-        p.exists(),
-        "{} is missing: these tests need pyarrow (set PARQ_PYTHON)",
-        p.display()
-    );
-    p
 }
 
 fn script(name: &str) -> String {
@@ -55,7 +41,7 @@ fn generated() -> String {
     static FILE: OnceLock<String> = OnceLock::new();
     FILE.get_or_init(|| {
         let out = tmp("generated").join("types.parquet");
-        let st = Command::new(python())
+        let st = Command::new(python_required())
             .arg(script("gen_types.py"))
             .arg(&out)
             .status()
@@ -165,7 +151,7 @@ fn check(test: &str, jobs: &[Job], formats: &[&str]) {
             specs.push(job.run(f, &dir, i * formats.len() + k));
         }
     }
-    let out = Command::new(python())
+    let out = Command::new(python_required())
         .arg(script("check.py"))
         .arg(format!("[{}]", specs.join(",\n")))
         .output()
@@ -542,7 +528,7 @@ for rg in range(md.num_row_groups):
         assert "RLE_DICTIONARY" not in col.encodings and "PLAIN_DICTIONARY" not in col.encodings, col.encodings
 print("ok")
 "#;
-    let out = Command::new(python())
+    let out = Command::new(python_required())
         .args([
             "-c",
             check,
@@ -705,7 +691,10 @@ print(checked)
         args.push(src.clone());
         args.push(out.clone());
     }
-    let out = Command::new(python()).args(&args).output().unwrap();
+    let out = Command::new(python_required())
+        .args(&args)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{}{}",

@@ -7,34 +7,16 @@
 //! `.venv/bin/python` at the workspace root (or `$PARQ_PYTHON`); without it the tests that
 //! need it are skipped, except under `CI=true`, where they fail.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use common::{python, testdata};
+
 use serde_json::Value;
-
-fn testdata() -> PathBuf {
-    std::env::var("PARQ_TESTDATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata"))
-}
-
-fn python() -> Option<PathBuf> {
-    let p = std::env::var("PARQ_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"));
-    if p.exists() {
-        return Some(p);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "{} is missing: these tests need pyarrow, DuckDB and polars (set PARQ_PYTHON)",
-        p.display()
-    );
-    eprintln!("skipped: {} is missing", p.display());
-    None
-}
 
 fn script(name: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -5,26 +5,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use common::{parq, testdata};
-
-fn python() -> Option<PathBuf> {
-    let p = std::env::var("PARQ_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"));
-    if p.exists() {
-        return Some(p);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{} is missing: these tests need pyarrow, DuckDB and polars (set PARQ_PYTHON)",
-        p.display()
-    );
-    eprintln!("skipped: {} is missing", p.display());
-    None
-}
+use common::{parq, python, testdata};
 
 #[test]
 fn merge_append_and_rewrite_match_the_peers() {

@@ -25,7 +25,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::parq;
+use common::{parq, python_required};
 use parquet::column::page::Page;
 use parquet::file::metadata::{PageIndexPolicy, ParquetMetaDataReader};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -57,21 +57,9 @@ fn lines(out: &str) -> Vec<Value> {
         .collect()
 }
 
-fn python() -> PathBuf {
-    let p = std::env::var("PARQ_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"));
-    assert!(
-        p.exists(),
-        "{} is missing: these tests need pyarrow and duckdb (set PARQ_PYTHON)",
-        p.display()
-    );
-    p
-}
-
 fn peers(args: &[&str]) -> Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inspect/peers.py");
-    let out = Command::new(python())
+    let out = Command::new(python_required())
         .arg(script)
         .args(args)
         .output()

@@ -14,28 +14,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use common::{parq, testdata};
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// `path` when it exists; else `None` (a skip), or a failure under CI.
-fn tool(path: PathBuf, what: &str) -> Option<PathBuf> {
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(!in_ci(), "{} is missing: {what}", path.display());
-    eprintln!("skipped: {} is missing ({what})", path.display());
-    None
-}
-
-fn python() -> Option<PathBuf> {
-    let p = std::env::var("PARQ_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"));
-    tool(p, "these tests need pyarrow (set PARQ_PYTHON)")
-}
+use common::{parq, python, testdata, tool};
 
 fn chromium() -> Option<PathBuf> {
     let p = std::env::var("PARQ_CHROMIUM")

@@ -372,7 +372,14 @@ fn report(file: &Path, findings: &Findings, totals: &Totals, json: bool) -> Stri
     );
     let _ = match (errors, warnings) {
         (0, 0) => writeln!(out, "{name}: ok ({checked})"),
-        (e, w) => writeln!(out, "{name}: {e} errors, {w} warnings ({checked})"),
+        (e, w) => {
+            let plural = |n: usize, word: &str| match n {
+                1 => format!("1 {word}"),
+                n => format!("{n} {word}s"),
+            };
+            let (e, w) = (plural(e, "error"), plural(w, "warning"));
+            writeln!(out, "{name}: {e}, {w} ({checked})")
+        }
     };
     out
 }
