@@ -11,8 +11,8 @@ interleaved round by round:
 - pyarrow: each file read and written by one ``pq.ParquetWriter`` (decode and encode);
 - DuckDB: ``COPY (SELECT * FROM read_parquet([...])) TO out (FORMAT parquet)``;
 - polars: ``pl.scan_parquet(files).sink_parquet(out)``;
-- the floor: the input files' bytes copied into one file (``shutil.copyfileobj``), what a
-  byte-for-byte merge cannot beat.
+- the floor: the input files' bytes copied into one file (``shutil.copyfileobj``) and
+  synced, as parq syncs its output: what a byte-for-byte merge cannot beat.
 
 Each peer encodes with its own default codec (SNAPPY for pyarrow and DuckDB, ZSTD for
 polars).
@@ -20,8 +20,8 @@ polars).
 Append cases add one file's rows to a copy of the merged file: ``parq.ParquetWriter(path,
 schema, append=True)`` (the old bytes copied to a temporary file, the new row group and
 footer written after them, renamed over the file) against the peers' only way, reading the
-old file and writing it again with the new rows (pyarrow), and the floor (a copy of the old
-file). Every output's row count is checked.
+old file and writing it again with the new rows (pyarrow), and the floor (the copies the
+case makes: the old file's bytes twice, one synced). Every output's row count is checked.
 """
 
 from __future__ import annotations
@@ -89,13 +89,15 @@ def merge_cases(files: list[str], out: str) -> dict:
             for f in files:
                 with open(f, "rb") as i:
                     shutil.copyfileobj(i, o, 1 << 20)
+            o.flush()
+            os.fsync(o.fileno())
 
     return {
         "parq": parq_merge,
         "pyarrow": pyarrow_merge,
         "duckdb": duckdb_merge,
         "polars": polars_merge,
-        "floor (byte copy)": floor,
+        "floor (byte copy, synced)": floor,
     }
 
 
@@ -113,8 +115,10 @@ def append_cases(base: str, target: str, extra: pa.Table) -> dict:
     def floor():
         shutil.copyfile(base, target)
         shutil.copyfile(base, target + ".copy")
+        with open(target + ".copy", "rb+") as f:
+            os.fsync(f.fileno())
 
-    return {"parq": parq_append, "pyarrow (read and write again)": pyarrow_rewrite, "floor (two copies)": floor}
+    return {"parq": parq_append, "pyarrow (read and write again)": pyarrow_rewrite, "floor (two copies, one synced)": floor}
 
 
 def run(cases: dict, rounds: int, check) -> dict[str, float]:
