@@ -163,6 +163,8 @@ thrift_enum! {
         RleDictionary = 8 => "RLE_DICTIONARY",
         /// `BYTE_STREAM_SPLIT`
         ByteStreamSplit = 9 => "BYTE_STREAM_SPLIT",
+        /// `ALP`: adaptive lossless floating point (format 2.14, preview).
+        Alp = 10 => "ALP",
     }
 }
 

@@ -11,6 +11,7 @@
 //! - [`dictionary`]: fused index decoding and gather from a dictionary.
 //! - [`delta_binary_packed`], [`delta_length_byte_array`], [`delta_byte_array`].
 //! - [`byte_stream_split`].
+//! - [`alp`]: ALP for FLOAT and DOUBLE.
 //! - `bitmap`: appending to LSB-first bitmaps (validity, booleans).
 //! - [`bitpack`]: the LSB-first bit-unpacking kernels shared by the hybrid and delta encodings.
 //! - [`encode`]: the encoders of the write path (RLE hybrid, PLAIN, dictionary, delta, BSS).
@@ -25,6 +26,7 @@
 
 use crate::{Error, ErrorKind, Result};
 
+pub mod alp;
 pub mod bit_packed;
 pub(crate) mod bitmap;
 pub mod bitpack;

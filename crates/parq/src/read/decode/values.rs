@@ -8,6 +8,7 @@ use std::sync::Arc;
 use arrow_array::ArrayRef;
 use arrow_schema::{DataType, IntervalUnit};
 
+use crate::encoding::alp;
 use crate::encoding::bitmap::copy_bits;
 use crate::encoding::byte_stream_split::ByteStreamSplitDecoder;
 use crate::encoding::delta_binary_packed::DeltaBinaryPackedDecoder;
@@ -582,6 +583,10 @@ pub(crate) trait PrimValue: FixedWidth + Recycled + std::fmt::Debug {
     fn delta(_data: &[u8], _n: usize, _out: &mut Vec<Self>) -> Option<Result<()>> {
         None
     }
+    /// ALP, for FLOAT and DOUBLE.
+    fn alp(_data: &[u8], _n: usize, _out: &mut Vec<Self>) -> Option<Result<()>> {
+        None
+    }
 }
 
 impl PrimValue for i32 {
@@ -594,8 +599,16 @@ impl PrimValue for i64 {
         Some(DeltaBinaryPackedDecoder::new(data).and_then(|mut d| d.decode(n, out)))
     }
 }
-impl PrimValue for f32 {}
-impl PrimValue for f64 {}
+impl PrimValue for f32 {
+    fn alp(data: &[u8], n: usize, out: &mut Vec<Self>) -> Option<Result<()>> {
+        Some(alp::decode(data, n, out))
+    }
+}
+impl PrimValue for f64 {
+    fn alp(data: &[u8], n: usize, out: &mut Vec<Self>) -> Option<Result<()>> {
+        Some(alp::decode(data, n, out))
+    }
+}
 impl PrimValue for Int96 {}
 
 /// Reserves room for `n` more values in `v` (recycled memory first); returns `n`.
@@ -659,6 +672,10 @@ impl<T: PrimValue> Prim<T> {
                 let mut d = ByteStreamSplitDecoder::new(data, T::WIDTH)?;
                 d.decode(n, &mut self.values)
             }
+            Encoding::Alp => match T::alp(data, n, &mut self.values) {
+                Some(r) => r,
+                None => Err(unsupported_encoding(encoding, spec.physical.spec_name())),
+            },
             other => Err(unsupported_encoding(other, spec.physical.spec_name())),
         }
     }
