@@ -219,6 +219,14 @@ pub fn apply(origin: &Field, node: &mut FieldNode) -> bool {
             node.field.set_metadata(md);
         }
     }
+    if name == super::geo::WKB_EXTENSION && inferred_ext.as_deref() == Some(name.as_str()) {
+        // The embedded GeoArrow metadata is kept as written, as pyarrow and arrow-rs do.
+        if let Some(v) = origin.metadata().get(EXTENSION_METADATA_KEY) {
+            let mut md = node.field.metadata().clone();
+            md.insert(EXTENSION_METADATA_KEY.to_string(), v.clone());
+            node.field.set_metadata(md);
+        }
+    }
     // The extension path always counts as a change, as in Arrow C++.
     true
 }

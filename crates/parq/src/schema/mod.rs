@@ -5,6 +5,7 @@
 //!   Arrow type;
 //! - [`tree`]: groups, lists, maps and repeated fields;
 //! - [`embedded`]: the `ARROW:schema` key-value that restores what Parquet cannot express;
+//! - [`geo`]: GEOMETRY / GEOGRAPHY as the `geoarrow.wkb` extension type;
 //! - [`stats`]: typed min/max statistics.
 //!
 //! Mapping of leaves (pyarrow 26 defaults):
@@ -19,7 +20,8 @@
 //! | FIXED_LEN_BYTE_ARRAY(2) FLOAT16 | Float16 |
 //! | BYTE_ARRAY STRING / UTF8 | Utf8 |
 //! | BYTE_ARRAY JSON | Utf8 with extension `arrow.json` (pyarrow: `extension<arrow.json>`) |
-//! | BYTE_ARRAY ENUM, BSON, GEOMETRY, GEOGRAPHY, none | Binary |
+//! | BYTE_ARRAY ENUM, BSON, none | Binary |
+//! | BYTE_ARRAY GEOMETRY, GEOGRAPHY | Binary with extension `geoarrow.wkb` (CRS, edges: see [`geo`]; as arrow-rs 60.1) |
 //! | FIXED_LEN_BYTE_ARRAY(n), INTERVAL | FixedSizeBinary(n) |
 //! | FIXED_LEN_BYTE_ARRAY(16) UUID | FixedSizeBinary(16) with extension `arrow.uuid` |
 //! | DECIMAL(p, s) on any physical type | Decimal128 (p <= 38), Decimal256 (p <= 76) |
@@ -46,6 +48,7 @@
 
 pub mod annotation;
 pub mod embedded;
+pub mod geo;
 pub mod stats;
 pub mod tree;
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields, TimeUnit as ArrowTimeUnit};
 use parq_format::metadata::{
-    ConvertedType, LogicalType, Repetition, Schema as ParquetSchema, SchemaElement,
+    ConvertedType, LogicalType, PhysicalType, Repetition, Schema as ParquetSchema, SchemaElement,
 };
 
 use super::annotation::{self, schema_error};
@@ -206,6 +206,17 @@ impl Walker<'_> {
         if let Some(name) = ext {
             md.insert(EXTENSION_NAME_KEY.to_string(), name.to_string());
             md.insert(EXTENSION_METADATA_KEY.to_string(), String::new());
+        }
+        if a == annotation::Annotation::Geospatial && phys == PhysicalType::ByteArray {
+            if let Some(lt) = &e.logical_type {
+                if let Some(geo) = super::geo::extension_metadata(lt, self.schema.buf())? {
+                    md.insert(
+                        EXTENSION_NAME_KEY.to_string(),
+                        super::geo::WKB_EXTENSION.to_string(),
+                    );
+                    md.insert(EXTENSION_METADATA_KEY.to_string(), geo);
+                }
+            }
         }
         Ok((t, md))
     }
