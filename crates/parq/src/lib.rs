@@ -65,6 +65,7 @@ pub mod keytools;
 pub mod page;
 pub mod read;
 pub mod schema;
+pub mod variant;
 pub mod workers;
 pub mod write;
 

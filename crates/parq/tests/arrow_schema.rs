@@ -501,12 +501,15 @@ fn rust_desc(f: &Field) -> Value {
     })
 }
 
-/// `desc` without the `geoarrow.wkb` extension keys, if it has them: parq reads GEOMETRY /
-/// GEOGRAPHY as `geoarrow.wkb`, as arrow-rs does (tests/geospatial.rs compares with arrow-rs),
-/// where pyarrow 26 reads plain binary unless the embedded schema names the extension.
+/// `desc` without the `geoarrow.wkb` or `arrow.parquet.variant` extension keys, if it has
+/// them: parq reads GEOMETRY / GEOGRAPHY as `geoarrow.wkb` and VARIANT groups as
+/// `arrow.parquet.variant`, as arrow-rs does (tests/geospatial.rs compares with arrow-rs;
+/// tests/variant.rs checks Variant values), where pyarrow 26 reads plain binary and plain
+/// structs unless the embedded schema names the extension.
 fn without_geoarrow(desc: &Value) -> Option<Value> {
     let md = desc["metadata"].as_object()?;
-    if md.get("ARROW:extension:name")? != "geoarrow.wkb" {
+    let name = md.get("ARROW:extension:name")?;
+    if name != "geoarrow.wkb" && name != "arrow.parquet.variant" {
         return None;
     }
     let mut d = desc.clone();

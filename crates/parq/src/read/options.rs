@@ -115,6 +115,11 @@ pub struct ReadOptions {
     /// least 1; the rows are the same as with one, and without a filter the batches too).
     /// Default 1.
     pub threads: usize,
+    /// Keep Variant columns shredded: the physical struct of `metadata`, `value` and
+    /// `typed_value` (with the `arrow.parquet.variant` extension type) instead of
+    /// `struct<metadata, value>` with each row's value rebuilt in the binary encoding.
+    /// Default false.
+    pub variant_shredded: bool,
 }
 
 impl Default for ReadOptions {
@@ -131,6 +136,7 @@ impl Default for ReadOptions {
             bloom_filters: true,
             dictionary_filters: true,
             threads: 1,
+            variant_shredded: false,
         }
     }
 }

@@ -284,12 +284,24 @@ impl Walker<'_> {
             .map(|&c| self.node(c, l, depth + 1))
             .collect::<Result<Vec<_>>>()?;
         let fields: Fields = children.iter().map(|c| c.field.clone()).collect();
+        let mut metadata = field_id_metadata(e);
+        let variant = matches!(e.logical_type, Some(LogicalType::Variant { .. }));
+        if variant {
+            metadata.insert(
+                EXTENSION_NAME_KEY.to_string(),
+                crate::variant::EXTENSION_NAME.to_string(),
+            );
+            metadata.insert(EXTENSION_METADATA_KEY.to_string(), String::new());
+        }
         let f = Field::new(
             self.name(i),
             DataType::Struct(fields),
             repetition(e) == Repetition::Optional,
         )
-        .with_metadata(field_id_metadata(e));
+        .with_metadata(metadata);
+        if variant {
+            crate::variant::check_variant_field(&f)?;
+        }
         Ok(self.make(i, f, children, None, l))
     }
 

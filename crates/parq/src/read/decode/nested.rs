@@ -36,6 +36,7 @@ pub(crate) fn assemble(node: &Node, leaves: &[LeafBatch], len: usize) -> Result<
                 .map(|c| assemble(c, leaves, len))
                 .collect::<Result<Vec<_>>>()?;
             let fields = match node.field.data_type() {
+                _ if node.variant => children.iter().map(|c| c.field.clone()).collect(),
                 DataType::Struct(f) => f.clone(),
                 other => return Err(internal_type(other)),
             };
@@ -44,6 +45,9 @@ pub(crate) fn assemble(node: &Node, leaves: &[LeafBatch], len: usize) -> Result<
             }
             let array = StructArray::try_new(fields, arrays, nulls)
                 .map_err(|e| mismatch(&node.field, e))?;
+            if node.variant {
+                return Ok(Arc::new(crate::variant::unshred(&array)?));
+            }
             Ok(Arc::new(array))
         }
         Shape::List { child, element } => {

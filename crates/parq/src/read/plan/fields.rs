@@ -62,6 +62,9 @@ pub(crate) struct Node {
     /// The leaf (index in [`Plan::leaves`]) whose levels give this node's slots; `None` for
     /// a struct without leaves (a group without fields), whose slots are its parent's.
     pub first_leaf: Option<usize>,
+    /// A Variant struct read unshredded: `field` is `struct<metadata, value>`, the children
+    /// the physical shredded fields.
+    pub variant: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -257,6 +260,7 @@ impl Builder<'_> {
                     slot,
                     valid_def,
                     first_leaf: None,
+                    variant: false,
                 }));
             };
             if !keep(leaf) {
@@ -271,6 +275,7 @@ impl Builder<'_> {
                 slot,
                 valid_def,
                 first_leaf: Some(index),
+                variant: false,
             }));
         }
         let list_like = matches!(
@@ -308,6 +313,7 @@ impl Builder<'_> {
                 },
                 slot,
                 valid_def,
+                variant: false,
             }));
         }
         let mut children = Vec::with_capacity(node.children.len());
@@ -321,13 +327,20 @@ impl Builder<'_> {
         }
         let first_leaf = children.iter().find_map(|c| c.first_leaf);
         let fields: Vec<Field> = children.iter().map(|c| c.field.clone()).collect();
-        let field = with_children(&node.field, &fields)?;
+        let variant = keep_all
+            && !self.options.variant_shredded
+            && crate::variant::shred::is_variant(&node.field);
+        let field = match variant {
+            true => crate::variant::unshredded_field(&node.field),
+            false => with_children(&node.field, &fields)?,
+        };
         Ok(Some(Node {
             field,
             shape: Shape::Struct(children),
             slot,
             valid_def,
             first_leaf,
+            variant,
         }))
     }
 
