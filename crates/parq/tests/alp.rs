@@ -1,6 +1,9 @@
-//! ALP interop with the `parquet` crate 60.1: files it writes with ALP pages (float32 and
-//! float64; prices, sensor readings, random bits, NaN / infinities / -0.0, exceptions, all
-//! exceptions, nulls, many pages and vectors) read by parq equal, bit for bit, to its own read.
+//! ALP interop with the `parquet` crate 60.1, both ways: files it writes with ALP pages
+//! (float32 and float64; prices, sensor readings, random bits, NaN / infinities / -0.0,
+//! exceptions, all exceptions, nulls, many pages and vectors) read by parq equal, bit for bit,
+//! to its own read; and the files parq writes with ALP read by it equal to parq's input.
+
+mod common;
 
 use std::sync::Arc;
 
@@ -9,7 +12,10 @@ use arrow_array::types::{Float32Type, Float64Type};
 use arrow_array::*;
 use arrow_schema::{DataType, Field, Schema};
 use bytes::Bytes;
+use parq::format::metadata::Encoding;
 use parq::read::ParquetReader;
+use parq::write::file::ParquetWriter;
+use parq::write::properties::{parse_encoding_arg, WriterProperties as ParqProps};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Encoding as PEncoding;
@@ -271,4 +277,166 @@ fn dictionary_fallback_to_alp_reads() {
         .build();
     let bytes = peer_write(&b, props);
     assert_eq!(parq_read(&bytes, 4_096), input_bits(&b));
+}
+
+fn parq_write(batch: &RecordBatch, props: ParqProps) -> Bytes {
+    let mut out = Vec::new();
+    let mut w = ParquetWriter::try_new(&mut out, batch.schema(), props).expect("writer");
+    w.write(batch).expect("write");
+    w.close().expect("close");
+    Bytes::from(out)
+}
+
+#[test]
+fn parquet_60_1_reads_alp_written_by_parq() {
+    for (rows, page_rows, rg_rows) in [
+        (5_000, 1_500, 3_000),
+        (20, 20, 20),
+        (70_000, 40_000, 70_000),
+    ] {
+        let b = batch(rows);
+        let mut props = ParqProps::builder()
+            .data_page_rows(Some(page_rows))
+            .max_row_group_rows(Some(rg_rows));
+        for f in b.schema().fields() {
+            props = props.column_encoding(f.name(), Encoding::Alp);
+        }
+        let bytes = parq_write(&b, props.build().expect("props"));
+        let n = b.num_columns();
+        assert_eq!(alp_chunks(&bytes), n * rows.div_ceil(rg_rows));
+        let want = input_bits(&b);
+        assert_eq!(peer_read(&bytes), want, "parquet 60.1 read ({rows} rows)");
+        assert_eq!(parq_read(&bytes, 4_096), want, "parq read ({rows} rows)");
+    }
+}
+
+#[test]
+fn alp_is_opt_in_for_float_columns_only() {
+    assert_eq!(
+        parse_encoding_arg("price=alp").expect("parse"),
+        (Some("price".to_string()), Encoding::Alp)
+    );
+    let schema = Arc::new(Schema::new(vec![Field::new("i", DataType::Int64, false)]));
+    let b = RecordBatch::try_new(schema, vec![Arc::new(Int64Array::from(vec![1i64, 2]))])
+        .expect("batch");
+    let props = ParqProps::builder()
+        .column_encoding("i", Encoding::Alp)
+        .build();
+    let refused = props.and_then(|p| {
+        let mut out = Vec::new();
+        ParquetWriter::try_new(&mut out, b.schema(), p).map(|_| ())
+    });
+    assert!(refused.is_err());
+    // Without the opt-in, float columns are not ALP.
+    let bytes = parq_write(&batch(2_000), ParqProps::default());
+    assert_eq!(alp_chunks(&bytes), 0);
+}
+
+/// parq's ALP chunks are within 1% of parquet 60.1's for the same values and pages, plus up to
+/// 64 bytes a page for the page headers (their statistics differ between the writers).
+#[test]
+fn alp_sizes_match_parquet_60_1() {
+    let b = batch(50_000);
+    let mut props = ParqProps::builder().data_page_rows(Some(20_000));
+    for f in b.schema().fields() {
+        props = props.column_encoding(f.name(), Encoding::Alp);
+    }
+    let ours = parq_write(&b, props.build().expect("props"));
+    let theirs = peer_write(
+        &b,
+        WriterProperties::builder()
+            .set_dictionary_enabled(false)
+            .set_encoding(PEncoding::ALP)
+            .set_compression(parquet::basic::Compression::UNCOMPRESSED)
+            .set_data_page_row_count_limit(20_000)
+            .set_write_batch_size(1024)
+            .build(),
+    );
+    let sizes = |bytes: &Bytes| -> Vec<i64> {
+        let r = SerializedFileReader::new(bytes.clone()).expect("open");
+        let rg = r.metadata().row_group(0).clone();
+        rg.columns().iter().map(|c| c.uncompressed_size()).collect()
+    };
+    let (a, z) = (sizes(&ours), sizes(&theirs));
+    for (c, (a, z)) in a.iter().zip(&z).enumerate() {
+        let name = b.schema().field(c).name().clone();
+        assert!(
+            (*a as f64 - *z as f64).abs() <= *z as f64 * 0.01 + 3.0 * 64.0,
+            "{name}: parq {a} bytes, parquet 60.1 {z}"
+        );
+    }
+}
+
+/// pyarrow 26 either reads parq's ALP file equal to parquet 60.1's read or refuses it with a
+/// Python exception (it does not crash); the outcome is printed.
+#[test]
+fn pyarrow_reads_or_refuses_alp() {
+    let Some(py) = common::python_if_present() else {
+        return;
+    };
+    let b = batch(3_000);
+    let mut props = ParqProps::builder();
+    for f in b.schema().fields() {
+        props = props.column_encoding(f.name(), Encoding::Alp);
+    }
+    let bytes = parq_write(&b, props.build().expect("props"));
+    let dir = common::tmp_dir("alp");
+    let path = dir.join("alp.parquet");
+    std::fs::write(&path, &bytes).expect("write file");
+    let script = r#"
+import sys, struct
+import pyarrow as pa, pyarrow.parquet as pq
+try:
+    t = pq.read_table(sys.argv[1])
+except Exception as e:
+    print("refused:", type(e).__name__, str(e).splitlines()[0])
+    sys.exit(0)
+out = []
+for c in t.columns:
+    w = 8 if c.type == pa.float64() else 4
+    fmt = "<d" if w == 8 else "<f"
+    bits = []
+    for v in c.to_pylist():
+        bits.append("-" if v is None else struct.pack(fmt, v).hex())
+    out.append(",".join(bits))
+print("read")
+for line in out:
+    print(line)
+"#;
+    let out = common::run_python_at(&py, script, &[path.as_os_str()]);
+    eprintln!(
+        "pyarrow on parq's ALP file: {}",
+        out.lines().next().unwrap_or("")
+    );
+    let mut lines = out.lines();
+    match lines.next() {
+        Some("read") => {
+            let want = input_bits(&b);
+            for (c, line) in lines.enumerate() {
+                let w = if b.schema().field(c).data_type() == &DataType::Float64 {
+                    8
+                } else {
+                    4
+                };
+                let got: Bits = line
+                    .split(',')
+                    .map(|h| {
+                        (h != "-").then(|| {
+                            let mut a = [0u8; 8];
+                            for (k, byte) in a.iter_mut().take(w).enumerate() {
+                                *byte = u8::from_str_radix(&h[2 * k..2 * k + 2], 16).unwrap();
+                            }
+                            u64::from_le_bytes(a)
+                        })
+                    })
+                    .collect();
+                assert_eq!(got, want[c], "pyarrow column {c}");
+            }
+        }
+        other => assert!(
+            other.is_some_and(|l| l.starts_with("refused:")),
+            "pyarrow: {out}"
+        ),
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -1,12 +1,13 @@
 //! The value encoders of a column chunk's data pages: the dictionary (fixed-width values or
 //! byte arrays, with the re-encoding of its indices when the column falls back), and PLAIN,
-//! DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT and RLE
-//! booleans.
+//! DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, ALP and
+//! RLE booleans.
 
 /// Rows given to the encoders at a time: page limits are checked after each slice (as
 /// parquet-cpp checks them after each write batch of 1024 values).
 pub const MINI_BATCH: usize = 1024;
 
+use crate::encoding::encode::alp::AlpEncoder;
 use crate::encoding::encode::byte_stream_split::ByteStreamSplitEncoder;
 use crate::encoding::encode::delta::{
     DeltaBinaryPackedEncoder, DeltaByteArrayEncoder, DeltaLengthByteArrayEncoder,
@@ -31,6 +32,8 @@ pub(super) enum ValueEnc {
     DeltaLength(Box<DeltaLengthByteArrayEncoder>),
     DeltaBytes(Box<DeltaByteArrayEncoder>),
     Bss(ByteStreamSplitEncoder),
+    AlpF32(Box<AlpEncoder<f32>>),
+    AlpF64(Box<AlpEncoder<f64>>),
     /// RLE booleans, streamed behind a 4-byte length prefix in the value buffer.
     RleBool(RleEncoder),
 }
@@ -49,6 +52,7 @@ impl ValueEnc {
             ValueEnc::DeltaLength(_) => Encoding::DeltaLengthByteArray,
             ValueEnc::DeltaBytes(_) => Encoding::DeltaByteArray,
             ValueEnc::Bss(_) => Encoding::ByteStreamSplit,
+            ValueEnc::AlpF32(_) | ValueEnc::AlpF64(_) => Encoding::Alp,
             ValueEnc::RleBool(_) => Encoding::Rle,
         }
     }
@@ -234,7 +238,7 @@ where
     Ok(())
 }
 
-/// DELTA_BINARY_PACKED for the integer types; nothing for floats.
+/// The typed streaming encoders: DELTA_BINARY_PACKED for the integer types, ALP for floats.
 pub(super) trait DeltaOrNot: Sized {
     /// Puts `v` into `enc` when it is a delta encoder of this type; false if it is not.
     fn put_delta(enc: &mut ValueEnc, v: &[Self]) -> bool;
@@ -264,5 +268,5 @@ macro_rules! delta_or_not {
 }
 delta_or_not!(i32, DeltaI32);
 delta_or_not!(i64, DeltaI64);
-delta_or_not!(f32);
-delta_or_not!(f64);
+delta_or_not!(f32, AlpF32);
+delta_or_not!(f64, AlpF64);

@@ -319,7 +319,7 @@ impl FromStr for DataPageVersion {
 }
 
 /// The value encodings parq writes, as parquet.thrift names them.
-pub const WRITABLE_ENCODINGS: [Encoding; 7] = [
+pub const WRITABLE_ENCODINGS: [Encoding; 8] = [
     Encoding::Plain,
     Encoding::RleDictionary,
     Encoding::DeltaBinaryPacked,
@@ -327,6 +327,7 @@ pub const WRITABLE_ENCODINGS: [Encoding; 7] = [
     Encoding::DeltaByteArray,
     Encoding::ByteStreamSplit,
     Encoding::Rle,
+    Encoding::Alp,
 ];
 
 /// Parses a value encoding name (case-insensitive): one of [`WRITABLE_ENCODINGS`].
@@ -344,7 +345,7 @@ pub fn parse_encoding(s: &str) -> Result<Encoding> {
         ))),
         None => Err(property_error(format_args!(
             "unknown encoding `{s}` (expected one of PLAIN, RLE_DICTIONARY, DELTA_BINARY_PACKED, \
-             DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE)"
+             DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE, ALP)"
         ))),
     }
 }
@@ -394,6 +395,7 @@ pub fn encoding_physical_types(encoding: Encoding) -> &'static [PhysicalType] {
             P::Double,
             P::FixedLenByteArray,
         ],
+        Encoding::Alp => &[P::Float, P::Double],
         _ => &[],
     }
 }

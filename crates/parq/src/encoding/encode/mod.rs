@@ -13,6 +13,7 @@
 //!   hashes over one arena), the PLAIN dictionary page and the RLE_DICTIONARY data.
 //! - [`delta`]: DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY.
 //! - [`byte_stream_split`]: BYTE_STREAM_SPLIT for any value width.
+//! - [`alp`]: ALP for FLOAT and DOUBLE, with its sampled choice of exponents.
 //!
 //! Errors are [`ErrorKind::Encoding`](crate::ErrorKind::Encoding) errors naming the encoding:
 //! a value wider than the bit width it is encoded with, offsets that are not monotonic or
@@ -23,6 +24,7 @@
 use super::error;
 use crate::Result;
 
+pub mod alp;
 pub mod byte_stream_split;
 pub mod delta;
 pub mod dictionary;

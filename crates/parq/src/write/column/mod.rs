@@ -494,6 +494,8 @@ impl ColumnWriter {
             (Encoding::ByteStreamSplit, P::Int64 | P::Double) => {
                 ValueEnc::Bss(ByteStreamSplitEncoder::new(8)?)
             }
+            (Encoding::Alp, P::Float) => ValueEnc::AlpF32(Box::default()),
+            (Encoding::Alp, P::Double) => ValueEnc::AlpF64(Box::default()),
             (Encoding::ByteStreamSplit, P::FixedLenByteArray) => {
                 ValueEnc::Bss(ByteStreamSplitEncoder::new(self.width)?)
             }
@@ -642,6 +644,8 @@ impl ColumnWriter {
             ValueEnc::DeltaLength(e) => e.estimated_len(),
             ValueEnc::DeltaBytes(e) => e.estimated_len(),
             ValueEnc::Bss(e) => e.len() * self.value_width(),
+            ValueEnc::AlpF32(e) => e.estimated_len(),
+            ValueEnc::AlpF64(e) => e.estimated_len(),
         };
         values + self.levels.len()
     }

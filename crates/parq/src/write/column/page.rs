@@ -52,6 +52,8 @@ impl ColumnWriter {
             ValueEnc::DeltaLength(e) => e.flush(&mut self.values),
             ValueEnc::DeltaBytes(e) => e.flush(&mut self.values),
             ValueEnc::Bss(e) => e.flush(&mut self.values),
+            ValueEnc::AlpF32(e) => e.flush(&mut self.values)?,
+            ValueEnc::AlpF64(e) => e.flush(&mut self.values)?,
             ValueEnc::RleBool(r) => {
                 r.flush(&mut self.values);
                 rle::end_length_prefix(&mut self.values, self.page_start)?;
