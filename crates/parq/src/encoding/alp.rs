@@ -74,7 +74,7 @@ pub trait AlpFloat: FixedWidth + PartialEq + std::fmt::Debug + sealed::Sealed {
     /// the value has none (NaN, infinities, `-0.0`, out of range).
     fn to_int(self, scale: (Self, Self)) -> i64;
     /// The float of raw bits.
-    fn from_bits_(bits: Self::Bits) -> Self;
+    fn from_raw(bits: Self::Bits) -> Self;
     /// The raw bits as a `u64`.
     fn bits_u64(self) -> u64;
 }
@@ -118,7 +118,7 @@ impl AlpFloat for f64 {
         ((s + MAGIC) - MAGIC) as i64
     }
     #[inline(always)]
-    fn from_bits_(bits: u64) -> f64 {
+    fn from_raw(bits: u64) -> f64 {
         f64::from_bits(bits)
     }
     #[inline(always)]
@@ -166,7 +166,7 @@ impl AlpFloat for f32 {
         i64::from(((s + MAGIC) - MAGIC) as i32)
     }
     #[inline(always)]
-    fn from_bits_(bits: u32) -> f32 {
+    fn from_raw(bits: u32) -> f32 {
         f32::from_bits(bits)
     }
     #[inline(always)]
@@ -333,7 +333,7 @@ pub fn decode<T: AlpFloat>(data: &[u8], n: usize, out: &mut Vec<T>) -> Result<()
         for (p, bits) in positions.chunks_exact(2).zip(values.chunks_exact(width)) {
             let p = usize::from(u16::from_le_bytes([p[0], p[1]]));
             if let Some(slot) = slots.get_mut(p) {
-                *slot = T::from_bits_(T::Bits::from_le_slice(bits));
+                *slot = T::from_raw(T::Bits::from_le_slice(bits));
             }
         }
         done += take;
