@@ -16,6 +16,9 @@
 //!   `"inf"`, `"-inf"`; strings, decimals, dates, times and timestamps as JSON strings;
 //!   binary as lowercase hex strings; lists, structs and maps as JSON arrays and objects.
 //!
+//! Variant columns (`arrow.parquet.variant`) print as JSON in every format, as
+//! [`crate::variant`] describes; an invalid Variant value is an error.
+//!
 //! `--limit N` stops reading once N rows are printed (row groups after it are not decoded).
 
 use std::io::{self, Write};
@@ -27,7 +30,7 @@ use arrow_schema::Schema;
 use crate::dataset::DatasetArgs;
 use crate::read_options::{explain, open_reader, ReadArgs};
 use crate::text::{self, Column, Kind};
-use crate::CliError;
+use crate::{variant, CliError};
 
 /// Rows per block of table output (see the module docs).
 pub const TABLE_BLOCK: usize = 1000;
@@ -117,6 +120,28 @@ fn check_printable(file: &Path, schema: &Schema) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// The cells of one column of a batch: values as [`crate::text`] writes them, or Variant
+/// values as JSON ([`crate::variant`]).
+enum Cells<'a> {
+    Plain(Column<'a>),
+    Variant(&'a arrow_array::StructArray),
+}
+
+impl Cells<'_> {
+    /// Appends the value at `row` to `out` (nothing for a null) and says what it is; an
+    /// invalid Variant value is an error.
+    fn write(&self, row: usize, out: &mut String) -> io::Result<Kind> {
+        match self {
+            Cells::Plain(c) => Ok(c.write(row, out)),
+            Cells::Variant(a) if arrow_array::Array::is_null(*a, row) => Ok(Kind::Null),
+            Cells::Variant(a) => match variant::write_row(a, row, out) {
+                Ok(()) => Ok(Kind::Nested),
+                Err(e) => Err(io::Error::new(io::ErrorKind::InvalidData, e.to_string())),
+            },
+        }
+    }
 }
 
 /// Prints `batches` of `schema` (at most `limit` rows) to `out`.
@@ -217,10 +242,15 @@ impl Printer {
 
     fn rows(&mut self, batch: &RecordBatch, n: usize, out: &mut dyn Write) -> io::Result<()> {
         let upper_hex = self.format == Format::Table;
-        let cols: Vec<Column<'_>> = batch
-            .columns()
+        let schema = batch.schema();
+        let cols: Vec<Cells<'_>> = schema
+            .fields()
             .iter()
-            .map(|a| Column::new(a.as_ref(), upper_hex))
+            .zip(batch.columns())
+            .map(|(f, a)| match variant::variant_column(f, a.as_ref()) {
+                Some(v) => Cells::Variant(v),
+                None => Cells::Plain(Column::new(a.as_ref(), upper_hex)),
+            })
             .collect();
         let mut line = String::new();
         let mut cell = String::new();
@@ -229,7 +259,7 @@ impl Printer {
                 Format::Table => {
                     for c in &cols {
                         cell.clear();
-                        if c.write(row, &mut cell) == Kind::Null {
+                        if c.write(row, &mut cell)? == Kind::Null {
                             cell.push_str("null");
                         }
                         self.cells.push(table_escape(&cell));
@@ -245,7 +275,7 @@ impl Printer {
                             line.push(',');
                         }
                         cell.clear();
-                        let kind = c.write(row, &mut cell);
+                        let kind = c.write(row, &mut cell)?;
                         csv_field(&cell, kind, &mut line);
                     }
                     line.push('\n');
@@ -261,7 +291,7 @@ impl Printer {
                         crate::json::escape(&self.names[i], &mut line);
                         line.push_str(": ");
                         cell.clear();
-                        match c.write(row, &mut cell) {
+                        match c.write(row, &mut cell)? {
                             Kind::Null => line.push_str("null"),
                             Kind::Bool | Kind::Number | Kind::Nested => line.push_str(&cell),
                             Kind::NonFinite | Kind::Text | Kind::Bytes => {

@@ -19,6 +19,7 @@ mod progress;
 mod read_options;
 mod schema;
 mod text;
+mod variant;
 mod write_options;
 
 use std::path::PathBuf;
