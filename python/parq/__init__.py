@@ -6,7 +6,9 @@ The API follows ``pyarrow.parquet``: ``read_table``, ``ParquetFile``, ``read_met
 and ``merge`` joins files (row groups copied byte for byte). Tables come back as ``pyarrow.Table``
 (hand them to ``polars.from_arrow`` or DuckDB without a copy); anything that exports an Arrow
 stream (``__arrow_c_stream__``) can be written. The GIL is released while parq decodes and
-encodes. Errors are ``parq.ParquetError`` (``ParquetInvalidFileError``,
+encodes. Variant columns come back as the ``arrow.parquet.variant`` extension
+type (``parq.VariantType``), whose ``to_pylist()`` gives Python values. Errors are
+``parq.ParquetError`` (``ParquetInvalidFileError``,
 ``ParquetUnsupportedError``, ``ParquetIOError``). ``parq.dask`` reads and writes Dask DataFrames
 (a partition per row group) on any Dask scheduler. ``parq.encryption`` has the keys of
 encrypted files: explicit, or through a KMS as ``pyarrow.parquet.encryption`` makes them. parq
@@ -36,6 +38,9 @@ from parq._parq import read_table as _read_table
 from parq._filters import is_expression as _is_expression, to_sql
 from parq import encryption
 from parq._dataset import Dataset, dataset, is_dataset_source as _is_dataset_source, write_to_dataset
+from parq._variant import VariantType, register as _register_variant
+
+_register_variant()
 
 __all__ = [
     "ColumnChunkMetaData",
@@ -49,6 +54,7 @@ __all__ = [
     "ParquetWriter",
     "RowGroupMetaData",
     "Statistics",
+    "VariantType",
     "clear_metadata_cache",
     "dataset",
     "encryption",

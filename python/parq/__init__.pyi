@@ -8,6 +8,7 @@ import pyarrow as pa
 import pyarrow.compute
 
 from parq import encryption as encryption
+from parq._variant import VariantType as VariantType
 from parq._parq import (
     ColumnChunkMetaData as ColumnChunkMetaData,
     FileMetaData as FileMetaData,
