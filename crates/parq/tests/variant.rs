@@ -238,3 +238,42 @@ fn bad_bytes_are_errors() {
         assert!(r.is_err(), "{bad:?}");
     }
 }
+
+/// Every prefix of every `variant/` value and metadata, and every single-byte change of
+/// them, decodes to a value or an error, never a panic.
+#[test]
+fn truncated_and_changed_bytes_never_panic() {
+    fn walk(meta: &[u8], value: &[u8]) {
+        if let Ok(m) = Metadata::new(meta) {
+            let _ = m.size();
+            let _ = m.find("id");
+            let _ = (0..m.len().min(64)).map(|i| m.get(i)).count();
+        }
+        if let Ok(v) = Variant::new(value) {
+            let _ = Variant::size(value);
+            let mut out = Vec::new();
+            let _ = encode::write(&mut out, &v);
+        }
+    }
+    for entry in std::fs::read_dir(dir("variant")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("value") {
+            continue;
+        }
+        let value = std::fs::read(&path).unwrap();
+        let metadata = std::fs::read(path.with_extension("metadata")).unwrap();
+        for n in 0..value.len() {
+            walk(&metadata, &value[..n]);
+        }
+        for n in 0..metadata.len() {
+            walk(&metadata[..n], &value);
+        }
+        for i in 0..value.len().min(64) {
+            for x in [0x00, 0x01, 0x03, 0x7f, 0x80, 0xff] {
+                let mut v = value.clone();
+                v[i] ^= x;
+                walk(&metadata, &v);
+            }
+        }
+    }
+}
