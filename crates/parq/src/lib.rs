@@ -66,6 +66,7 @@ pub mod page;
 pub mod read;
 pub mod schema;
 pub mod variant;
+pub mod wkb;
 pub mod workers;
 pub mod write;
 

@@ -132,3 +132,420 @@ fn geospatial_values_equal_pyarrow() {
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
+
+// ---------------------------------------------------------------------------------------------
+// Writing: `geoarrow.wkb` fields become GEOMETRY / GEOGRAPHY with `GeospatialStatistics`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, BinaryArray, Int64Array};
+use arrow_schema::{DataType, Field, Schema};
+use parq::{ParquetWriter, WriterProperties};
+use parquet::arrow::ArrowWriter;
+use parquet::file::reader::{FileReader, SerializedFileReader};
+
+fn wkb_point(x: f64, y: f64) -> Vec<u8> {
+    let mut v = vec![1u8, 1, 0, 0, 0];
+    v.extend_from_slice(&x.to_le_bytes());
+    v.extend_from_slice(&y.to_le_bytes());
+    v
+}
+
+fn wkb_point_z(x: f64, y: f64, z: f64) -> Vec<u8> {
+    let mut v = vec![1u8];
+    v.extend_from_slice(&1001u32.to_le_bytes());
+    for c in [x, y, z] {
+        v.extend_from_slice(&c.to_le_bytes());
+    }
+    v
+}
+
+/// A big-endian LINESTRING.
+fn wkb_line(pts: &[(f64, f64)]) -> Vec<u8> {
+    let mut v = vec![0u8, 0, 0, 0, 2];
+    v.extend_from_slice(&(pts.len() as u32).to_be_bytes());
+    for (x, y) in pts {
+        v.extend_from_slice(&x.to_be_bytes());
+        v.extend_from_slice(&y.to_be_bytes());
+    }
+    v
+}
+
+fn wkb_polygon(ring: &[(f64, f64)]) -> Vec<u8> {
+    let mut v = vec![1u8, 3, 0, 0, 0, 1, 0, 0, 0];
+    v.extend_from_slice(&(ring.len() as u32).to_le_bytes());
+    for (x, y) in ring {
+        v.extend_from_slice(&x.to_le_bytes());
+        v.extend_from_slice(&y.to_le_bytes());
+    }
+    v
+}
+
+fn geo_field(name: &str, md: &str) -> Field {
+    Field::new(name, DataType::Binary, true).with_metadata(HashMap::from([
+        (
+            "ARROW:extension:name".to_string(),
+            "geoarrow.wkb".to_string(),
+        ),
+        ("ARROW:extension:metadata".to_string(), md.to_string()),
+    ]))
+}
+
+/// 12 rows: points, lines, polygons, a point Z, nulls, `valid_only` leaves out a bad WKB.
+fn geo_batch(valid_only: bool) -> RecordBatch {
+    let sq = |x0: f64, y0: f64, d: f64| {
+        wkb_polygon(&[
+            (x0, y0),
+            (x0 + d, y0),
+            (x0 + d, y0 + d),
+            (x0, y0 + d),
+            (x0, y0),
+        ])
+    };
+    let bad: Option<Vec<u8>> = if valid_only {
+        Some(wkb_point(0.5, 0.5))
+    } else {
+        Some(vec![1, 2, 0, 0, 0, 9])
+    };
+    let geoms: Vec<Option<Vec<u8>>> = vec![
+        Some(wkb_point(1.0, 2.0)),
+        Some(wkb_line(&[(0.0, 0.0), (3.0, -1.0)])),
+        None,
+        Some(sq(2.0, 2.0, 1.0)),
+        Some(wkb_point(10.0, 10.0)),
+        bad,
+        // Row group 2: far away.
+        Some(wkb_point(100.0, 50.0)),
+        Some(wkb_point_z(101.0, 51.0, 7.0)),
+        Some(sq(120.0, 40.0, 5.0)),
+        None,
+        Some(wkb_line(&[(110.0, 45.0), (111.0, 46.0)])),
+        Some(wkb_point(f64::NAN, f64::NAN)),
+    ];
+    let geog = geoms.clone();
+    let schema = Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        geo_field("geometry", r#"{"crs":"srid:5070"}"#),
+        geo_field("geography", r#"{"crs":"OGC:CRS84","edges":"karney"}"#),
+    ]);
+    let col = |v: &[Option<Vec<u8>>]| -> ArrayRef {
+        Arc::new(BinaryArray::from_iter(v.iter().map(|x| x.as_deref())))
+    };
+    RecordBatch::try_new(
+        Arc::new(schema),
+        vec![
+            Arc::new(Int64Array::from_iter_values(0..12)),
+            col(&geoms),
+            col(&geog),
+        ],
+    )
+    .unwrap()
+}
+
+fn write_parq(batch: &RecordBatch) -> Bytes {
+    let props = WriterProperties::builder()
+        .max_row_group_rows(Some(6))
+        .build()
+        .unwrap();
+    let mut out = Vec::new();
+    let mut w = ParquetWriter::try_new(&mut out, batch.schema(), props).unwrap();
+    w.write(batch).unwrap();
+    w.close().unwrap();
+    Bytes::from(out)
+}
+
+fn write_peer(batch: &RecordBatch) -> Bytes {
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_max_row_group_row_count(Some(6))
+        .build();
+    let mut out = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
+    w.write(batch).unwrap();
+    w.close().unwrap();
+    Bytes::from(out)
+}
+
+type GeoStats = Option<(Option<[Option<f64>; 8]>, Option<Vec<i32>>)>;
+
+/// Per row group and geospatial column (1, 2): the geospatial statistics as arrow-rs reads
+/// them; also checks that these columns have no min/max.
+fn peer_geo_stats(bytes: &Bytes) -> Vec<Vec<GeoStats>> {
+    let r = SerializedFileReader::new(bytes.clone()).unwrap();
+    r.metadata()
+        .row_groups()
+        .iter()
+        .map(|rg| {
+            [1, 2]
+                .iter()
+                .map(|&c| {
+                    let cc = rg.column(c);
+                    if let Some(s) = cc.statistics() {
+                        assert!(s.min_bytes_opt().is_none() && s.max_bytes_opt().is_none());
+                    }
+                    cc.geo_statistics().map(|g| {
+                        let b = g.bounding_box().map(|b| {
+                            [
+                                Some(b.get_xmin()),
+                                Some(b.get_xmax()),
+                                Some(b.get_ymin()),
+                                Some(b.get_ymax()),
+                                b.get_zmin(),
+                                b.get_zmax(),
+                                b.get_mmin(),
+                                b.get_mmax(),
+                            ]
+                        });
+                        (b, g.geospatial_types().cloned())
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn written_geospatial_read_back_by_arrow_rs_with_its_statistics() {
+    let batch = geo_batch(true);
+    let ours = write_parq(&batch);
+    let theirs = write_peer(&batch);
+    // Same logical types, CRS and extension metadata as arrow-rs writes.
+    let (ps, pb) = read_peer(&ours);
+    let (ts, _) = read_peer(&theirs);
+    let (qs, qb) = read_parq(&ours);
+    for c in ["geometry", "geography"] {
+        for key in ["ARROW:extension:name", "ARROW:extension:metadata"] {
+            let want = ts.field_with_name(c).unwrap().metadata().get(key);
+            assert_eq!(ps.field_with_name(c).unwrap().metadata().get(key), want);
+            assert_eq!(qs.field_with_name(c).unwrap().metadata().get(key), want);
+        }
+        let want = binary_values(std::slice::from_ref(&batch), c);
+        assert_eq!(binary_values(&pb, c), want);
+        assert_eq!(binary_values(&qb, c), want);
+    }
+    let sd = SerializedFileReader::new(ours.clone()).unwrap();
+    let descr = sd.metadata().file_metadata().schema_descr_ptr();
+    let lt = |i: usize| format!("{:?}", descr.column(i).logical_type_ref());
+    assert!(lt(1).starts_with("Some(Geometry"), "{}", lt(1));
+    assert!(lt(1).contains("srid:5070"), "{}", lt(1));
+    assert!(lt(2).contains("KARNEY"), "{}", lt(2));
+    // The statistics equal those arrow-rs computes, and the expected envelopes.
+    let stats = peer_geo_stats(&ours);
+    assert_eq!(stats, peer_geo_stats(&theirs));
+    let rg0 = Some((
+        Some([
+            Some(0.0),
+            Some(10.0),
+            Some(-1.0),
+            Some(10.0),
+            None,
+            None,
+            None,
+            None,
+        ]),
+        Some(vec![1, 2, 3]),
+    ));
+    let rg1 = Some((
+        Some([
+            Some(100.0),
+            Some(125.0),
+            Some(40.0),
+            Some(51.0),
+            Some(7.0),
+            Some(7.0),
+            None,
+            None,
+        ]),
+        Some(vec![1, 2, 3, 1001]),
+    ));
+    // GEOGRAPHY gets none: arrow-rs bounds no spherical edges.
+    assert_eq!(stats, vec![vec![rg0, None], vec![rg1, None]]);
+}
+
+#[test]
+fn invalid_wkb_is_left_out_of_the_statistics() {
+    let ours = write_parq(&geo_batch(false));
+    let stats = peer_geo_stats(&ours);
+    let rg0 = Some((
+        Some([
+            Some(0.0),
+            Some(10.0),
+            Some(-1.0),
+            Some(10.0),
+            None,
+            None,
+            None,
+            None,
+        ]),
+        Some(vec![1, 2, 3]),
+    ));
+    assert_eq!(stats[0], vec![rg0, None]);
+    let (_, batches) = read_parq(&ours);
+    assert_eq!(
+        binary_values(&batches, "geometry")[5],
+        Some(vec![1, 2, 0, 0, 0, 9])
+    );
+}
+
+/// A bounding box (xmin, xmax, ymin, ymax, zmin, zmax, mmin, mmax) and geometry types.
+type PeerStats = (Vec<Option<f64>>, Vec<i32>);
+
+const PEERS_PY: &str = r#"
+import json, sys
+import duckdb, pyarrow.parquet as pq
+path = sys.argv[1]
+out = {"pyarrow": {}, "duckdb": {}}
+t = pq.read_table(path)
+md = pq.read_metadata(path)
+for name in ("geometry", "geography"):
+    i = t.schema.get_field_index(name)
+    vals = [None if v is None else v.hex() for v in t.column(name).to_pylist()]
+    stats = []
+    for g in range(md.num_row_groups):
+        c = md.row_group(g).column(i)
+        s = c.geo_statistics
+        if s is None:
+            stats.append(None)
+        else:
+            stats.append([[s.xmin, s.xmax, s.ymin, s.ymax, s.zmin, s.zmax, s.mmin, s.mmax],
+                          sorted(s.geospatial_types)])
+        assert not (c.statistics is not None and c.statistics.has_min_max), "min/max written"
+    out["pyarrow"][name] = {"values": vals, "stats": stats,
+                            "logical": str(md.schema.column(i).logical_type)}
+con = duckdb.connect()
+rows = con.execute(
+    "select path_in_schema, row_group_id, geo_bbox from parquet_metadata(?) "
+    "where path_in_schema in ('geometry', 'geography') order by row_group_id",
+    [path]).fetchall()
+for col, g, bbox in rows:
+    b = None if bbox is None or bbox["xmin"] is None else [
+        bbox[k] for k in ("xmin", "xmax", "ymin", "ymax", "zmin", "zmax", "mmin", "mmax")]
+    out["duckdb"].setdefault(col, {"stats": []})["stats"].append(b)
+for name in ("geometry", "geography"):
+    out["duckdb"][name]["type"] = con.execute(
+        f"select typeof({name}) from read_parquet(?) limit 1", [path]).fetchone()[0]
+    out["duckdb"][name]["values"] = [
+        None if v is None else bytes(v).hex() for (v,) in con.execute(
+            f"select {name}::BLOB from read_parquet(?) order by id", [path]).fetchall()]
+print(json.dumps(out))
+"#;
+
+#[test]
+fn written_geospatial_read_by_pyarrow_and_duckdb_with_the_same_statistics() {
+    let Some(py) = python_if_present() else {
+        return;
+    };
+    let batch = geo_batch(true);
+    let ours = write_parq(&batch);
+    let dir = common::tmp_dir("geospatial_peers");
+    let path = dir.join("geo.parquet");
+    std::fs::write(&path, &ours).unwrap();
+    let out: serde_json::Value =
+        serde_json::from_str(run_python_at(&py, PEERS_PY, &[&path]).trim()).unwrap();
+    let expected = peer_geo_stats(&ours);
+    for (c, name) in ["geometry", "geography"].iter().enumerate() {
+        let want: Vec<Option<String>> = binary_values(std::slice::from_ref(&batch), name)
+            .into_iter()
+            .map(|v| v.map(|b| hex(&b)))
+            .collect();
+        let pa = &out["pyarrow"][name];
+        let got: Vec<Option<String>> = serde_json::from_value(pa["values"].clone()).unwrap();
+        assert_eq!(got, want, "pyarrow {name}");
+        let logical = pa["logical"].as_str().unwrap();
+        assert!(
+            logical.starts_with(if c == 0 { "Geometry" } else { "Geography" }),
+            "{logical}"
+        );
+        // pyarrow's and DuckDB's statistics: those arrow-rs reads.
+        let want_stats: Vec<Option<Vec<Option<f64>>>> = expected
+            .iter()
+            .map(|rg| rg[c].as_ref().and_then(|s| s.0.map(|b| b.to_vec())))
+            .collect();
+        let pa_stats: Vec<Option<PeerStats>> = serde_json::from_value(pa["stats"].clone()).unwrap();
+        let pa_bbox: Vec<Option<Vec<Option<f64>>>> = pa_stats
+            .iter()
+            .map(|s| s.as_ref().map(|s| s.0.clone()))
+            .collect();
+        assert_eq!(pa_bbox, want_stats, "pyarrow {name} bbox");
+        let pa_types: Vec<Option<Vec<i32>>> = pa_stats
+            .iter()
+            .map(|s| s.as_ref().map(|s| s.1.clone()))
+            .collect();
+        let want_types: Vec<Option<Vec<i32>>> = expected
+            .iter()
+            .map(|rg| rg[c].as_ref().and_then(|s| s.1.clone()))
+            .collect();
+        assert_eq!(pa_types, want_types, "pyarrow {name} types");
+        let dd = &out["duckdb"][name];
+        let dd_stats: Vec<Option<Vec<Option<f64>>>> =
+            serde_json::from_value(dd["stats"].clone()).unwrap();
+        assert_eq!(dd_stats, want_stats, "duckdb {name} bbox");
+        assert_eq!(dd["type"].as_str(), Some("GEOMETRY"), "duckdb {name}");
+        let dd_values: Vec<Option<String>> = serde_json::from_value(dd["values"].clone()).unwrap();
+        // DuckDB rewrites big-endian WKB little-endian: the same geometries.
+        let unhex = |h: &str| -> Vec<u8> {
+            (0..h.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+                .collect()
+        };
+        let shape = |v: &Option<String>| {
+            v.as_deref()
+                .map(|h| format!("{:?}", parq::wkb::envelope(&unhex(h))))
+        };
+        assert_eq!(
+            dd_values.iter().map(shape).collect::<Vec<_>>(),
+            want.iter().map(shape).collect::<Vec<_>>(),
+            "duckdb {name}"
+        );
+    }
+}
+
+/// The union of the geospatial statistics of column `col` over the row groups.
+fn union_geo_stats(bytes: &Bytes, col: usize) -> Option<([f64; 4], Vec<i32>)> {
+    let r = SerializedFileReader::new(bytes.clone()).unwrap();
+    let mut out: Option<([f64; 4], Vec<i32>)> = None;
+    for rg in r.metadata().row_groups() {
+        let Some(g) = rg.column(col).geo_statistics() else {
+            continue;
+        };
+        let (b, t) = out.get_or_insert(([f64::MAX, f64::MIN, f64::MAX, f64::MIN], Vec::new()));
+        if let Some(bb) = g.bounding_box() {
+            b[0] = b[0].min(bb.get_xmin());
+            b[1] = b[1].max(bb.get_xmax());
+            b[2] = b[2].min(bb.get_ymin());
+            b[3] = b[3].max(bb.get_ymax());
+        }
+        t.extend(g.geospatial_types().into_iter().flatten());
+        t.sort_unstable();
+        t.dedup();
+    }
+    out
+}
+
+#[test]
+fn geometry_files_rewritten_by_parq_keep_their_statistics() {
+    let mut checked = 0;
+    for path in geo_files() {
+        let bytes = Bytes::from(std::fs::read(&path).unwrap());
+        let (schema, batches) = read_parq(&bytes);
+        let Some(col) = schema.fields().iter().position(|f| f.name() == "geometry") else {
+            continue;
+        };
+        if !schema.field(col).metadata()["ARROW:extension:metadata"].contains("crs")
+            || schema.field(col).metadata()["ARROW:extension:metadata"].contains("edges")
+        {
+            continue;
+        }
+        let batch = arrow_select::concat::concat_batches(&schema, &batches).unwrap();
+        let ours = write_parq(&batch);
+        assert_eq!(
+            union_geo_stats(&ours, col),
+            union_geo_stats(&bytes, col),
+            "{}",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(geo_dir().is_none() || checked >= 6, "{checked}");
+}

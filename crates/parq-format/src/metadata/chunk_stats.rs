@@ -186,6 +186,40 @@ impl GeospatialStatistics {
         })?;
         Ok(s)
     }
+
+    /// Encodes the struct.
+    pub fn encode(&self, w: &mut Writer<'_>) {
+        let mut l = 0;
+        if let Some(b) = &self.bbox {
+            w.write_field_header(wire::STRUCT, 1, &mut l);
+            let mut bl = 0;
+            let fields = [
+                (1, Some(b.xmin)),
+                (2, Some(b.xmax)),
+                (3, Some(b.ymin)),
+                (4, Some(b.ymax)),
+                (5, b.zmin),
+                (6, b.zmax),
+                (7, b.mmin),
+                (8, b.mmax),
+            ];
+            for (id, v) in fields {
+                if let Some(v) = v {
+                    w.write_field_header(wire::DOUBLE, id, &mut bl);
+                    w.write_double(v);
+                }
+            }
+            w.write_stop();
+        }
+        if let Some(types) = &self.geospatial_types {
+            w.write_field_header(wire::LIST, 2, &mut l);
+            w.write_list_header(wire::I32, types.len());
+            for &t in types {
+                w.write_i32(t);
+            }
+        }
+        w.write_stop();
+    }
 }
 
 fn decode_bbox(r: &mut Reader<'_>) -> Result<BoundingBox> {

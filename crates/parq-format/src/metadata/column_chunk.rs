@@ -657,6 +657,17 @@ impl ColumnChunk {
             };
     }
 
+    /// Sets `geospatial_statistics` (encoded into `arena`).
+    pub fn set_geospatial_statistics(
+        &mut self,
+        s: &super::GeospatialStatistics,
+        arena: &mut Arena,
+    ) {
+        let mut raw = Vec::new();
+        s.encode(&mut Writer::new(&mut raw));
+        self.extras_mut().geospatial_statistics = Some(arena.push(&raw));
+    }
+
     /// Sets the statistics from the general form (used when building chunks).
     pub fn set_statistics(&mut self, s: Statistics) {
         let mut f = self.flags | flag::STATS;

@@ -14,6 +14,7 @@
 //! | Float32, Float64 | FLOAT, DOUBLE |
 //! | Utf8, LargeUtf8, Utf8View | BYTE_ARRAY STRING / UTF8 |
 //! | Binary, LargeBinary, BinaryView | BYTE_ARRAY |
+//! | the same with extension `geoarrow.wkb` | BYTE_ARRAY GEOMETRY, or GEOGRAPHY when its metadata has `edges` (GEOMETRY with `GeospatialStatistics`; no min/max) |
 //! | FixedSizeBinary(n) | FIXED_LEN_BYTE_ARRAY(n) |
 //! | Decimal32/64/128/256(p, s) | FIXED_LEN_BYTE_ARRAY(bytes for p) DECIMAL(p, s) / DECIMAL |
 //! | Date32, Date64 | INT32 DATE / DATE (Date64 values divided to days) |
@@ -395,7 +396,10 @@ impl Builder {
                 Ok(())
             }
             dt => {
-                let t = leaf_type(path, dt)?;
+                let mut t = leaf_type(path, dt)?;
+                if let Some(g) = super::geo::logical_type(f, path, &mut self.names)? {
+                    t.logical = Some(g);
+                }
                 let name = self.name(name);
                 self.elements.push(element(f, &t, name, field_id));
                 self.leaves.push(LeafColumn {

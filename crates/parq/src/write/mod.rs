@@ -32,7 +32,8 @@
 //! level histograms), [`page_index`]
 //! (column and offset index builders, file-level collection and serialization), [`crate::bloom`]
 //! (XXH64 and split block Bloom filters), [`arrow_schema`] (Arrow -> Parquet schema as
-//! pyarrow 26 writes it, and the `ARROW:schema` key-value), [`column`](mod@column) (stages 2 and 3: the
+//! pyarrow 26 writes it, and the `ARROW:schema` key-value; `geo`: GEOMETRY / GEOGRAPHY from
+//! `geoarrow.wkb` fields), [`column`](mod@column) (stages 2 and 3: the
 //! column writer, per leaf; Arrow values as physical values in `values`, the value encoders
 //! and the dictionary in `encoder`) and [`file`](mod@file) (stages 4 and 5: [`ParquetWriter`] over
 //! `std::io::Write`), [`levels`] (record shredding: the levels of nested leaves). Lists of the
@@ -42,6 +43,7 @@ pub mod arrow_schema;
 pub mod column;
 mod encoder;
 pub mod file;
+mod geo;
 mod held;
 pub mod levels;
 pub mod page_index;

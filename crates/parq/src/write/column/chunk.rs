@@ -74,6 +74,9 @@ impl ColumnWriter {
             if let Some(s) = self.chunk.sizes.to_size_statistics() {
                 chunk.set_size_statistics(&s, arena);
             }
+            if let Some(s) = self.chunk.geo.as_mut().and_then(|g| g.finish()) {
+                chunk.set_geospatial_statistics(&s, arena);
+            }
         }
         let offset_index = std::mem::take(&mut self.chunk.offset_index).finish(data_start)?;
         let column_index = self

@@ -70,12 +70,14 @@ use crate::encoding::encode::plain::{self, BooleanEncoder};
 use crate::encoding::encode::rle::{self, RleEncoder};
 use crate::encoding::encode::{bit_width, Bitmap};
 use crate::format::crypto::{ColumnEncryptor, ModuleType};
+use crate::format::metadata::LogicalType;
 use crate::format::metadata::{
     Arena, ColumnChunk, Compression, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader,
     Encoding, EncodingList, OffsetIndex, PageEncodingStats, PageHeader, PageType, PhysicalType,
     SchemaElement, UnknownFields,
 };
 use crate::format::thrift::Writer;
+use crate::wkb::GeoStatsAccumulator;
 use crate::{Error, Result};
 
 pub use super::encoder::MINI_BATCH;
@@ -344,6 +346,8 @@ struct ChunkState {
     pages: Vec<PageSpan>,
     /// Bytes of the chunk's data pages so far (headers and bodies), kept or written out.
     data_bytes: u64,
+    /// The `GeospatialStatistics` of a GEOMETRY column.
+    geo: Option<Box<GeoStatsAccumulator>>,
     /// Bytes of the dictionary page, once written out.
     dict_bytes: Option<u64>,
     /// Level entries.
@@ -456,6 +460,8 @@ impl ColumnWriter {
                 bodies: Vec::new(),
                 pages: Vec::new(),
                 data_bytes: 0,
+                geo: matches!(element.logical_type, Some(LogicalType::Geometry { .. }))
+                    .then(Box::default),
                 dict_bytes: None,
                 values: 0,
                 records: 0,
@@ -881,12 +887,19 @@ impl ColumnWriter {
         let at = |i: usize| offsets.get(i).and_then(|o| o.to_usize()).unwrap_or(0);
         let mut page_stats = (stats && !dict_stats).then_some(&mut self.page.stats);
         let mut bloom = self.chunk.bloom.as_mut();
+        let mut geo = self.chunk.geo.as_deref_mut().filter(|_| stats);
         let mut unencoded = 0u64;
         let mut run = |i: usize, k: usize| {
             unencoded += at(i + k).saturating_sub(at(i)) as u64;
             let run = offsets.get(i..=i + k).unwrap_or_default();
             if let Some(s) = &mut page_stats {
                 s.update_byte_array_offsets(run, data);
+            }
+            if let Some(g) = &mut geo {
+                for w in run.windows(2) {
+                    let (s, e) = (w[0].to_usize().unwrap_or(0), w[1].to_usize().unwrap_or(0));
+                    g.update(data.get(s..e).unwrap_or_default());
+                }
             }
             if let Some(b) = &mut bloom {
                 for w in run.windows(2) {
