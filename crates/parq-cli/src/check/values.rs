@@ -8,6 +8,7 @@
 use std::cmp::Ordering;
 
 use parq::bloom::{hash_bytes, Sbbf};
+use parq::encoding::alp;
 use parq::encoding::byte_stream_split::ByteStreamSplitDecoder;
 use parq::encoding::delta_binary_packed::DeltaBinaryPackedDecoder;
 use parq::encoding::delta_byte_array::DeltaByteArrayDecoder;
@@ -307,6 +308,11 @@ enum Decoder<'a> {
     DeltaBytes(DeltaByteArrayDecoder<'a>),
     DeltaFixed(DeltaByteArrayDecoder<'a>, usize),
     Split(ByteStreamSplitDecoder<'a>),
+    /// ALP, decoded whole up front (PLAIN layout), and the bytes handed out so far.
+    Alp {
+        bytes: Vec<u8>,
+        pos: usize,
+    },
 }
 
 fn plain<'a>(data: &'a [u8], col: &Column<'_>) -> Result<Decoder<'a>> {
@@ -323,6 +329,7 @@ impl<'a> Decoder<'a> {
         data: &'a [u8],
         col: &Column<'_>,
         dict: Option<&'a Values>,
+        values: usize,
     ) -> Result<Decoder<'a>> {
         use PhysicalType as P;
         Ok(match (encoding, col.physical) {
@@ -365,6 +372,18 @@ impl<'a> Decoder<'a> {
                 Encoding::ByteStreamSplit,
                 P::Int32 | P::Int64 | P::Float | P::Double | P::FixedLenByteArray,
             ) => Decoder::Split(ByteStreamSplitDecoder::new(data, col.width.unwrap_or(1))?),
+            (Encoding::Alp, P::Float) => {
+                let mut v: Vec<f32> = Vec::new();
+                alp::decode(data, values, &mut v)?;
+                let bytes = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+                Decoder::Alp { bytes, pos: 0 }
+            }
+            (Encoding::Alp, P::Double) => {
+                let mut v: Vec<f64> = Vec::new();
+                alp::decode(data, values, &mut v)?;
+                let bytes = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+                Decoder::Alp { bytes, pos: 0 }
+            }
             (e, p) => {
                 return Err(bad(
                     e.spec_name(),
@@ -441,6 +460,15 @@ impl<'a> Decoder<'a> {
             }
             Decoder::DeltaFixed(d, width) => d.decode_fixed(n, *width, &mut out.data)?,
             Decoder::Split(d) => d.decode_bytes(n, &mut out.data)?,
+            Decoder::Alp { bytes, pos } => {
+                let width = out.width.unwrap_or(1);
+                let end = n.checked_mul(width).and_then(|l| l.checked_add(*pos));
+                let Some(chunk) = end.and_then(|end| bytes.get(*pos..end)) else {
+                    return Err(bad("ALP", format!("{n} more values than the page holds")));
+                };
+                out.data.extend_from_slice(chunk);
+                *pos += chunk.len();
+            }
         }
         Ok(())
     }
@@ -490,7 +518,7 @@ pub fn summarize(
         left -= n;
     }
     let mut left = num_values - s.nulls as usize;
-    let mut decoder = Decoder::new(encoding, sections.values, col, dict)?;
+    let mut decoder = Decoder::new(encoding, sections.values, col, dict, left)?;
     let mut out = Values::new(col.width);
     while left > 0 {
         let n = left.min(BATCH);
