@@ -26,7 +26,9 @@ use parquet_60::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::json;
 
 use crate::alloc::alloc_stats_during;
-use crate::decode_cases::{all_cases, nested_cases, CaseSpec, Codec, Written, NULL_SHARE};
+use crate::decode_cases::{
+    all_cases, alp_cases, nested_cases, CaseSpec, Codec, Written, NULL_SHARE,
+};
 use crate::footer::check_writable;
 use crate::measure::{measure, timed_simple, Case, MeasureArgs, MeasureConfig, Samples, Stats};
 use crate::peers::{json_samples, json_u64, pyarrow_peer, run_harness_script, Python};
@@ -128,6 +130,7 @@ impl DecodeArgs {
             self.values
         };
         let mut cases = all_cases(self.values, table_rows, &codecs, &nullability, self.quick);
+        cases.extend(alp_cases(self.values, &codecs, &nullability));
         if nested {
             let both = if self.nulls.is_empty() {
                 vec![false, true]
@@ -418,7 +421,8 @@ fn measure_case(
         .map(|(case, s)| cell(case.imp, s.stats(), case.heap_bytes))
         .collect();
     drop(cases);
-    if let Some(py) = python {
+    // pyarrow 26 does not read ALP.
+    if let Some(py) = python.filter(|_| !spec.has_alp()) {
         let (samples, peak) = pyarrow_case(py, pyarrow_path, spec, &written, cfg)?;
         cells.push(cell(PYARROW, samples.stats(), peak));
     }

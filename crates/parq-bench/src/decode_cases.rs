@@ -3,7 +3,9 @@
 //! `ArrowWriter` with an explicit encoding, codec and data page v1.
 //!
 //! The data of a case depends only on its type, encoding, nullability and size (not on the
-//! codec), so the same values are measured uncompressed, with snappy and with zstd.
+//! codec), so the same values are measured uncompressed, with snappy and with zstd. The ALP
+//! cases ([`alp_cases`]: prices, sensor readings, the scan table's `value`) hold the same
+//! values for ALP, BYTE_STREAM_SPLIT and PLAIN too, so their sizes and times compare.
 //!
 //! `parq-bench encode` writes the same cases: [`case_batch`] is the input, [`props_60`] the
 //! settings `parquet` 60.1.0 writes them with, [`check_encodings`] checks every writer's
@@ -51,6 +53,12 @@ pub enum Kind {
     Blob,
     /// A list, struct or map ([`crate::nested_cases`]).
     Nested(Shape),
+    /// DOUBLE prices with two decimals (0.01 to 10,000.00), uniform.
+    Prices,
+    /// DOUBLE sensor readings with three decimals: a smooth random walk around 20.
+    Sensor,
+    /// DOUBLE uniform in [0, 1000), as the `value` column of the scan table.
+    ScanValue,
 }
 
 impl Kind {
@@ -65,6 +73,9 @@ impl Kind {
             Kind::String => "string",
             Kind::Blob => "binary",
             Kind::Nested(shape) => shape.name(),
+            Kind::Prices => "prices",
+            Kind::Sensor => "sensor",
+            Kind::ScanValue => "scan-value",
         }
     }
 
@@ -80,6 +91,9 @@ impl Kind {
             Kind::String => 6,
             Kind::Blob => 7,
             Kind::Nested(shape) => 8 + shape as u64,
+            Kind::Prices => 32,
+            Kind::Sensor => 33,
+            Kind::ScanValue => 34,
         }
     }
 
@@ -88,7 +102,7 @@ impl Kind {
             Kind::Int32 => DataType::Int32,
             Kind::Int64 => DataType::Int64,
             Kind::Float => DataType::Float32,
-            Kind::Double => DataType::Float64,
+            Kind::Double | Kind::Prices | Kind::Sensor | Kind::ScanValue => DataType::Float64,
             Kind::Boolean => DataType::Boolean,
             Kind::Flba16 => DataType::FixedSizeBinary(16),
             Kind::String => DataType::Utf8,
@@ -110,6 +124,8 @@ pub enum Enc {
     DeltaLengthByteArray,
     DeltaByteArray,
     ByteStreamSplit,
+    /// ALP (FLOAT and DOUBLE).
+    Alp,
     /// The writer's defaults (dictionary on, PLAIN fallback when the dictionary grows past
     /// 1 MiB): the table case.
     Default,
@@ -125,6 +141,7 @@ impl Enc {
             Enc::DeltaLengthByteArray => "DELTA_LENGTH_BYTE_ARRAY",
             Enc::DeltaByteArray => "DELTA_BYTE_ARRAY",
             Enc::ByteStreamSplit => "BYTE_STREAM_SPLIT",
+            Enc::Alp => "ALP",
             Enc::Default => "default",
         }
     }
@@ -138,6 +155,7 @@ impl Enc {
             Enc::DeltaLengthByteArray => Some(Encoding::DELTA_LENGTH_BYTE_ARRAY),
             Enc::DeltaByteArray => Some(Encoding::DELTA_BYTE_ARRAY),
             Enc::ByteStreamSplit => Some(Encoding::BYTE_STREAM_SPLIT),
+            Enc::Alp => Some(Encoding::ALP),
             Enc::Dictionary | Enc::Default => None,
         }
     }
@@ -238,6 +256,11 @@ impl CaseSpec {
         names.join("+")
     }
 
+    /// True if a column is ALP-encoded (which pyarrow 26 neither reads nor writes).
+    pub fn has_alp(&self) -> bool {
+        self.columns.iter().any(|c| c.enc == Enc::Alp)
+    }
+
     /// Rows per row group as written: the case's, else [`DEFAULT_ROW_GROUP_ROWS`].
     pub fn rows_per_row_group(&self) -> usize {
         self.row_group_rows.unwrap_or(DEFAULT_ROW_GROUP_ROWS)
@@ -268,6 +291,31 @@ pub const MATRIX: [(Kind, Enc); 16] = [
     (Kind::Float, Enc::ByteStreamSplit),
     (Kind::Double, Enc::ByteStreamSplit),
 ];
+
+/// The float64 data of the ALP cases, each written with ALP (uncompressed and zstd),
+/// BYTE_STREAM_SPLIT + zstd and PLAIN + zstd: the same values for every encoding.
+pub const ALP_KINDS: [Kind; 3] = [Kind::Prices, Kind::Sensor, Kind::ScanValue];
+
+/// The ALP cases of the selected codecs: per kind of [`ALP_KINDS`] and nullability, ALP
+/// uncompressed, then ALP, BYTE_STREAM_SPLIT and PLAIN with zstd.
+pub fn alp_cases(values: usize, codecs: &[Codec], nullability: &[bool]) -> Vec<CaseSpec> {
+    let mut cases = Vec::new();
+    for kind in ALP_KINDS {
+        for &nullable in nullability {
+            for (enc, codec) in [
+                (Enc::Alp, Codec::Uncompressed),
+                (Enc::Alp, Codec::Zstd),
+                (Enc::ByteStreamSplit, Codec::Zstd),
+                (Enc::Plain, Codec::Zstd),
+            ] {
+                if codecs.contains(&codec) {
+                    cases.push(CaseSpec::single(kind, enc, nullable, codec, values));
+                }
+            }
+        }
+    }
+    cases
+}
 
 /// The seed-001 case: 2 row groups x 484 rows of 5-50 KB binary blobs, zstd.
 pub const SEED_001_ROWS_PER_GROUP: usize = 484;
@@ -488,7 +536,12 @@ pub fn check_encodings(spec: &CaseSpec, bytes: &Bytes) -> Result<usize> {
 
 fn seed_of(col: &ColumnSpec, nullable: bool, rows: usize) -> u64 {
     let kind = col.kind.code();
-    let enc = col.enc as u64;
+    // The ALP kinds hold the same values whatever the encoding.
+    let enc = if ALP_KINDS.contains(&col.kind) {
+        0
+    } else {
+        col.enc as u64
+    };
     0xdec0_de00_0000_0000 ^ (kind << 40) ^ (enc << 32) ^ (u64::from(nullable) << 31) ^ rows as u64
 }
 
@@ -595,6 +648,17 @@ fn generate(col: &ColumnSpec, nullable: bool, rows: usize, seed: u64) -> ArrayRe
                 v
             })
         }
+        (Kind::Prices, _) => column!(Float64Array, || {
+            rng.random_range(1..=1_000_000i64) as f64 / 100.0
+        }),
+        (Kind::Sensor, _) => {
+            let mut v = 20_000i64;
+            column!(Float64Array, || {
+                v += rng.random_range(-50..=50i64);
+                v as f64 / 1000.0
+            })
+        }
+        (Kind::ScanValue, _) => column!(Float64Array, || rng.random::<f64>() * 1000.0),
         (Kind::Int32, _) => column!(Int32Array, || rng.random::<i32>()),
         (Kind::Int64, _) => column!(Int64Array, || rng.random::<i64>()),
         (Kind::Float, _) => column!(Float32Array, || rng.random_range(-1e6f32..1e6)),
@@ -657,6 +721,27 @@ mod tests {
             let w = write_case(&case).unwrap_or_else(|e| panic!("{}: {e:#}", case.name));
             assert_eq!(w.batch.num_rows(), case.rows, "{}", case.name);
             assert_eq!(w.null_count > 0, case.nullable, "{}", case.name);
+        }
+    }
+
+    #[test]
+    fn alp_cases_share_their_values_across_encodings() {
+        let cases = alp_cases(3000, &Codec::ALL, &[true]);
+        assert_eq!(cases.len(), 4 * ALP_KINDS.len());
+        for group in cases.chunks(4) {
+            let batches: Vec<RecordBatch> = group
+                .iter()
+                .map(|c| {
+                    write_case(c)
+                        .unwrap_or_else(|e| panic!("{}: {e:#}", c.name))
+                        .batch
+                })
+                .collect();
+            assert!(
+                batches.iter().all(|b| *b == batches[0]),
+                "{}",
+                group[0].name
+            );
         }
     }
 
