@@ -111,3 +111,17 @@ def _plain(v):
     if isinstance(v, (int, float, decimal.Decimal)):
         return float(f"{float(v):.9g}")
     return _SKIP
+
+
+def test_duckdb_shredded_file(tmp_path):
+    # DuckDB shreds objects (fields in non-sorted order), lists of decimals and doubles.
+    path = tmp_path / "shredded.parquet"
+    duckdb.sql(
+        "COPY (SELECT i AS id, CASE WHEN i = 3 THEN NULL ELSE {'a': i, 'b': 'x' || i, "
+        "'c': [i, 2.5::DECIMAL(4, 2)]}::VARIANT END AS v, (i * 1.5)::DOUBLE::VARIANT AS d "
+        f"FROM range(5) t(i)) TO '{path}'"
+    )
+    want = duckdb.sql(f"SELECT v, d FROM '{path}' ORDER BY id").fetchall()
+    table = parq.read_table(path)
+    got = list(zip(table.column("v").to_pylist(), table.column("d").to_pylist()))
+    assert got == want
