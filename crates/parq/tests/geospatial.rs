@@ -549,3 +549,180 @@ fn geometry_files_rewritten_by_parq_keep_their_statistics() {
     }
     assert!(geo_dir().is_none() || checked >= 6, "{checked}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The bounding-box filter: rows by each value's envelope, row groups by their statistics.
+
+use parq::read::{col, parse_filter};
+
+/// The row numbers (0-based, file order) of `sys.argv[1]` whose WKB column `sys.argv[2]`
+/// has an envelope meeting the rectangle `sys.argv[3:7]`, computed with `struct`.
+const REFERENCE_PY: &str = r#"
+import math, struct, sys
+import pyarrow.parquet as pq
+
+def env(b):
+    out = [math.inf, -math.inf, math.inf, -math.inf]
+    def geom(pos, depth):
+        if depth > 64: raise ValueError("deep")
+        le = {0: ">", 1: "<"}[b[pos]]
+        (t,) = struct.unpack_from(le + "I", b, pos + 1)
+        pos += 5
+        if t & 0x20000000:
+            pos += 4
+        z, m = bool(t & 0x80000000), bool(t & 0x40000000)
+        t &= 0x0FFFFFFF
+        z = z or (t // 1000) in (1, 3)
+        m = m or (t // 1000) in (2, 3)
+        base, dims = t % 1000, 2 + z + m
+        def coords(pos, n):
+            for _ in range(n):
+                x, y = struct.unpack_from(le + "dd", b, pos)
+                pos += 8 * dims
+                if pos > len(b): raise ValueError("short")
+                if not math.isnan(x): out[0], out[1] = min(out[0], x), max(out[1], x)
+                if not math.isnan(y): out[2], out[3] = min(out[2], y), max(out[3], y)
+            return pos
+        if base == 1: return coords(pos, 1)
+        (n,) = struct.unpack_from(le + "I", b, pos)
+        pos += 4
+        if base == 2: return coords(pos, n)
+        for _ in range(n):
+            if base == 3:
+                (k,) = struct.unpack_from(le + "I", b, pos)
+                pos = coords(pos + 4, k)
+            elif base in (4, 5, 6, 7):
+                pos = geom(pos, depth + 1)
+            else: raise ValueError("type")
+        return pos
+    if geom(0, 0) != len(b): raise ValueError("trailing")
+    return out
+
+x0, y0, x1, y1 = map(float, sys.argv[3:7])
+rows = []
+for i, v in enumerate(pq.read_table(sys.argv[1]).column(sys.argv[2]).to_pylist()):
+    if v is None: continue
+    try: e = env(v)
+    except Exception: continue
+    if e[0] <= x1 and e[1] >= x0 and e[2] <= y1 and e[3] >= y0: rows.append(i)
+print(" ".join(map(str, rows)))
+"#;
+
+/// The `id`s parq keeps with `sql` (row numbers when the file has no `id`) and the row
+/// groups it skipped.
+fn filtered(path: &std::path::Path, sql: &str) -> (Vec<i64>, usize) {
+    let reader = ParquetReader::open(path)
+        .unwrap()
+        .with_filter(parse_filter(sql).unwrap());
+    let mut batches = reader.batches().unwrap();
+    let got: Vec<RecordBatch> = (&mut batches).collect::<parq::Result<_>>().unwrap();
+    let ids = got
+        .iter()
+        .flat_map(|b| {
+            let a = b.column_by_name("id").unwrap();
+            let a = arrow_cast::cast(a, &DataType::Int64).unwrap();
+            a.as_primitive::<arrow_array::types::Int64Type>()
+                .values()
+                .to_vec()
+        })
+        .collect();
+    (ids, batches.stats().row_groups_skipped)
+}
+
+#[test]
+fn bbox_filter_keeps_the_rows_whose_envelope_meets_the_rectangle() {
+    let Some(py) = python_if_present() else {
+        return;
+    };
+    let dir = common::tmp_dir("geospatial_filter");
+    // parq's file (with an invalid WKB value), and geospatial.parquet given an `id`.
+    let ours = dir.join("ours.parquet");
+    std::fs::write(&ours, write_parq(&geo_batch(false))).unwrap();
+    let mut files = vec![(ours, "geometry")];
+    if let Some(d) = geo_dir() {
+        let bytes = Bytes::from(std::fs::read(d.join("geospatial.parquet")).unwrap());
+        let (schema, batches) = read_parq(&bytes);
+        let mut fields: Vec<Field> = schema.fields().iter().map(|f| (**f).clone()).collect();
+        fields.push(Field::new("id", DataType::Int64, false));
+        let schema = Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
+        let props = WriterProperties::builder()
+            .max_row_group_rows(Some(4))
+            .build()
+            .unwrap();
+        let path = dir.join("geospatial_ids.parquet");
+        let mut out = Vec::new();
+        let mut w = ParquetWriter::try_new(&mut out, schema.clone(), props).unwrap();
+        let mut next = 0i64;
+        for b in batches {
+            let n = b.num_rows() as i64;
+            let mut cols = b.columns().to_vec();
+            cols.push(Arc::new(Int64Array::from_iter_values(next..next + n)));
+            next += n;
+            w.write(&RecordBatch::try_new(schema.clone(), cols).unwrap())
+                .unwrap();
+        }
+        w.close().unwrap();
+        std::fs::write(&path, out).unwrap();
+        files.push((path, "geometry"));
+    }
+    let rects = [
+        [0.0, 0.0, 5.0, 5.0],
+        [99.0, 39.0, 130.0, 60.0],
+        [-1e9, -1e9, 1e9, 1e9],
+        [200.0, 200.0, 300.0, 300.0],
+        [3.0, 3.0, 3.0, 3.0],
+        [10.0, 10.0, 20.0, 20.0],
+        [-5.0, -5.0, 0.5, 0.5],
+        [15.0, 15.0, 35.0, 35.0],
+    ];
+    let mut skipped = 0;
+    for (path, column) in &files {
+        for r in rects {
+            let args: Vec<String> = [path.display().to_string(), column.to_string()]
+                .into_iter()
+                .chain(r.iter().map(|v| v.to_string()))
+                .collect();
+            let want: Vec<i64> = run_python_at(&py, REFERENCE_PY, &args)
+                .split_whitespace()
+                .map(|s| s.parse().unwrap())
+                .collect();
+            let sql = format!(
+                "ST_Intersects({column}, ST_MakeEnvelope({}, {}, {}, {}))",
+                r[0], r[1], r[2], r[3]
+            );
+            let (got, s) = filtered(path, &sql);
+            assert_eq!(got, want, "{} {sql}", path.display());
+            skipped += s;
+            // The same through the Predicate builder, and combined with other terms.
+            let p = col(*column).intersects_bbox(r[0], r[1], r[2], r[3]);
+            assert_eq!(p, parse_filter(&sql).unwrap());
+            assert_eq!(parse_filter(&p.to_string()).unwrap(), p);
+            let (not, _) = filtered(path, &format!("NOT {sql}"));
+            let (all, _) = filtered(path, "id >= 0");
+            let nulls: Vec<i64> = filtered(path, &format!("{column} IS NULL")).0;
+            let mut both: Vec<i64> = got.iter().chain(&not).chain(&nulls).copied().collect();
+            both.sort_unstable();
+            assert_eq!(both, all, "{} NOT {sql}", path.display());
+        }
+    }
+    assert!(skipped >= 6, "only {skipped} row groups skipped");
+}
+
+#[test]
+fn bbox_filter_refuses_non_binary_columns_and_bad_sql() {
+    let dir = common::tmp_dir("geospatial_filter_errors");
+    let path = dir.join("f.parquet");
+    std::fs::write(&path, write_parq(&geo_batch(true))).unwrap();
+    let r = ParquetReader::open(&path)
+        .unwrap()
+        .with_filter(col("id").intersects_bbox(0.0, 0.0, 1.0, 1.0));
+    assert!(r.read_all().is_err());
+    for bad in [
+        "ST_Intersects(geometry, ST_MakeEnvelope(0, 0, 1))",
+        "ST_Intersects(geometry, 5)",
+        "ST_Intersects(geometry, ST_MakeEnvelope(0, 0, 1, 'a'))",
+        "ST_Intersects(ST_MakeEnvelope(0, 0, 1, 1), geometry)",
+    ] {
+        assert!(parse_filter(bad).is_err(), "{bad}");
+    }
+}

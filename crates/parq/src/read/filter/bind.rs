@@ -63,6 +63,11 @@ enum Node {
         col: usize,
         negated: bool,
     },
+    /// The WKB value's envelope meets `[xmin, ymin, xmax, ymax]`.
+    Bbox {
+        col: usize,
+        rect: [f64; 4],
+    },
     And(Box<Node>, Box<Node>),
     Or(Box<Node>, Box<Node>),
     Not(Box<Node>),
@@ -134,6 +139,10 @@ impl BoundFilter {
                 let bits = if *negated { valid } else { !&valid };
                 BooleanArray::new(bits, None)
             }
+            Node::Bbox { col, rect } => {
+                let array = column(batch, self.columns[*col].index)?;
+                super::geo::bbox_mask(array.as_ref(), *rect)?
+            }
             Node::And(a, b) => {
                 arrow_arith::boolean::and_kleene(&self.eval(a, batch)?, &self.eval(b, batch)?)
                     .map_err(arrow)?
@@ -196,6 +205,7 @@ impl BoundFilter {
                     (false, _, _) => None,
                 }
             }
+            Node::Bbox { .. } => None,
             Node::Cmp { col, .. } | Node::IsNull { col, .. } => {
                 let c = &self.columns[*col];
                 let (ci, oi) = index(c.leaf)?;
@@ -230,6 +240,7 @@ impl BoundFilter {
                         rows: page_rows,
                         nulls,
                         bounds,
+                        geo: None,
                     };
                     if prune(node, negate, &|_| Some(stats.clone())) != Some(false) {
                         keep.push(start..end);
@@ -419,7 +430,7 @@ fn dictionary_prune(
             };
             (hits == 0).then_some(false)
         }
-        Node::Cmp { value: None, .. } | Node::IsNull { .. } => None,
+        Node::Cmp { value: None, .. } | Node::IsNull { .. } | Node::Bbox { .. } => None,
     }
 }
 
@@ -469,7 +480,7 @@ fn bloom_prune(
                 _ => None,
             }
         }
-        Node::IsNull { .. } => None,
+        Node::IsNull { .. } | Node::Bbox { .. } => None,
     }
 }
 
@@ -609,6 +620,19 @@ fn bind_node(
             col: column(c)?,
             negated: *negated,
         },
+        Predicate::IntersectsBbox { column: c, rect } => {
+            let col = column(c)?;
+            let t = &columns[col].data_type;
+            if !matches!(
+                t,
+                DataType::Binary | DataType::LargeBinary | DataType::BinaryView
+            ) {
+                return Err(filter_error(format!(
+                    "ST_Intersects takes a WKB binary column; `{c}` is {t}"
+                )));
+            }
+            Node::Bbox { col, rect: *rect }
+        }
         Predicate::And(a, b) => Node::And(
             Box::new(bind_node(a, schema, leaves, columns)?),
             Box::new(bind_node(b, schema, leaves, columns)?),
@@ -871,6 +895,17 @@ fn prune(node: &Node, negate: bool, stats: &dyn Fn(usize) -> Option<ChunkStats>)
             } else {
                 (nulls >= s.rows).then_some(false)
             }
+        }
+        Node::Bbox { col, rect } => {
+            // NOT of an envelope test: the statistics cannot tell.
+            if negate {
+                return None;
+            }
+            let s = stats(*col)?;
+            if s.nulls.is_some_and(|n| n >= s.rows) {
+                return Some(false);
+            }
+            super::geo::bbox_disjoint(&s.geo?, *rect).then_some(false)
         }
         Node::Cmp { col, op, value } => {
             // A NULL literal keeps no row, negated or not.

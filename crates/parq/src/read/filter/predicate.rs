@@ -184,6 +184,17 @@ pub enum Predicate {
         /// `IS NOT NULL`.
         negated: bool,
     },
+    /// `ST_Intersects(column, ST_MakeEnvelope(xmin, ymin, xmax, ymax))` on a GEOMETRY /
+    /// GEOGRAPHY (WKB binary) column: the value's envelope (the x/y box of its vertices,
+    /// edges included) meets the rectangle. This is envelope intersection, DuckDB's `&&`,
+    /// not exact geometric intersection: a line passing near the rectangle's corner can
+    /// match without touching it. Null, empty and invalid WKB values do not match.
+    IntersectsBbox {
+        /// The column.
+        column: String,
+        /// The rectangle: `[xmin, ymin, xmax, ymax]`.
+        rect: [f64; 4],
+    },
     /// Both hold.
     And(Box<Predicate>, Box<Predicate>),
     /// Either holds.
@@ -272,6 +283,23 @@ impl Column {
             negated: true,
         }
     }
+
+    /// `ST_Intersects(column, ST_MakeEnvelope(xmin, ymin, xmax, ymax))`: the envelope of the
+    /// column's WKB value meets the rectangle (see [`Predicate::IntersectsBbox`]).
+    ///
+    /// ```
+    /// use parq::read::{col, parse_filter};
+    ///
+    /// let p = col("geom").intersects_bbox(-10.0, 40.0, 5.5, 52.0);
+    /// assert_eq!(p, parse_filter("ST_Intersects(geom, ST_MakeEnvelope(-10, 40, 5.5, 52))")?);
+    /// # Ok::<(), parq::Error>(())
+    /// ```
+    pub fn intersects_bbox(self, xmin: f64, ymin: f64, xmax: f64, ymax: f64) -> Predicate {
+        Predicate::IntersectsBbox {
+            column: self.0,
+            rect: [xmin, ymin, xmax, ymax],
+        }
+    }
 }
 
 impl Predicate {
@@ -306,7 +334,8 @@ impl Predicate {
         match self {
             Predicate::Compare { column, .. }
             | Predicate::In { column, .. }
-            | Predicate::IsNull { column, .. } => f(column),
+            | Predicate::IsNull { column, .. }
+            | Predicate::IntersectsBbox { column, .. } => f(column),
             Predicate::And(a, b) | Predicate::Or(a, b) => {
                 a.visit_columns(f);
                 b.visit_columns(f);
@@ -335,6 +364,14 @@ impl fmt::Display for Predicate {
             Predicate::IsNull { column, negated } => {
                 let not = if *negated { "NOT " } else { "" };
                 write!(f, "{} IS {not}NULL", name(column))
+            }
+            Predicate::IntersectsBbox { column, rect } => {
+                let [x0, y0, x1, y1] = rect;
+                write!(
+                    f,
+                    "ST_Intersects({}, ST_MakeEnvelope({x0:?}, {y0:?}, {x1:?}, {y1:?}))",
+                    name(column)
+                )
             }
             Predicate::And(a, b) => write!(f, "({a} AND {b})"),
             Predicate::Or(a, b) => write!(f, "({a} OR {b})"),

@@ -254,7 +254,51 @@ impl Parser<'_> {
         Some(name)
     }
 
+    /// `name(` next: a function call.
+    fn call(&mut self, name: &str) -> bool {
+        let is_name = matches!(self.peek(), Some(Token::Word(w)) if w.eq_ignore_ascii_case(name));
+        if is_name && self.tokens.get(self.pos + 1).map(|t| &t.0) == Some(&Token::LParen) {
+            self.pos += 2;
+            return true;
+        }
+        false
+    }
+
+    /// A number literal as a float.
+    fn float(&mut self) -> Result<f64> {
+        match self.literal()? {
+            Literal::Int(v) => Ok(v as f64),
+            Literal::UInt(v) => Ok(v as f64),
+            Literal::Float(v) => Ok(v),
+            _ => self.fail("a number"),
+        }
+    }
+
+    /// `ST_Intersects(column, ST_MakeEnvelope(xmin, ymin, xmax, ymax))`, its name consumed.
+    fn intersects(&mut self) -> Result<Predicate> {
+        let Some(column) = self.ident() else {
+            return self.fail("a column");
+        };
+        self.expect(&Token::Comma, "`,`")?;
+        if !self.call("ST_MakeEnvelope") {
+            return self.fail("ST_MakeEnvelope(");
+        }
+        let mut rect = [0.0; 4];
+        for (i, v) in rect.iter_mut().enumerate() {
+            if i > 0 {
+                self.expect(&Token::Comma, "`,`")?;
+            }
+            *v = self.float()?;
+        }
+        self.expect(&Token::RParen, "`)`")?;
+        self.expect(&Token::RParen, "`)`")?;
+        Ok(Predicate::IntersectsBbox { column, rect })
+    }
+
     fn comparison(&mut self) -> Result<Predicate> {
+        if self.call("ST_Intersects") {
+            return self.intersects();
+        }
         if let Some(column) = self.ident() {
             if self.keyword("IS") {
                 let negated = self.keyword("NOT");

@@ -14,7 +14,7 @@ use arrow_buffer::Buffer;
 use arrow_data::ArrayData;
 use arrow_schema::DataType;
 
-use crate::format::metadata::{ColumnChunk, FileMetaData, PhysicalType};
+use crate::format::metadata::{BoundingBox, ColumnChunk, FileMetaData, PhysicalType};
 
 /// The value type of `t` (a dictionary's values).
 pub(in crate::read) fn value_type(t: &DataType) -> &DataType {
@@ -42,6 +42,8 @@ pub(in crate::read) struct ChunkStats {
     pub(in crate::read) rows: i64,
     pub(in crate::read) nulls: Option<i64>,
     pub(in crate::read) bounds: Option<(ArrayRef, ArrayRef)>,
+    /// The bounding box of a GEOMETRY / GEOGRAPHY chunk's `GeospatialStatistics`.
+    pub(in crate::read) geo: Option<BoundingBox>,
 }
 
 impl ChunkStats {
@@ -52,8 +54,19 @@ impl ChunkStats {
         data_type: &DataType,
         rows: i64,
     ) -> Option<ChunkStats> {
-        let s = chunk.statistics()?;
         let buf = meta.buf();
+        let geo = chunk
+            .geospatial_statistics(buf)
+            .and_then(|g| g.ok())
+            .and_then(|g| g.bbox);
+        let Some(s) = chunk.statistics() else {
+            return geo.map(|g| ChunkStats {
+                rows,
+                nulls: None,
+                bounds: None,
+                geo: Some(g),
+            });
+        };
         let physical = meta.schema().leaf_element(leaf)?.physical_type?;
         let target = value_type(data_type);
         let signed_order = matches!(
@@ -83,6 +96,7 @@ impl ChunkStats {
             rows,
             nulls: s.null_count,
             bounds,
+            geo,
         })
     }
 }
