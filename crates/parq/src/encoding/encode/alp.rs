@@ -136,15 +136,18 @@ impl<T: AlpFloat> AlpEncoder<T> {
         let enc = T::encode_scale(exponent, factor);
         let dec = T::decode_scale(exponent, factor);
         self.ints.clear();
+        self.ints.resize(v.len(), 0);
         self.exceptions.clear();
-        for (i, &x) in v.iter().enumerate() {
-            let k = x.to_int(enc);
-            self.ints.push(k);
-            if T::from_int(k, dec).bits_u64() != x.bits_u64() {
-                // A vector holds at most 1024 values.
-                self.exceptions.push(i as u16);
-            }
+        self.exceptions.resize(v.len(), 0);
+        // Branch-free: every position is written where the next exception would go, and
+        // kept only when it is one (`found <= i`, and a vector holds at most 1024 values).
+        let mut found = 0;
+        for (i, (&x, k)) in v.iter().zip(self.ints.iter_mut()).enumerate() {
+            *k = x.to_int(enc);
+            self.exceptions[found] = i as u16;
+            found += usize::from(T::from_int(*k, dec).bits_u64() != x.bits_u64());
         }
+        self.exceptions.truncate(found);
         // Exceptions take the first encoded value that is not one, keeping the range tight.
         let mut first = 0;
         for &p in &self.exceptions {
@@ -179,9 +182,8 @@ impl<T: AlpFloat> AlpEncoder<T> {
             pack(&self.deltas, bit_width, out);
             out.truncate(at + (v.len() * bit_width as usize).div_ceil(8));
         }
-        for &p in &self.exceptions {
-            out.extend_from_slice(&p.to_le_bytes());
-        }
+        out.reserve(self.exceptions.len() * (2 + T::WIDTH));
+        out.extend(self.exceptions.iter().flat_map(|p| p.to_le_bytes()));
         for &p in &self.exceptions {
             if let Some(x) = v.get(usize::from(p)) {
                 out.extend_from_slice(&x.bits_u64().to_le_bytes()[..T::WIDTH]);
@@ -211,12 +213,11 @@ fn estimate<T: AlpFloat>(sample: &[T], (exponent, factor): Pair, strict: bool) -
     let (mut min, mut max) = (i64::MAX, i64::MIN);
     for &x in sample {
         let k = x.to_int(enc);
-        if T::from_int(k, dec) == x {
-            min = min.min(k);
-            max = max.max(k);
-        } else {
-            exceptions += 1;
-        }
+        // Branch-free: exceptions leave the range as it is.
+        let exact = T::from_int(k, dec) == x;
+        exceptions += u64::from(!exact);
+        min = min.min(if exact { k } else { i64::MAX });
+        max = max.max(if exact { k } else { i64::MIN });
     }
     let n = sample.len() as u64;
     if strict && n - exceptions < 2 {
