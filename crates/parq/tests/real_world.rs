@@ -24,7 +24,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
-use parq::read::{InvalidUtf8, ParquetReader, StringType};
+use parq::read::{InvalidUtf8, ParquetReader, ReadOptions, StringType};
 
 /// Files read equal to pyarrow but for a known, explained difference (path, column).
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
@@ -54,10 +54,17 @@ fn manifest(root: &Path) -> Vec<Entry> {
         .collect()
 }
 
-/// parq's reading of `path`, a panic turned into an error.
+/// parq's reading of `path`, a panic turned into an error. Variant columns are read as
+/// stored (shredded), the struct pyarrow reads; their reassembly is checked against the
+/// spec's cases in `tests/variant.rs`.
 fn read(path: &Path, utf8: InvalidUtf8) -> Result<RecordBatch, String> {
     let run = || {
+        let options = ReadOptions {
+            variant_shredded: true,
+            ..ReadOptions::default()
+        };
         ParquetReader::open(path)?
+            .with_options(options)
             .with_invalid_utf8(utf8)
             .read_batch()
     };
@@ -89,7 +96,12 @@ struct Tally {
 /// view columns cast to pyarrow's types); `None` if no column is read as views.
 fn view_differences(path: &Path, expected: &[RecordBatch]) -> Option<Vec<String>> {
     let run = || {
+        let options = ReadOptions {
+            variant_shredded: true,
+            ..ReadOptions::default()
+        };
         ParquetReader::open(path)?
+            .with_options(options)
             .with_strings(StringType::Utf8View)
             .read_batch()
     };

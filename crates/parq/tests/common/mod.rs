@@ -451,7 +451,7 @@ pub fn differences(got: &RecordBatch, expected: &[RecordBatch]) -> Vec<String> {
             continue;
         }
         let (g, w) = (got.column(i), want.column(i));
-        if g.data_type() != w.data_type() {
+        if without_variant_tags(g.data_type()) != *w.data_type() {
             out.push(format!(
                 "column `{col}`: type {}, expected {}",
                 g.data_type(),
@@ -473,9 +473,20 @@ pub fn differences(got: &RecordBatch, expected: &[RecordBatch]) -> Vec<String> {
         // GEOMETRY / GEOGRAPHY read as `geoarrow.wkb` (as arrow-rs reads them), the plain
         // binary of pyarrow, which registers no GeoArrow type.
         let geoarrow = ge.is_some_and(|e| e == "geoarrow.wkb") && we.is_none();
-        if ge != we && !geoarrow {
+        // Variant columns carry `arrow.parquet.variant` (as arrow-rs reads them), the plain
+        // struct of pyarrow, which registers no Variant type.
+        let variant = ge.is_some_and(|e| e == "arrow.parquet.variant") && we.is_none();
+        if ge != we && !geoarrow && !variant {
             out.push(format!("column `{col}`: extension {ge:?}, expected {we:?}"));
         }
+        let retyped;
+        let g = match g.data_type() == w.data_type() {
+            true => g,
+            false => {
+                retyped = arrow_cast::cast(g, w.data_type()).expect("the same layout");
+                &retyped
+            }
+        };
         if g.to_data() != w.to_data() {
             let first = (0..g.len())
                 .find(|&r| g.slice(r, 1).to_data() != w.slice(r, 1).to_data())
@@ -488,6 +499,38 @@ pub fn differences(got: &RecordBatch, expected: &[RecordBatch]) -> Vec<String> {
         }
     }
     out
+}
+
+/// `ty` without the `arrow.parquet.variant` extension tags of its nested fields (parq tags
+/// Variant groups at any depth; pyarrow registers no Variant type).
+fn without_variant_tags(ty: &DataType) -> DataType {
+    use arrow_schema::{Field, FieldRef};
+    let field = |f: &FieldRef| -> FieldRef {
+        let mut meta = f.metadata().clone();
+        if meta
+            .get(EXTENSION)
+            .is_some_and(|e| e == "arrow.parquet.variant")
+        {
+            meta.remove(EXTENSION);
+            meta.remove("ARROW:extension:metadata");
+        }
+        Arc::new(
+            Field::new(
+                f.name(),
+                without_variant_tags(f.data_type()),
+                f.is_nullable(),
+            )
+            .with_metadata(meta),
+        )
+    };
+    match ty {
+        DataType::Struct(fs) => DataType::Struct(fs.iter().map(field).collect()),
+        DataType::List(f) => DataType::List(field(f)),
+        DataType::LargeList(f) => DataType::LargeList(field(f)),
+        DataType::FixedSizeList(f, n) => DataType::FixedSizeList(field(f), *n),
+        DataType::Map(f, sorted) => DataType::Map(field(f), *sorted),
+        other => other.clone(),
+    }
 }
 
 /// The table of parq's files that parquet-java reads with `ReadDump` / `ReadEncrypted`
