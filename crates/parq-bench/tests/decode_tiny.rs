@@ -36,8 +36,14 @@ fn tiny_decode_run_writes_json_for_parq_and_parquet_60() {
         .map(|c| c["dataset"].as_str().unwrap())
         .collect();
     datasets.dedup();
-    // 16 (type, encoding) cases, seed-001, the table and 6 nested shapes x 2 nullabilities.
-    assert_eq!(datasets.len(), 30, "{datasets:?}");
+    // 16 (type, encoding) cases, seed-001, the table, 3 float64 ALP cases and 6 nested
+    // shapes x 2 nullabilities.
+    assert_eq!(datasets.len(), 33, "{datasets:?}");
+    assert_eq!(
+        datasets.iter().filter(|d| d.contains(" ALP ")).count(),
+        3,
+        "{datasets:?}"
+    );
     assert_eq!(
         datasets.iter().filter(|d| d.starts_with("nested ")).count(),
         12,
