@@ -113,13 +113,13 @@ def test_written_file_has_the_statistics_pyarrow_and_duckdb_read(written):
         assert [s.xmin, s.xmax, s.ymin, s.ymax] == want
         assert s.zmin is None and s.mmin is None
         assert not (c.statistics is not None and c.statistics.has_min_max)
-        (bbox,) = duckdb.execute(
+        [(bbox,)] = duckdb.execute(
             "select geo_bbox from parquet_metadata(?) where row_group_id = ? "
-            "and path_in_schema = 'geometry'", [str(written), g]).fetchone()
+            "and path_in_schema = 'geometry'", [str(written), g]).fetchall()
         assert [bbox[k] for k in ("xmin", "xmax", "ymin", "ymax")] == want
     assert pq.read_table(written).column("geometry").to_pylist() == GEOMS
-    (t,) = duckdb.execute("select typeof(geometry) from read_parquet(?) limit 1",
-                          [str(written)]).fetchone()
+    [(t,)] = duckdb.execute("select typeof(geometry) from read_parquet(?) limit 1",
+                            [str(written)]).fetchall()
     assert t == "GEOMETRY"
 
 
