@@ -194,15 +194,27 @@ pub struct VArray<'a> {
 
 /// The bytes of the value at `offset` of a container whose values start at `values`, with the byte after
 /// its last value at `values + last`.
-fn child(bytes: &[u8], values: usize, offset: usize, last: usize) -> Result<&[u8]> {
-    let start = values.checked_add(offset);
-    let end = values.checked_add(last);
-    match (start, end) {
+/// Element `i` of a container whose `len` offsets of `offset_size` bytes start at
+/// `offsets` and whose values start at `values` (each offset is from there; the offset after
+/// the last ends them): its bytes, cut to the size its header gives.
+fn element(
+    bytes: &[u8],
+    offsets: usize,
+    offset_size: usize,
+    len: usize,
+    values: usize,
+    i: usize,
+) -> Result<&[u8]> {
+    let off = uint(bytes, offsets + i * offset_size, offset_size)?;
+    let last = uint(bytes, offsets + len * offset_size, offset_size)?;
+    let b = match (values.checked_add(off), values.checked_add(last)) {
         (Some(s), Some(e)) if s < e => bytes
             .get(s..e)
-            .ok_or_else(|| invalid("value offset past its end")),
-        _ => Err(invalid("value offset past its end")),
-    }
+            .ok_or_else(|| invalid("value offset past its end"))?,
+        _ => return Err(invalid("value offset past its end")),
+    };
+    let n = Variant::size(b)?;
+    b.get(..n).ok_or_else(|| invalid("truncated value"))
 }
 
 impl<'a> Object<'a> {
@@ -222,19 +234,15 @@ impl<'a> Object<'a> {
             return Err(invalid("object field out of range"));
         }
         let id = uint(self.bytes, self.ids + i * self.id_size, self.id_size)?;
-        let off = uint(
+        let b = element(
             self.bytes,
-            self.offsets + i * self.offset_size,
+            self.offsets,
             self.offset_size,
+            self.len,
+            self.values,
+            i,
         )?;
-        let last = uint(
-            self.bytes,
-            self.offsets + self.len * self.offset_size,
-            self.offset_size,
-        )?;
-        let b = child(self.bytes, self.values, off, last)?;
-        let n = Variant::size(b)?;
-        Ok((id, b.get(..n).ok_or_else(|| invalid("truncated value"))?))
+        Ok((id, b))
     }
 
     /// Field `i`: its id in the metadata and its value.
@@ -260,19 +268,14 @@ impl<'a> VArray<'a> {
         if i >= self.len {
             return Err(invalid("array element out of range"));
         }
-        let off = uint(
+        element(
             self.bytes,
-            self.offsets + i * self.offset_size,
+            self.offsets,
             self.offset_size,
-        )?;
-        let last = uint(
-            self.bytes,
-            self.offsets + self.len * self.offset_size,
-            self.offset_size,
-        )?;
-        let b = child(self.bytes, self.values, off, last)?;
-        let n = Variant::size(b)?;
-        b.get(..n).ok_or_else(|| invalid("truncated value"))
+            self.len,
+            self.values,
+            i,
+        )
     }
 
     /// Element `i`.
