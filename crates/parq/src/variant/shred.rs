@@ -2,7 +2,6 @@
 //! `typed_value` types `VariantShredding.md` allows) and [`unshred`], which rebuilds the
 //! binary value of every row from `value` and `typed_value`.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
@@ -278,19 +277,21 @@ fn object(
     out: &mut Vec<u8>,
     depth: usize,
 ) -> Result<()> {
-    let mut fields: Vec<(&str, Vec<u8>)> = Vec::new();
-    let mut shredded: HashSet<&str> = HashSet::new();
+    // The shredded fields' values, one after the other in one buffer.
+    let mut shredded_bytes = Vec::new();
+    let mut fields: Vec<(&str, std::ops::Range<usize>)> = Vec::new();
     for (f, column) in typed.fields().iter().zip(typed.columns()) {
-        shredded.insert(f.name().as_str());
         let Some(s) = column.as_struct_opt() else {
             return Err(invalid(format!(
                 "shredded field `{}` is not a group",
                 f.name()
             )));
         };
-        let mut b = Vec::new();
-        if rebuild(&Group::of(s), row, meta, &mut b, depth + 1)? {
-            fields.push((f.name().as_str(), b));
+        let start = shredded_bytes.len();
+        if rebuild(&Group::of(s), row, meta, &mut shredded_bytes, depth + 1)? {
+            fields.push((f.name().as_str(), start..shredded_bytes.len()));
+        } else {
+            shredded_bytes.truncate(start);
         }
     }
     let mut rest: Vec<(&str, &[u8])> = Vec::new();
@@ -302,16 +303,19 @@ fn object(
             let (id, b) = o.field_bytes(i)?;
             let name = meta.get(id)?;
             // A field both shredded and in `value` is invalid; the shredded one is read.
-            if !shredded.contains(name) {
+            if typed.column_by_name(name).is_none() {
                 rest.push((name, b));
             }
         }
     }
-    let mut all: Vec<(&str, &[u8])> = fields
-        .iter()
-        .map(|(n, b)| (*n, b.as_slice()))
-        .chain(rest)
-        .collect();
+    let mut all: Vec<(&str, &[u8])> = Vec::with_capacity(fields.len() + rest.len());
+    for (name, range) in fields {
+        let b = shredded_bytes
+            .get(range)
+            .ok_or_else(|| invalid("a shredded field's bytes"))?;
+        all.push((name, b));
+    }
+    all.extend(rest);
     all.sort_by(|a, b| a.0.cmp(b.0));
     let mut with_ids = Vec::with_capacity(all.len());
     for (name, b) in all {
@@ -344,15 +348,25 @@ fn list<O: arrow_array::OffsetSizeTrait>(
         (Some(a), Some(b)) => (a.as_usize(), b.as_usize()),
         _ => return Err(invalid("array offsets out of range")),
     };
-    let mut elements = Vec::with_capacity(end.saturating_sub(start));
+    // The elements one after the other in one buffer; a missing one is the Variant null.
+    let mut bytes = Vec::new();
+    let mut ends = Vec::with_capacity(end.saturating_sub(start));
     for i in start..end {
-        let mut b = Vec::new();
-        if !rebuild(&g, i, meta, &mut b, depth + 1)? {
-            b.push(0);
+        if !rebuild(&g, i, meta, &mut bytes, depth + 1)? {
+            bytes.push(0);
         }
-        elements.push(b);
+        ends.push(bytes.len());
     }
-    let refs: Vec<&[u8]> = elements.iter().map(Vec::as_slice).collect();
+    let mut refs: Vec<&[u8]> = Vec::with_capacity(ends.len());
+    let mut from = 0;
+    for to in ends {
+        refs.push(
+            bytes
+                .get(from..to)
+                .ok_or_else(|| invalid("an element's bytes"))?,
+        );
+        from = to;
+    }
     encode::array(out, &refs)
 }
 
