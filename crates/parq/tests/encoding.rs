@@ -1093,7 +1093,8 @@ fn decompress(py: &Path, codec: &str, data: &[u8], size: usize) -> Vec<u8> {
     if codec == "UNCOMPRESSED" {
         return data.to_vec();
     }
-    let f = tmp_dir("codec").join(format!("{}.bin", data.len()));
+    let dir = tmp_dir("codec");
+    let f = dir.join(format!("{}.bin", data.len()));
     std::fs::write(&f, data).unwrap();
     let script = "import sys, pyarrow as pa\n\
         d = open(sys.argv[1], 'rb').read()\n\

@@ -8,7 +8,7 @@
 //! The venv (`bash scripts/venv.sh`) is required: without it these tests fail.
 
 mod common;
-use common::{read_ipc, run_python, tmp_dir};
+use common::{read_ipc, run_python, tmp_dir, TmpDir};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -379,7 +379,7 @@ print("\n".join(names))
 "#;
 
 struct Generated {
-    dir: PathBuf,
+    dir: TmpDir,
     names: Vec<String>,
     /// pyarrow's reading of each file, by name.
     status: BTreeMap<String, (usize, String)>,

@@ -13,9 +13,9 @@
 //! The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
 
 mod common;
-use common::{differences, read_ipc, run_python_file, testdata, tmp_dir};
+use common::{differences, read_ipc, run_python_file, testdata, tmp_dir, TmpDir};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use arrow_schema::TimeUnit;
@@ -24,8 +24,8 @@ use parq::ErrorKind;
 use serde_json::Value;
 
 /// The files and pyarrow's verdicts, made once per test binary.
-fn cases() -> &'static (PathBuf, Value) {
-    static CASES: OnceLock<(PathBuf, Value)> = OnceLock::new();
+fn cases() -> &'static (TmpDir, Value) {
+    static CASES: OnceLock<(TmpDir, Value)> = OnceLock::new();
     CASES.get_or_init(|| {
         let dir = tmp_dir("lenient");
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/read_lenient.py");

@@ -43,7 +43,7 @@
 //! pass vacuously. The venv (`bash scripts/venv.sh`, or `$PARQ_PYTHON`) is required.
 
 mod common;
-use common::{differences, guarded, read_ipc, run_python_file, testdata, tmp_dir};
+use common::{differences, guarded, read_ipc, run_python_file, testdata, tmp_dir, TmpDir};
 
 use std::path::{Path, PathBuf};
 
@@ -135,7 +135,7 @@ fn strings(v: &Value) -> Vec<String> {
 fn generated_nested_files_match_pyarrow() {
     let started = std::time::Instant::now();
     let dir = tmp_dir("generated");
-    let out = run_python_file(&script(), &[Path::new("generate"), dir.as_path()]);
+    let out = run_python_file(&script(), &[Path::new("generate"), &*dir]);
     let v: Value = serde_json::from_str(&out).expect("json");
     eprintln!(
         "wrote the files and pyarrow's readings in {:.1?}",
@@ -351,9 +351,9 @@ const NOT_READ: &[&str] = &["parquet-testing/data/large_string_map.brotli.parque
 
 /// pyarrow's reading of each of `files` (`read_nested.py corpus`) into a fresh directory
 /// named after `what`: the directory and one status per file.
-fn pyarrow_readings(what: &str, files: &[PathBuf]) -> (PathBuf, Vec<String>) {
+fn pyarrow_readings(what: &str, files: &[PathBuf]) -> (TmpDir, Vec<String>) {
     let dir = tmp_dir(what);
-    let mut args = vec![PathBuf::from("corpus"), dir.clone()];
+    let mut args = vec![PathBuf::from("corpus"), dir.to_path_buf()];
     args.extend(files.iter().cloned());
     let status: Vec<String> =
         serde_json::from_str(&run_python_file(&script(), &args)).expect("json");

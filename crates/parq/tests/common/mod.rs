@@ -116,15 +116,46 @@ fn stdout_of(cmd: &mut Command, what: &str) -> String {
     String::from_utf8(out.stdout).expect("utf-8 output")
 }
 
-/// A directory for `tag` of this test binary and process, created if needed.
-pub fn tmp_dir(tag: &str) -> PathBuf {
+/// A fresh directory for `tag` under cargo's test temp dir (`target/tmp`), unique to this
+/// call; removed with its contents when the guard drops, unless the test is failing (then
+/// kept, to look into). A guard held in a static lives to the end of the process.
+pub fn tmp_dir(tag: &str) -> TmpDir {
+    static SERIAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let exe = std::env::current_exe()
         .ok()
         .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_default();
-    let d = std::env::temp_dir().join(format!("parq-{exe}-{tag}-{}", std::process::id()));
+    let n = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{exe}-{tag}-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&d).expect("temp dir");
-    d
+    TmpDir(d)
+}
+
+/// A test's scratch directory (see [`tmp_dir`]); derefs to its path.
+pub struct TmpDir(PathBuf);
+
+impl std::ops::Deref for TmpDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TmpDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TmpDir {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("kept for inspection: {}", self.0.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// The batches of an Arrow IPC file.
