@@ -174,6 +174,7 @@ pub(crate) fn statistics_json(s: &Statistics, buf: &[u8]) -> Json {
         .opt("max", h(s.max))
         .opt("is_min_value_exact", s.is_min_value_exact)
         .opt("is_max_value_exact", s.is_max_value_exact)
+        .opt("nan_count", s.nan_count)
         .build()
 }
 
@@ -339,6 +340,7 @@ pub(crate) fn page_index_json(pi: &PageIndex) -> Json {
                     )
                     .put("boundary_order", ci.boundary_order().to_string())
                     .opt("null_counts", ci.null_counts().map(<[i64]>::to_vec))
+                    .opt("nan_counts", ci.nan_counts().map(<[i64]>::to_vec))
                     .opt(
                         "repetition_level_histograms",
                         ci.repetition_level_histograms().map(<[i64]>::to_vec),
@@ -427,6 +429,7 @@ fn to_json(md: &FileMetaData, pi: Option<&PageIndex>) -> Json {
                             Json::Str(match o {
                                 ColumnOrder::TypeDefined => "TYPE_ORDER".into(),
                                 ColumnOrder::Ieee754TotalOrder => "IEEE_754_TOTAL_ORDER".into(),
+                                ColumnOrder::Int96TimestampOrder => "INT96_TIMESTAMP_ORDER".into(),
                                 ColumnOrder::Undefined => "UNDEFINED".into(),
                                 ColumnOrder::Unrecognized { field_id, .. } => {
                                     format!("UNKNOWN({field_id})")
@@ -506,7 +509,10 @@ fn summary(md: &FileMetaData, pi: Option<&PageIndex>) -> String {
                 c.data_page_offset(),
                 c.null_count()
                     .map(|n| format!(", {n} nulls"))
-                    .unwrap_or_default(),
+                    .unwrap_or_default()
+                    + &c.nan_count()
+                        .map(|n| format!(", {n} NaNs"))
+                        .unwrap_or_default(),
             );
         }
     }

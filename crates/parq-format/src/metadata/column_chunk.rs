@@ -100,6 +100,8 @@ pub struct ChunkExtras {
     pub wide_type_codec: Option<(i32, i32)>,
     /// Statistics field 3, `null_count`, when it does not fit a `u32`.
     pub wide_null_count: Option<i64>,
+    /// Statistics field 9, `nan_count`.
+    pub nan_count: Option<i64>,
     /// Unknown fields of ColumnChunk.
     pub unknown_chunk: UnknownFields,
     /// Unknown fields of ColumnMetaData.
@@ -289,6 +291,13 @@ impl ColumnChunk {
         }
         opt(self.flags, flag::NULL_COUNT, self.null_count as i64)
     }
+    /// `nan_count` of the statistics (FLOAT, DOUBLE, FLOAT16 columns), when present.
+    pub fn nan_count(&self) -> Option<i64> {
+        if self.flags & flag::STATS == 0 {
+            return None;
+        }
+        self.extras.as_ref().and_then(|e| e.nan_count)
+    }
     /// True if the chunk has statistics (and they were kept when decoding).
     pub fn has_statistics(&self) -> bool {
         self.flags & flag::STATS != 0
@@ -317,6 +326,7 @@ impl ColumnChunk {
             min_value: opt(f, flag::MIN_VALUE, self.min_slot),
             is_max_value_exact: opt(f, flag::MAX_EXACT_SET, f & flag::MAX_EXACT != 0),
             is_min_value_exact: opt(f, flag::MIN_EXACT_SET, f & flag::MIN_EXACT != 0),
+            nan_count: self.nan_count(),
             unknown: ex.map(|e| e.unknown_stats.clone()).unwrap_or_default(),
         })
     }
@@ -685,9 +695,10 @@ impl ColumnChunk {
         // Without the buffer, only identical ranges count as the same value.
         self.set_bounds(Bound::Max, s.max, s.max_value, &[]);
         self.set_bounds(Bound::Min, s.min, s.min_value, &[]);
-        if s.distinct_count.is_some() || !s.unknown.is_empty() {
+        if s.distinct_count.is_some() || s.nan_count.is_some() || !s.unknown.is_empty() {
             let ex = self.extras_mut();
             ex.distinct_count = s.distinct_count;
+            ex.nan_count = s.nan_count;
             ex.unknown_stats = s.unknown;
         }
     }
@@ -780,6 +791,7 @@ impl ColumnChunk {
                 self.flags &= !STATS;
                 let e = self.extras_mut();
                 e.distinct_count = None;
+                e.nan_count = None;
                 e.min = None;
                 e.max = None;
                 e.wide_null_count = None;

@@ -124,6 +124,9 @@ pub enum ColumnOrder {
     TypeDefined,
     /// `IEEE_754_TOTAL_ORDER` (field 2): IEEE 754 total order for floating point columns.
     Ieee754TotalOrder,
+    /// `INT96_TIMESTAMP_ORDER` (field 3): chronological order of INT96 timestamps (days in
+    /// the last 4 bytes, then nanoseconds in the first 8, both signed little-endian).
+    Int96TimestampOrder,
     /// An empty union: no order is defined (parquet-cpp reads it as "undefined").
     Undefined,
     /// A union variant this version does not know.
@@ -150,6 +153,7 @@ impl ColumnOrder {
             out = Some(match (id, ty) {
                 (1, wire::STRUCT) => r.skip_struct().map(|_| ColumnOrder::TypeDefined)?,
                 (2, wire::STRUCT) => r.skip_struct().map(|_| ColumnOrder::Ieee754TotalOrder)?,
+                (3, wire::STRUCT) => r.skip_struct().map(|_| ColumnOrder::Int96TimestampOrder)?,
                 _ => {
                     let raw = keep_raw(r, arena, ty)?;
                     ColumnOrder::Unrecognized {
@@ -167,11 +171,13 @@ impl ColumnOrder {
     fn encode(&self, w: &mut Writer<'_>, buf: &[u8]) {
         let mut last = 0i16;
         match *self {
-            ColumnOrder::TypeDefined | ColumnOrder::Ieee754TotalOrder => {
-                let id = if *self == ColumnOrder::TypeDefined {
-                    1
-                } else {
-                    2
+            ColumnOrder::TypeDefined
+            | ColumnOrder::Ieee754TotalOrder
+            | ColumnOrder::Int96TimestampOrder => {
+                let id = match *self {
+                    ColumnOrder::TypeDefined => 1,
+                    ColumnOrder::Ieee754TotalOrder => 2,
+                    _ => 3,
                 };
                 w.write_field_header(wire::STRUCT, id, &mut last);
                 w.write_stop();
@@ -652,11 +658,12 @@ fn decode_orders(r: &mut Reader<'_>, arena: &mut Arena) -> Result<Vec<ColumnOrde
     let mut out = Vec::with_capacity(n);
     let mut a = Some(arena);
     for i in 0..n {
-        // The common encodings: the union's TYPE_ORDER or IEEE_754_TOTAL_ORDER field holding
-        // an empty struct, then the union's STOP.
+        // The common encodings: the union's TYPE_ORDER, IEEE_754_TOTAL_ORDER or
+        // INT96_TIMESTAMP_ORDER field holding an empty struct, then the union's STOP.
         let fast = match r.buf().get(r.pos()..r.pos() + 3) {
             Some([0x1c, 0, 0]) => Some(ColumnOrder::TypeDefined),
             Some([0x2c, 0, 0]) => Some(ColumnOrder::Ieee754TotalOrder),
+            Some([0x3c, 0, 0]) => Some(ColumnOrder::Int96TimestampOrder),
             _ => None,
         };
         if let Some(o) = fast {

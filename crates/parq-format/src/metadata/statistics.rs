@@ -18,6 +18,7 @@ use crate::thrift::{wire, Reader, Writer};
 ///    6: optional binary min_value;
 ///    7: optional bool is_max_value_exact;
 ///    8: optional bool is_min_value_exact;
+///    9: optional i64 nan_count;         // FLOAT, DOUBLE, FLOAT16 only
 /// }
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -38,6 +39,9 @@ pub struct Statistics {
     pub is_max_value_exact: Option<bool>,
     /// Field 8, `is_min_value_exact`.
     pub is_min_value_exact: Option<bool>,
+    /// Field 9, `nan_count` (format 2.12): NaN values among the non-null values of a FLOAT,
+    /// DOUBLE or FLOAT16 column. Absent means NaNs may be present.
+    pub nan_count: Option<i64>,
     /// Fields this version does not know.
     pub unknown: UnknownFields,
 }
@@ -89,6 +93,7 @@ impl Statistics {
                 s.is_min_value_exact = Some(ty == wire::BOOL_TRUE);
                 Ok(())
             }
+            (9, wire::I64) => r.read_i64().map(|v| s.nan_count = Some(v)),
             _ => s.unknown.keep(r, arena.as_deref_mut(), id, ty),
         })?;
         r.leave();
@@ -121,6 +126,9 @@ impl Statistics {
         }
         if let Some(v) = self.is_min_value_exact {
             s.bool(w, 8, v);
+        }
+        if let Some(v) = self.nan_count {
+            s.i64(w, 9, v);
         }
         s.end(w);
     }

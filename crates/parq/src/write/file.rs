@@ -821,11 +821,13 @@ impl<W: Write> ParquetWriter<W> {
             w.write_list_header(wire::STRUCT, orders.len());
             for o in orders {
                 // ColumnOrder is a union of empty structs: TYPE_ORDER (field 1),
-                // IEEE_754_TOTAL_ORDER (2); an undefined order is the empty union.
+                // IEEE_754_TOTAL_ORDER (2), INT96_TIMESTAMP_ORDER (3); an undefined order is
+                // the empty union.
                 let mut l = 0i16;
                 let id = match o {
                     ColumnOrder::TypeDefined => Some(1),
                     ColumnOrder::Ieee754TotalOrder => Some(2),
+                    ColumnOrder::Int96TimestampOrder => Some(3),
                     ColumnOrder::Undefined => None,
                     ColumnOrder::Unrecognized { field_id, .. } => Some(field_id),
                 };

@@ -195,6 +195,10 @@ impl<'a> Cur<'a> {
                 k = self.header(&mut id)?;
             }
         }
+        if k == key(9, wire::I64) {
+            self.skip_varint()?;
+            k = self.header(&mut id)?;
+        }
         (k == STOP).then_some(())
     }
 
@@ -532,6 +536,11 @@ impl ColumnChunk {
             k = cur.header(&mut id)?;
         } else if k == key(8, wire::BOOL_FALSE) {
             f |= flag::MIN_EXACT_SET;
+            k = cur.header(&mut id)?;
+        }
+        if k == key(9, wire::I64) {
+            // nan_count: written for every float column by current writers.
+            self.extras_mut().nan_count = Some(cur.i64()?);
             k = cur.header(&mut id)?;
         }
         if k != STOP {
