@@ -110,7 +110,8 @@ impl<'a> Metadata<'a> {
         std::str::from_utf8(s).map_err(|_| invalid("metadata string not UTF-8"))
     }
 
-    /// The id of `name` in the dictionary.
+    /// The id of `name` in the dictionary. A dictionary flagged sorted is searched by
+    /// halves, and in full when that misses, since some writers flag unsorted dictionaries.
     pub fn find(&self, name: &str) -> Result<Option<usize>> {
         if self.sorted {
             let (mut lo, mut hi) = (0, self.len);
@@ -122,7 +123,6 @@ impl<'a> Metadata<'a> {
                     std::cmp::Ordering::Greater => hi = mid,
                 }
             }
-            return Ok(None);
         }
         for i in 0..self.len {
             if self.get(i)? == name {
