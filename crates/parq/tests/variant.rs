@@ -11,46 +11,14 @@ use parq::{ErrorKind, ParquetReader, ReadOptions};
 
 mod common;
 
+use common::variant::{canon, canon_of, split};
+
 fn dir(name: &str) -> PathBuf {
     common::testdata().join("parquet-testing").join(name)
 }
 
 fn read(path: &Path, options: ReadOptions) -> parq::Result<Vec<RecordBatch>> {
     ParquetReader::open(path)?.with_options(options).read_all()
-}
-
-/// `v` as text with object fields by name, so that two encodings of one value compare equal.
-fn canon(meta: &Metadata<'_>, v: &Variant<'_>) -> String {
-    match v {
-        Variant::Object(o) => {
-            let mut fields: Vec<String> = (0..o.len())
-                .map(|i| {
-                    let (id, f) = o.field(i).unwrap();
-                    format!("{:?}: {}", meta.get(id).unwrap(), canon(meta, &f))
-                })
-                .collect();
-            fields.sort();
-            format!("{{{}}}", fields.join(", "))
-        }
-        Variant::Array(a) => {
-            let items: Vec<String> = (0..a.len())
-                .map(|i| canon(meta, &a.get(i).unwrap()))
-                .collect();
-            format!("[{}]", items.join(", "))
-        }
-        other => format!("{other:?}"),
-    }
-}
-
-/// The metadata and value of a `.variant.bin` file's bytes.
-fn split(bytes: &[u8]) -> (&[u8], &[u8]) {
-    let n = Metadata::new(bytes).unwrap().size().unwrap();
-    bytes.split_at(n)
-}
-
-fn canon_of(metadata: &[u8], value: &[u8]) -> String {
-    let meta = Metadata::new(metadata).unwrap();
-    canon(&meta, &Variant::new(value).unwrap())
 }
 
 #[test]

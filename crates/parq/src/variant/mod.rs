@@ -8,6 +8,8 @@
 //! - [`encode`]: values and objects / arrays written in the binary encoding;
 //! - [`shred`]: the allowed `typed_value` types and [`unshred`], a shredded group's Arrow
 //!   struct as the unshredded `struct<metadata, value>`;
+//! - [`split`]: the writer's side, values shredded by a `typed_value` schema
+//!   ([`shredded_field`], [`shred`]) or checked as they are ([`check_values`]).
 
 //!
 //! A Variant column is read as the Arrow extension type [`EXTENSION_NAME`] (field metadata
@@ -17,9 +19,11 @@
 pub mod encode;
 
 pub mod shred;
+pub mod split;
 pub mod value;
 
-pub use shred::{check_variant_field, unshred, unshredded_field};
+pub use shred::{check_variant_field, is_variant, unshred, unshredded_field};
+pub use split::{check_values, shred, shredded_field};
 pub use value::{Metadata, Object, VArray, Variant};
 
 /// The Arrow extension type name of Variant columns.

@@ -16,6 +16,7 @@
 //! | Binary, LargeBinary, BinaryView | BYTE_ARRAY |
 //! | the same with extension `geoarrow.wkb` | BYTE_ARRAY GEOMETRY, or GEOGRAPHY when its metadata has `edges` (GEOMETRY with `GeospatialStatistics`; no min/max) |
 //! | FixedSizeBinary(n) | FIXED_LEN_BYTE_ARRAY(n) |
+//! | Struct with extension `arrow.parquet.variant` | group VARIANT(1) of `metadata`, `value` (and `typed_value`, shredded) |
 //! | Decimal32/64/128/256(p, s) | FIXED_LEN_BYTE_ARRAY(bytes for p) DECIMAL(p, s) / DECIMAL |
 //! | Date32, Date64 | INT32 DATE / DATE (Date64 values divided to days) |
 //! | Time32(s, ms) | INT32 TIME(MILLIS, local) (seconds multiplied by 1000) |
@@ -309,7 +310,7 @@ impl Builder {
         name: &str,
         repetition: Repetition,
         children: usize,
-        annotation: Option<(ConvertedType, LogicalType)>,
+        annotation: Option<(Option<ConvertedType>, LogicalType)>,
         field_id: Option<i32>,
         path: &str,
     ) -> Result<()> {
@@ -322,7 +323,7 @@ impl Builder {
             num_children: Some(
                 i32::try_from(children).map_err(|_| unsupported(path, "too many children"))?,
             ),
-            converted_type: annotation.map(|a| a.0),
+            converted_type: annotation.and_then(|a| a.0),
             scale: None,
             precision: None,
             field_id,
@@ -348,7 +349,7 @@ impl Builder {
             | DataType::ListView(child)
             | DataType::LargeListView(child)
             | DataType::FixedSizeList(child, _) => {
-                let list = Some((ConvertedType::List, LogicalType::List));
+                let list = Some((Some(ConvertedType::List), LogicalType::List));
                 self.group(name, repetition, 1, list, field_id, path)?;
                 self.group("list", Repetition::Repeated, 1, None, None, path)?;
                 let element = if self.compliant {
@@ -368,7 +369,7 @@ impl Builder {
                 if key.is_nullable() {
                     return Err(unsupported(path, "map keys that may be null"));
                 }
-                let map = Some((ConvertedType::Map, LogicalType::Map));
+                let map = Some((Some(ConvertedType::Map), LogicalType::Map));
                 self.group(name, repetition, 1, map, field_id, path)?;
                 self.group("key_value", Repetition::Repeated, 2, None, None, path)?;
                 self.path.push(0);
@@ -387,7 +388,8 @@ impl Builder {
                         "a struct without fields has no Parquet group",
                     ));
                 }
-                self.group(name, repetition, children.len(), None, field_id, path)?;
+                let variant = super::variant::logical_type(f)?.map(|v| (None, v));
+                self.group(name, repetition, children.len(), variant, field_id, path)?;
                 for (i, c) in children.iter().enumerate() {
                     self.path.push(i);
                     self.field(c, c.name(), &format!("{path}.{}", c.name()), top)?;

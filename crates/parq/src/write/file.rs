@@ -172,6 +172,8 @@ pub struct ParquetWriter<W: Write> {
     /// The header fields of the file whose row groups are continued or copied, written
     /// instead of parq's own so that their statistics are read as before.
     inherited: Option<Inherited>,
+    /// The Variant columns, checked or shredded before they are written.
+    variant: Option<super::variant::VariantColumns>,
     failed: bool,
 }
 
@@ -283,6 +285,7 @@ impl<W: Write> ParquetWriter<W> {
             encryptor: None,
             copy_only: true,
             inherited: Some(Inherited::of(like)),
+            variant: None,
             failed: false,
         })
     }
@@ -293,6 +296,7 @@ impl<W: Write> ParquetWriter<W> {
         properties: WriterProperties,
         continued: Option<(&FileMetaData, u64)>,
     ) -> Result<ParquetWriter<W>> {
+        let (arrow_schema, variant) = super::variant::plan(&arrow_schema, &properties)?;
         let (schema, leaves) =
             to_parquet_schema(&arrow_schema, properties.compliant_nested_types())?;
         let settings = properties.resolve(&schema)?;
@@ -383,6 +387,7 @@ impl<W: Write> ParquetWriter<W> {
             encryptor,
             copy_only: false,
             inherited: continued.map(|(meta, _)| Inherited::of(meta)),
+            variant,
             failed: false,
         })
     }
@@ -439,14 +444,18 @@ impl<W: Write> ParquetWriter<W> {
         if self.copy_only {
             return Err(writer_error("this writer only copies row groups"));
         }
-        if batch.num_columns() != self.arrow_schema.fields().len() {
+        let input = self
+            .variant
+            .as_ref()
+            .map_or(&self.arrow_schema, |v| v.input());
+        if batch.num_columns() != input.fields().len() {
             return Err(writer_error(format_args!(
                 "a batch of {} columns for a schema of {}",
                 batch.num_columns(),
-                self.arrow_schema.fields().len()
+                input.fields().len()
             )));
         }
-        for (field, col) in self.arrow_schema.fields().iter().zip(batch.columns()) {
+        for (field, col) in input.fields().iter().zip(batch.columns()) {
             if col.data_type() != field.data_type() {
                 return Err(writer_error(format_args!(
                     "column `{}`: an array of type {} for a column of type {}",
@@ -462,7 +471,14 @@ impl<W: Write> ParquetWriter<W> {
                 )));
             }
         }
-        let r = self.write_rows(batch);
+        let r = match &self.variant {
+            Some(v) => {
+                let first_row = u64::try_from(self.num_rows).unwrap_or(0) + self.open_rows as u64;
+                v.apply(batch, &self.arrow_schema, first_row)
+                    .and_then(|b| self.write_rows(&b))
+            }
+            None => self.write_rows(batch),
+        };
         self.guard(r)
     }
 

@@ -33,7 +33,8 @@
 //! (column and offset index builders, file-level collection and serialization), [`crate::bloom`]
 //! (XXH64 and split block Bloom filters), [`arrow_schema`] (Arrow -> Parquet schema as
 //! pyarrow 26 writes it, and the `ARROW:schema` key-value; `geo`: GEOMETRY / GEOGRAPHY from
-//! `geoarrow.wkb` fields), [`column`](mod@column) (stages 2 and 3: the
+//! `geoarrow.wkb` fields; `variant`: VARIANT groups, shredded as
+//! [`WriterProperties::variant_shredding`] asks), [`column`](mod@column) (stages 2 and 3: the
 //! column writer, per leaf; Arrow values as physical values in `values`, the value encoders
 //! and the dictionary in `encoder`) and [`file`](mod@file) (stages 4 and 5: [`ParquetWriter`] over
 //! `std::io::Write`), [`levels`] (record shredding: the levels of nested leaves). Lists of the
@@ -51,6 +52,7 @@ pub mod properties;
 pub mod size_stats;
 pub mod statistics;
 mod values;
+mod variant;
 
 pub use crate::bloom::Sbbf;
 pub use file::ParquetWriter;

@@ -533,6 +533,7 @@ pub struct WriterProperties {
     threads: usize,
     footer_index: bool,
     encryption: Option<Arc<FileEncryptionProperties>>,
+    variant_shredding: BTreeMap<String, arrow_schema::DataType>,
 }
 
 impl Default for WriterProperties {
@@ -554,6 +555,7 @@ impl Default for WriterProperties {
             threads: 1,
             footer_index: true,
             encryption: None,
+            variant_shredding: BTreeMap::new(),
         }
     }
 }
@@ -638,6 +640,11 @@ impl WriterProperties {
     /// True to write the footer index before the footer (never in an encrypted file).
     pub fn footer_index(&self) -> bool {
         self.footer_index && self.encryption.is_none()
+    }
+
+    /// The shredding schema of each Variant column given one, by column name.
+    pub fn variant_shredding(&self) -> &BTreeMap<String, arrow_schema::DataType> {
+        &self.variant_shredding
     }
 
     /// How the file is encrypted, when it is.
@@ -931,6 +938,16 @@ impl WriterPropertiesBuilder {
     /// and in the mode of `encryption`.
     pub fn encryption(mut self, encryption: FileEncryptionProperties) -> Self {
         self.props.encryption = Some(Arc::new(encryption));
+        self
+    }
+
+    /// Shreds Variant column `column` (a top-level field of extension type
+    /// `arrow.parquet.variant`) by `typed_value`, given short: a primitive type, `Struct`
+    /// for an object's fields, `List` for an array's elements (see [`crate::variant::split`]).
+    pub fn variant_shredding(mut self, column: &str, typed_value: arrow_schema::DataType) -> Self {
+        self.props
+            .variant_shredding
+            .insert(column.to_string(), typed_value);
         self
     }
 

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod http;
+pub mod variant;
 
 use std::ffi::OsStr;
 use std::fs::File;
