@@ -468,3 +468,46 @@ fn bad_values_and_refused_types_are_errors() {
         );
     }
 }
+
+#[test]
+fn duckdb_written_files_read_as_duckdb_reads_them() {
+    // DuckDB writes one set of rows unshredded, shredded as it chooses and shredded by a
+    // given schema; parq reads each and writes it again; DuckDB reads the same values back.
+    let tmp = common::tmp_dir("variant-duckdb");
+    let rows = "SELECT i AS id, CASE WHEN i % 7 = 0 THEN NULL \
+        WHEN i % 5 = 0 THEN ('s' || i)::VARIANT \
+        WHEN i % 3 = 0 THEN [i, i * 2]::VARIANT \
+        ELSE {'a': i, 'b': [i::VARIANT, 'x'::VARIANT], 'c': (i / 4)::DECIMAL(6, 2), \
+        'd': DATE '2024-01-01' + i::INT, 'e': {'f': i % 2 = 0, 'g': 1.5::DOUBLE}}::VARIANT \
+        END AS var FROM range(60) t(i)";
+    let options = [
+        "SHREDDING {var: 'VARIANT'}",
+        "FORMAT parquet",
+        "SHREDDING {var: 'STRUCT(a BIGINT, c DECIMAL(6, 2), e STRUCT(f BOOLEAN))'}",
+    ];
+    let mut paths = Vec::new();
+    let script = r#"
+import sys, duckdb
+rows = sys.argv[1]
+for p, option in zip(sys.argv[2::2], sys.argv[3::2]):
+    duckdb.sql(f"COPY ({rows}) TO '{p}' ({option})")
+"#;
+    let mut args = vec![rows.to_string()];
+    for (i, o) in options.iter().enumerate() {
+        let p = tmp.join(format!("duckdb-{i}.parquet"));
+        args.push(p.display().to_string());
+        args.push(o.to_string());
+        paths.push(p);
+    }
+    common::run_python(script, &args);
+    let mut pairs = Vec::new();
+    for (i, p) in paths.iter().enumerate() {
+        let batch = read(p, ReadOptions::default()).unwrap();
+        let out = tmp.join(format!("parq-{i}.parquet"));
+        write(&out, &batch, WriterProperties::default()).unwrap();
+        pairs.push(p.clone());
+        pairs.push(out);
+    }
+    let out = common::run_python(COMPARE, &pairs);
+    assert_eq!(out.lines().collect::<Vec<_>>(), ["same"; 3], "{out}");
+}
