@@ -7,7 +7,9 @@ and ``merge`` joins files (row groups copied byte for byte). Tables come back as
 (hand them to ``polars.from_arrow`` or DuckDB without a copy); anything that exports an Arrow
 stream (``__arrow_c_stream__``) can be written. The GIL is released while parq decodes and
 encodes. Variant columns come back as the ``arrow.parquet.variant`` extension
-type (``parq.VariantType``), whose ``to_pylist()`` gives Python values. Errors are
+type (``parq.VariantType``), whose ``to_pylist()`` gives Python values, and such columns
+are written as Variant (``write_table(..., variant_shredding={"v": pa.struct(...)})`` shreds
+column ``v`` by a ``typed_value`` schema). Errors are
 ``parq.ParquetError`` (``ParquetInvalidFileError``,
 ``ParquetUnsupportedError``, ``ParquetIOError``). ``parq.dask`` reads and writes Dask DataFrames
 (a partition per row group) on any Dask scheduler. ``parq.encryption`` has the keys of

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, BinaryIO, Optional, Sequence, Union
+from typing import Any, BinaryIO, Mapping, Optional, Sequence, Union
 
 import pyarrow as pa
 
@@ -60,6 +60,7 @@ def write_table(
     write_page_index: bool = True,
     write_footer_index: bool = True,
     encryption_properties: Optional[FileEncryptionProperties] = None,
+    variant_shredding: Optional[Mapping[str, pa.DataType]] = None,
 ) -> None: ...
 
 def merge(

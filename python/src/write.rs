@@ -16,7 +16,9 @@ use arrow_array::RecordBatch;
 use arrow_array::RecordBatchReader;
 use arrow_pyarrow::FromPyArrow;
 use arrow_schema::SchemaRef;
-use parq::write::{Codec, DataPageVersion, StatisticsLevel, WriterProperties};
+use parq::write::{
+    Codec, DataPageVersion, StatisticsLevel, WriterProperties, WriterPropertiesBuilder,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -94,6 +96,36 @@ fn properties(
     write_footer_index: bool,
     encryption: Option<&PyFileEncryptionProperties>,
 ) -> PyResult<WriterProperties> {
+    builder(
+        compression,
+        compression_level,
+        use_dictionary,
+        write_statistics,
+        data_page_version,
+        row_group_size,
+        data_page_size,
+        write_page_index,
+        write_footer_index,
+        encryption,
+    )?
+    .build()
+    .map_err(error)
+}
+
+/// The builder of [`properties`].
+#[allow(clippy::too_many_arguments)]
+fn builder(
+    compression: &str,
+    compression_level: Option<i32>,
+    use_dictionary: bool,
+    write_statistics: bool,
+    data_page_version: &str,
+    row_group_size: Option<usize>,
+    data_page_size: Option<usize>,
+    write_page_index: bool,
+    write_footer_index: bool,
+    encryption: Option<&PyFileEncryptionProperties>,
+) -> PyResult<WriterPropertiesBuilder> {
     let codec = match compression_level {
         Some(l) => format!("{compression}:{l}"),
         None => compression.to_string(),
@@ -128,7 +160,7 @@ fn properties(
     if let Some(e) = encryption {
         b = b.encryption(e.inner.clone());
     }
-    b.build().map_err(error)
+    Ok(b)
 }
 
 /// A writer of a new file, or of rows appended to an existing one.
@@ -324,9 +356,10 @@ impl ParquetWriter {
 }
 
 /// Writes `table` (any object exporting an Arrow stream) to `where_` (a path or a binary
-/// file-like object).
+/// file-like object). `variant_shredding`: a `typed_value` schema (a pyarrow type) by
+/// Variant column name, that column shredded by it.
 #[pyfunction]
-#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None))]
+#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_table(
     py: Python<'_>,
@@ -342,10 +375,11 @@ pub(crate) fn write_table(
     write_page_index: bool,
     write_footer_index: bool,
     encryption_properties: Option<PyRef<'_, PyFileEncryptionProperties>>,
+    variant_shredding: Option<std::collections::HashMap<String, Bound<'_, PyAny>>>,
 ) -> PyResult<()> {
     let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
     let schema = stream.schema();
-    let props = properties(
+    let mut props = builder(
         compression,
         compression_level,
         use_dictionary,
@@ -357,6 +391,10 @@ pub(crate) fn write_table(
         write_footer_index,
         encryption_properties.as_deref(),
     )?;
+    for (column, t) in variant_shredding.unwrap_or_default() {
+        props = props.variant_shredding(&column, arrow_schema::DataType::from_pyarrow_bound(&t)?);
+    }
+    let props = props.build().map_err(error)?;
     let writer = ParquetWriter::open(where_, schema, props)?;
     writer.write_batches(py, stream)?;
     writer.close(py)
