@@ -11,7 +11,7 @@ use parq::{ErrorKind, ParquetReader, ReadOptions};
 
 mod common;
 
-use common::variant::{canon, canon_of, split};
+use common::variant::{canon, canon_of, case_files, split};
 
 fn dir(name: &str) -> PathBuf {
     common::testdata().join("parquet-testing").join(name)
@@ -48,15 +48,7 @@ fn every_shredded_variant_case() {
                 continue;
             }
         };
-        let files: Vec<Option<String>> = match case.get("variant_files") {
-            Some(list) => list
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|f| f.as_str().map(str::to_string))
-                .collect(),
-            None => vec![case["variant_file"].as_str().map(str::to_string)],
-        };
+        let files = case_files(case);
         let mut got = Vec::new();
         for b in &batches {
             let field = b.schema().field_with_name("var").unwrap().clone();

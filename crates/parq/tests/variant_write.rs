@@ -24,7 +24,7 @@ use parquet::file::statistics::Statistics;
 
 mod common;
 
-use common::variant::{canon_of, split};
+use common::variant::{canon_of, case_files, split};
 
 fn cases_dir() -> PathBuf {
     common::testdata()
@@ -180,15 +180,7 @@ fn shredded_variant_cases_written_again_read_equal() {
             assert!(var.column_by_name("typed_value").is_some(), "case {number}");
             got.extend(rows_of(&unshred(var).unwrap()));
         }
-        let files: Vec<Option<String>> = match case.get("variant_files") {
-            Some(list) => list
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|f| f.as_str().map(str::to_string))
-                .collect(),
-            None => vec![case["variant_file"].as_str().map(str::to_string)],
-        };
+        let files = case_files(case);
         // parq reads it back too.
         let back = read(&path, ReadOptions::default()).unwrap();
         let back = rows_of(back.column_by_name("var").unwrap().as_struct());

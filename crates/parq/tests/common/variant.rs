@@ -1,5 +1,6 @@
 //! Variant values as comparable text: objects by field name, so that two encodings of one
-//! value compare equal; and the metadata / value split of a `.variant.bin` file.
+//! value compare equal; the metadata / value split of a `.variant.bin` file; the
+//! `.variant.bin` files of a `shredded_variant/cases.json` case.
 
 use parq::variant::{Metadata, Variant};
 
@@ -36,4 +37,17 @@ pub fn split(bytes: &[u8]) -> (&[u8], &[u8]) {
 pub fn canon_of(metadata: &[u8], value: &[u8]) -> String {
     let meta = Metadata::new(metadata).unwrap();
     canon(&meta, &Variant::new(value).unwrap())
+}
+
+/// The `.variant.bin` file of each row of `case` (of `cases.json`), `None` for a null row.
+pub fn case_files(case: &serde_json::Value) -> Vec<Option<String>> {
+    match case.get("variant_files") {
+        Some(list) => list
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().map(str::to_string))
+            .collect(),
+        None => vec![case["variant_file"].as_str().map(str::to_string)],
+    }
 }
