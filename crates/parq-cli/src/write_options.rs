@@ -47,6 +47,10 @@ pub struct WriteArgs {
     /// Write page CRCs.
     #[arg(long)]
     pub crc: bool,
+    /// Write FLOAT, DOUBLE and FLOAT16 columns under the IEEE_754_TOTAL_ORDER column order
+    /// (min/max by IEEE 754 totalOrder; pyarrow 26 ignores them) instead of TYPE_ORDER.
+    #[arg(long)]
+    pub float_total_order: bool,
     /// Name list elements `element`, as the spec asks (true), or after the input's list
     /// child field, e.g. `item` (false), as pyarrow's `use_compliant_nested_type`.
     /// Default: true.
@@ -77,6 +81,7 @@ impl WriteArgs {
             || self.data_page_version.is_some()
             || !self.bloom_filter.is_empty()
             || self.crc
+            || self.float_total_order
             || self.compliant_nested_types.is_some()
             || self.write_threads.is_some()
             || self.footer_index.is_some()
@@ -122,6 +127,9 @@ impl WriteArgs {
         }
         if self.crc {
             b = b.page_crc(true);
+        }
+        if self.float_total_order {
+            b = b.float_total_order(true);
         }
         if let Some(c) = self.compliant_nested_types {
             b = b.compliant_nested_types(c);

@@ -804,7 +804,10 @@ impl<W: Write> ParquetWriter<W> {
                         self.schema
                             .leaf_element(j)
                             .map_or(Ok(StatsOrder::Undefined), StatsOrder::for_element)
-                            .map(StatsOrder::column_order)
+                            .map(|o| match self.props.float_total_order() {
+                                true => o.total_order().column_order(),
+                                false => o.column_order(),
+                            })
                     })
                     .collect::<Result<_>>()?;
                 let created_by = self.arena.push(self.props.created_by().as_bytes());

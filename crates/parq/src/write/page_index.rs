@@ -8,8 +8,10 @@
 //!
 //! Column index rules (the spec's, as pyarrow 26 and arrow-rs 60 apply them): a page holding
 //! only nulls is a null page with empty min and max; a page whose non-null values give no
-//! min/max (only NaNs, or a column without order such as INT96) makes the chunk's column
-//! index invalid, and none is written for it (the offset index still is). Min/max are
+//! min/max (only NaNs under `TYPE_ORDER`, or a column without order such as INT96) makes the
+//! chunk's column index invalid, and none is written for it (the offset index still is);
+//! under `IEEE_754_TOTAL_ORDER` a page of NaNs only has its smallest and largest NaN as
+//! bounds. Float columns get `nan_counts`. Min/max are
 //! truncated as in the statistics ([`StatsAccumulator::bounds`]). `boundary_order` is computed
 //! on the written bounds of non-null pages: ASCENDING when mins and maxes never decrease
 //! (also for a single such page), else DESCENDING when they never increase, else UNORDERED
@@ -39,6 +41,7 @@ pub struct ColumnIndexBuilder {
     min_values: Vec<ByteRange>,
     max_values: Vec<ByteRange>,
     null_counts: Vec<i64>,
+    nan_counts: Vec<i64>,
     def_hist: Vec<i64>,
     rep_hist: Vec<i64>,
     ascending: bool,
@@ -74,6 +77,7 @@ impl ColumnIndexBuilder {
             min_values: Vec::new(),
             max_values: Vec::new(),
             null_counts: Vec::new(),
+            nan_counts: Vec::new(),
             def_hist: Vec::new(),
             rep_hist: Vec::new(),
             ascending: true,
@@ -141,6 +145,8 @@ impl ColumnIndexBuilder {
             self.max_values.push(max);
         }
         self.null_counts.push(null_count);
+        self.nan_counts
+            .push(i64::try_from(stats.nan_count()).unwrap_or(i64::MAX));
         if let Some(s) = sizes {
             self.def_hist.extend_from_slice(s.def_histogram());
             self.rep_hist.extend_from_slice(s.rep_histogram());
@@ -179,7 +185,7 @@ impl ColumnIndexBuilder {
                 null_counts: Some(self.null_counts),
                 repetition_level_histograms: hist(self.rep_hist),
                 definition_level_histograms: hist(self.def_hist),
-                nan_counts: None,
+                nan_counts: self.order.is_float().then_some(self.nan_counts),
                 unknown: UnknownFields::default(),
             },
             buf: self.buf,

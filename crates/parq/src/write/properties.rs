@@ -17,6 +17,7 @@
 //! | data page | 1 MiB or 20,000 rows | both peers |
 //! | data page version | 1 | both peers: every reader reads v1 |
 //! | page CRC | off | both peers |
+//! | float column order | `TYPE_ORDER`, with `nan_count` | pyarrow 26 (parquet-cpp) reads no min/max of an `IEEE_754_TOTAL_ORDER` column; `nan_count` is what the spec asks of `TYPE_ORDER` float statistics and older readers skip it. arrow-rs 60 writes `IEEE_754_TOTAL_ORDER`, which [`WriterPropertiesBuilder::float_total_order`] turns on |
 //! | bloom filters | off; when enabled: NDV 1,048,576, FPP 0.05 | both peers |
 //! | list element name | `element` (`compliant_nested_types` on) | pyarrow 26 (`use_compliant_nested_type=True`) and arrow-rs: the name the spec asks for |
 //! | threads | 1 | both peers encode a row group's columns on one thread; more encode them side by side, the output the same bytes |
@@ -526,6 +527,7 @@ pub struct WriterProperties {
     data_page_rows: Option<usize>,
     data_page_version: DataPageVersion,
     page_crc: bool,
+    float_total_order: bool,
     compliant_nested_types: bool,
     sorting_columns: Vec<SortingColumn>,
     key_value_metadata: Vec<(String, Option<String>)>,
@@ -548,6 +550,7 @@ impl Default for WriterProperties {
             data_page_rows: Some(DEFAULT_DATA_PAGE_ROWS),
             data_page_version: DataPageVersion::V1,
             page_crc: false,
+            float_total_order: false,
             compliant_nested_types: true,
             sorting_columns: Vec::new(),
             key_value_metadata: Vec::new(),
@@ -607,6 +610,11 @@ impl WriterProperties {
     /// True to write a CRC-32 in every page header.
     pub fn page_crc(&self) -> bool {
         self.page_crc
+    }
+
+    /// True to write FLOAT, DOUBLE and FLOAT16 columns under `IEEE_754_TOTAL_ORDER`.
+    pub fn float_total_order(&self) -> bool {
+        self.float_total_order
     }
 
     /// True to name every list's element `element` (the spec's name); false to name it
@@ -884,6 +892,18 @@ impl WriterPropertiesBuilder {
     /// Page CRC-32 on or off.
     pub fn page_crc(mut self, enabled: bool) -> Self {
         self.props.page_crc = enabled;
+        self
+    }
+
+    /// FLOAT, DOUBLE and FLOAT16 columns under the `IEEE_754_TOTAL_ORDER` column order (off:
+    /// `TYPE_ORDER`, the default). Their min/max are then the smallest and largest non-NaN
+    /// values by IEEE 754 totalOrder (-0.0 below +0.0, kept as written), or the smallest and
+    /// largest NaN when every non-null value is NaN, and a page of NaNs only still gets its
+    /// column index entry. Either way `nan_count` is written in the chunk statistics and
+    /// `nan_counts` in the column index. Readers that know only `TYPE_ORDER` (pyarrow 26)
+    /// ignore the min/max of such columns.
+    pub fn float_total_order(mut self, enabled: bool) -> Self {
+        self.props.float_total_order = enabled;
         self
     }
 

@@ -5,9 +5,14 @@
 //! Ordering ([`StatsOrder`], from the resolved annotation and the read side's
 //! [`sort_order`]):
 //! - INT32/INT64 compare signed, unsigned when annotated `UINT_*` / `INTEGER(n, false)`;
-//! - FLOAT/DOUBLE and FLOAT16 (FIXED_LEN_BYTE_ARRAY(2)) compare as floats: NaN never becomes
-//!   min or max (only NaNs: no min/max), a zero min is written as -0.0 and a zero max as
-//!   +0.0;
+//! - FLOAT/DOUBLE and FLOAT16 (FIXED_LEN_BYTE_ARRAY(2)) under `TYPE_ORDER` compare as floats:
+//!   NaN never becomes min or max (only NaNs: no min/max), a zero min is written as -0.0 and a
+//!   zero max as +0.0 (the spec's rules for `TYPE_ORDER` floats, parquet.thrift `ColumnOrder`);
+//! - the same under `IEEE_754_TOTAL_ORDER` ([`StatsOrder::total_order`]) compare by IEEE 754
+//!   totalOrder: min/max are the smallest and largest non-NaN values, -0.0 below +0.0 and
+//!   written as found, or the smallest and largest NaN when every non-null value is NaN;
+//! - every float column counts its NaNs: `nan_count` is written under either order, as the
+//!   spec requires;
 //! - DECIMAL on BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY compares as signed big-endian two's
 //!   complement (values of different lengths are sign-extended);
 //! - other BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY compare as unsigned bytes, lexicographically;
@@ -18,9 +23,11 @@
 //! `is_min_value_exact`/`is_max_value_exact`, `null_count`; the deprecated `min`/`max` (whose
 //! old readers assume signed comparison) only for columns whose order is signed (BOOLEAN,
 //! signed integers, floats, FLOAT16, decimals), never for unsigned integers or byte strings;
-//! `distinct_count` never. Every column gets the `TYPE_ORDER` column order (as both peers
-//! write; readers derive "no order" for INT96 and INTERVAL themselves), not
-//! `IEEE_754_TOTAL_ORDER`, whose float statistics pyarrow 26 ignores.
+//! `distinct_count` never. Every column gets the `TYPE_ORDER` column order (readers derive "no
+//! order" for INT96 and INTERVAL themselves), except float columns written with
+//! `float_total_order`, which get `IEEE_754_TOTAL_ORDER` (as arrow-rs 60 writes by default;
+//! pyarrow 26 ignores their min/max). parq writes no INT96 columns, so never
+//! `INT96_TIMESTAMP_ORDER`.
 //!
 //! Truncation (BYTE_ARRAY columns other than decimals; FIXED_LEN_BYTE_ARRAY and decimal values
 //! must keep their width and value): a min longer than the limit is cut (a prefix is never
@@ -37,6 +44,9 @@ use crate::encoding::OffsetSize;
 use crate::format::metadata::{Arena, ColumnOrder, PhysicalType, SchemaElement, Statistics};
 use crate::schema::annotation::{self, sort_order, Annotation, SortOrder};
 use crate::Result;
+
+mod float;
+use float::{float_min_max, half_is_nan, half_key, half_total_key, total_key, Float};
 
 /// How the min/max of a column are computed and compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,6 +69,12 @@ pub enum StatsOrder {
     Double,
     /// FIXED_LEN_BYTE_ARRAY(2) annotated FLOAT16 (little-endian half floats).
     Float16,
+    /// FLOAT under `IEEE_754_TOTAL_ORDER`.
+    FloatTotal,
+    /// DOUBLE under `IEEE_754_TOTAL_ORDER`.
+    DoubleTotal,
+    /// FLOAT16 under `IEEE_754_TOTAL_ORDER`.
+    Float16Total,
     /// BYTE_ARRAY, unsigned lexicographic; truncated byte-wise.
     Bytes,
     /// BYTE_ARRAY STRING or JSON, unsigned lexicographic; truncated at character boundaries.
@@ -112,9 +128,58 @@ impl StatsOrder {
         Ok(StatsOrder::new(physical, a, e.type_length))
     }
 
-    /// The `column_orders` entry to write: `TYPE_ORDER` for every column.
+    /// This order under `IEEE_754_TOTAL_ORDER` when it is a float order, else itself.
+    pub fn total_order(self) -> StatsOrder {
+        match self {
+            StatsOrder::Float => StatsOrder::FloatTotal,
+            StatsOrder::Double => StatsOrder::DoubleTotal,
+            StatsOrder::Float16 => StatsOrder::Float16Total,
+            other => other,
+        }
+    }
+
+    /// True for FLOAT, DOUBLE and FLOAT16 under either order (the columns with `nan_count`).
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            StatsOrder::Float
+                | StatsOrder::Double
+                | StatsOrder::Float16
+                | StatsOrder::FloatTotal
+                | StatsOrder::DoubleTotal
+                | StatsOrder::Float16Total
+        )
+    }
+
+    /// True if the plain-encoded `v` is a NaN of a float order.
+    pub fn is_nan(self, v: &[u8]) -> bool {
+        if !self.is_float() {
+            return false;
+        }
+        match v.len() {
+            2 => half_is_nan(u16::from_le_bytes([v[0], v[1]])),
+            4 => v.try_into().is_ok_and(|b| f32::from_le_bytes(b).is_nan()),
+            8 => v.try_into().is_ok_and(|b| f64::from_le_bytes(b).is_nan()),
+            _ => false,
+        }
+    }
+
+    /// True under `IEEE_754_TOTAL_ORDER`.
+    pub fn is_total(self) -> bool {
+        matches!(
+            self,
+            StatsOrder::FloatTotal | StatsOrder::DoubleTotal | StatsOrder::Float16Total
+        )
+    }
+
+    /// The `column_orders` entry to write: `IEEE_754_TOTAL_ORDER` for the total orders,
+    /// `TYPE_ORDER` for every other column.
     pub fn column_order(self) -> ColumnOrder {
-        ColumnOrder::TypeDefined
+        if self.is_total() {
+            ColumnOrder::Ieee754TotalOrder
+        } else {
+            ColumnOrder::TypeDefined
+        }
     }
 
     /// True if the deprecated `min`/`max` are written too (signed orders).
@@ -165,6 +230,15 @@ impl StatsOrder {
                 .and_then(|(x, y)| f32::from_le_bytes(x).partial_cmp(&f32::from_le_bytes(y))),
             StatsOrder::Double => le::<8>(a, b)
                 .and_then(|(x, y)| f64::from_le_bytes(x).partial_cmp(&f64::from_le_bytes(y))),
+            StatsOrder::FloatTotal => {
+                le::<4>(a, b).map(|(x, y)| f32::from_le_bytes(x).total_cmp(&f32::from_le_bytes(y)))
+            }
+            StatsOrder::DoubleTotal => {
+                le::<8>(a, b).map(|(x, y)| f64::from_le_bytes(x).total_cmp(&f64::from_le_bytes(y)))
+            }
+            StatsOrder::Float16Total => le::<2>(a, b).map(|(x, y)| {
+                half_total_key(u16::from_le_bytes(x)).cmp(&half_total_key(u16::from_le_bytes(y)))
+            }),
             StatsOrder::Float16 => le::<2>(a, b).and_then(|(x, y)| {
                 let (x, y) = (
                     half_key(u16::from_le_bytes(x))?,
@@ -176,16 +250,6 @@ impl StatsOrder {
             StatsOrder::SignedBytes => Some(cmp_signed_be(a, b)),
         }
     }
-}
-
-/// An order-preserving integer for a half float's bits; `None` for NaN. Both zeros map to 0.
-#[inline]
-fn half_key(bits: u16) -> Option<i32> {
-    let mag = (bits & 0x7fff) as i32;
-    if mag > 0x7c00 {
-        return None;
-    }
-    Some(if bits & 0x8000 != 0 { -mag } else { mag })
 }
 
 /// The first 8 bytes of `v` as a big-endian integer, zero-padded. Keys order like the byte
@@ -391,6 +455,10 @@ pub struct StatsAccumulator {
     min_max: MinMax,
     null_count: u64,
     value_count: u64,
+    /// NaNs among the values (float orders).
+    nan_count: u64,
+    /// Under `IEEE_754_TOTAL_ORDER`: the bits of the smallest and largest NaN by totalOrder.
+    nan_bounds: Option<(u64, u64)>,
     poisoned: bool,
 }
 
@@ -402,6 +470,8 @@ impl StatsAccumulator {
             min_max: MinMax::None,
             null_count: 0,
             value_count: 0,
+            nan_count: 0,
+            nan_bounds: None,
             poisoned: false,
         }
     }
@@ -411,6 +481,8 @@ impl StatsAccumulator {
         self.min_max = MinMax::None;
         self.null_count = 0;
         self.value_count = 0;
+        self.nan_count = 0;
+        self.nan_bounds = None;
         self.poisoned = false;
     }
 
@@ -429,9 +501,39 @@ impl StatsAccumulator {
         self.value_count
     }
 
+    /// NaNs counted (float orders).
+    pub fn nan_count(&self) -> u64 {
+        self.nan_count
+    }
+
     /// True if min/max are known.
     pub fn has_min_max(&self) -> bool {
-        !self.poisoned && self.min_max != MinMax::None
+        !self.poisoned
+            && (self.min_max != MinMax::None
+                || (self.order.is_total() && self.nan_bounds.is_some()))
+    }
+
+    /// Counts NaNs whose bits `nans` yields (each value's bits widened to u64), keeping
+    /// their smallest and largest by totalOrder under `IEEE_754_TOTAL_ORDER`.
+    fn add_nans(&mut self, nans: impl Iterator<Item = u64>, width: usize) {
+        let total = self.order.is_total();
+        for bits in nans {
+            self.nan_count += 1;
+            if total {
+                self.merge_nan_bounds(bits, bits, width);
+            }
+        }
+    }
+
+    fn merge_nan_bounds(&mut self, lo: u64, hi: u64, width: usize) {
+        let key = |b: u64| total_key(b, width);
+        self.nan_bounds = Some(match self.nan_bounds {
+            Some((a, b)) => (
+                if key(lo) < key(a) { lo } else { a },
+                if key(hi) > key(b) { hi } else { b },
+            ),
+            None => (lo, hi),
+        });
     }
 
     /// Counts `n` nulls.
@@ -523,22 +625,43 @@ impl StatsAccumulator {
 
     /// Adds FLOAT values (NaNs are counted but never become min or max).
     pub fn update_f32(&mut self, values: &[f32]) {
-        self.value_count += values.len() as u64;
-        if values.is_empty() {
-            return;
-        }
-        if self.order != StatsOrder::Float {
-            return self.mismatch();
-        }
-        // `min`/`max` of floats ignore NaN; only NaNs leave lo > hi.
-        let (lo, hi) = float_min_max(values, f32::INFINITY, f32::NEG_INFINITY);
-        if lo <= hi {
+        if let Some((lo, hi)) = self.update_float(values, StatsOrder::Float) {
             self.merge_f32(lo, hi);
         }
     }
 
+    /// Counts `values` and their NaNs (keeping the NaN bounds under totalOrder), and gives
+    /// their non-NaN min and max in the accumulator's order, `plain` or its total order;
+    /// `None` without any (or on a mismatched order).
+    fn update_float<T: Float>(&mut self, values: &[T], plain: StatsOrder) -> Option<(T, T)> {
+        self.value_count += values.len() as u64;
+        if values.is_empty() {
+            return None;
+        }
+        if self.order != plain && self.order != plain.total_order() {
+            self.mismatch();
+            return None;
+        }
+        self.add_nans(
+            values.iter().filter(|v| v.is_nan()).map(|v| v.bits()),
+            T::WIDTH,
+        );
+        // `min`/`max` of floats ignore NaN; only NaNs leave lo > hi.
+        let (lo, hi) = float_min_max(values, T::INFINITY, T::NEG_INFINITY);
+        match (lo <= hi, self.order.is_total()) {
+            (false, _) => None,
+            (true, true) => Some(float::signed_zeros(values, lo, hi)),
+            (true, false) => Some((lo, hi)),
+        }
+    }
+
     fn merge_f32(&mut self, lo: f32, hi: f32) {
+        let total = self.order.is_total();
         self.min_max = match self.min_max {
+            MinMax::F32(a, b) if total => MinMax::F32(
+                if lo.total_cmp(&a).is_lt() { lo } else { a },
+                if hi.total_cmp(&b).is_gt() { hi } else { b },
+            ),
             MinMax::F32(a, b) => MinMax::F32(a.min(lo), b.max(hi)),
             _ => MinMax::F32(lo, hi),
         };
@@ -546,21 +669,18 @@ impl StatsAccumulator {
 
     /// Adds DOUBLE values (NaNs are counted but never become min or max).
     pub fn update_f64(&mut self, values: &[f64]) {
-        self.value_count += values.len() as u64;
-        if values.is_empty() {
-            return;
-        }
-        if self.order != StatsOrder::Double {
-            return self.mismatch();
-        }
-        let (lo, hi) = float_min_max(values, f64::INFINITY, f64::NEG_INFINITY);
-        if lo <= hi {
+        if let Some((lo, hi)) = self.update_float(values, StatsOrder::Double) {
             self.merge_f64(lo, hi);
         }
     }
 
     fn merge_f64(&mut self, lo: f64, hi: f64) {
+        let total = self.order.is_total();
         self.min_max = match self.min_max {
+            MinMax::F64(a, b) if total => MinMax::F64(
+                if lo.total_cmp(&a).is_lt() { lo } else { a },
+                if hi.total_cmp(&b).is_gt() { hi } else { b },
+            ),
             MinMax::F64(a, b) => MinMax::F64(a.min(lo), b.max(hi)),
             _ => MinMax::F64(lo, hi),
         };
@@ -677,16 +797,25 @@ impl StatsAccumulator {
         if width == 0 {
             return self.mismatch();
         }
-        if self.order == StatsOrder::Float16 {
+        if matches!(self.order, StatsOrder::Float16 | StatsOrder::Float16Total) {
             let n = data.len() / width;
             self.value_count += n as u64;
             if width != 2 {
                 return self.mismatch();
             }
-            let mut keys = data
+            let halves = data
                 .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .filter_map(|b| half_key(b).map(|k| (k, b)));
+                .map(|c| u16::from_le_bytes([c[0], c[1]]));
+            self.add_nans(halves.clone().filter(|b| half_is_nan(*b)).map(u64::from), 2);
+            let total = self.order.is_total();
+            let mut keys = halves.filter(|b| !half_is_nan(*b)).map(|b| {
+                let k = if total {
+                    i32::from(half_total_key(b))
+                } else {
+                    half_key(b).unwrap_or(0)
+                };
+                (k, b)
+            });
             let Some(first) = keys.next() else { return };
             let (lo, hi) = keys.fold((first, first), |(lo, hi), x| {
                 (
@@ -701,7 +830,14 @@ impl StatsAccumulator {
 
     /// Merges half float bounds (bits of non-NaN values).
     fn merge_f16(&mut self, lo: u16, hi: u16) {
-        let key = |v: u16| half_key(v).unwrap_or(0);
+        let total = self.order.is_total();
+        let key = |v: u16| {
+            if total {
+                i32::from(half_total_key(v))
+            } else {
+                half_key(v).unwrap_or(0)
+            }
+        };
         self.min_max = match self.min_max {
             MinMax::F16(a, b) => MinMax::F16(
                 if key(lo) < key(a) { lo } else { a },
@@ -716,6 +852,15 @@ impl StatsAccumulator {
     pub fn merge(&mut self, other: &StatsAccumulator) {
         self.null_count += other.null_count;
         self.value_count += other.value_count;
+        self.nan_count += other.nan_count;
+        if let (Some((lo, hi)), true) = (other.nan_bounds, other.order == self.order) {
+            let width = match self.order {
+                StatsOrder::Float16Total => 2,
+                StatsOrder::FloatTotal => 4,
+                _ => 8,
+            };
+            self.merge_nan_bounds(lo, hi, width);
+        }
         if other.order != self.order || other.poisoned {
             if other.value_count > 0 {
                 self.mismatch();
@@ -748,11 +893,31 @@ impl StatsAccumulator {
         }
     }
 
-    /// The untruncated plain-encoded min and max (a zero float min as -0.0, a zero max as
-    /// +0.0), when known.
+    /// The untruncated plain-encoded min and max (under `TYPE_ORDER` a zero float min as
+    /// -0.0, a zero max as +0.0; under `IEEE_754_TOTAL_ORDER` as found, or the NaN bounds
+    /// when every value is NaN), when known.
     pub fn min_max_plain(&self) -> Option<(Vec<u8>, Vec<u8>)> {
         if !self.has_min_max() {
             return None;
+        }
+        if self.order.is_total() {
+            return Some(match (&self.min_max, self.nan_bounds) {
+                (MinMax::F32(lo, hi), _) => (lo.to_le_bytes().to_vec(), hi.to_le_bytes().to_vec()),
+                (MinMax::F64(lo, hi), _) => (lo.to_le_bytes().to_vec(), hi.to_le_bytes().to_vec()),
+                (MinMax::F16(lo, hi), _) => (lo.to_le_bytes().to_vec(), hi.to_le_bytes().to_vec()),
+                (MinMax::None, Some((lo, hi))) => {
+                    let width = match self.order {
+                        StatsOrder::Float16Total => 2,
+                        StatsOrder::FloatTotal => 4,
+                        _ => 8,
+                    };
+                    (
+                        lo.to_le_bytes()[..width].to_vec(),
+                        hi.to_le_bytes()[..width].to_vec(),
+                    )
+                }
+                _ => return None,
+            });
         }
         Some(match &self.min_max {
             MinMax::None => return None,
@@ -809,6 +974,10 @@ impl StatsAccumulator {
     pub fn to_statistics(&self, arena: &mut Arena, max_len: Option<usize>) -> Statistics {
         let mut s = Statistics {
             null_count: Some(i64::try_from(self.null_count).unwrap_or(i64::MAX)),
+            nan_count: self
+                .order
+                .is_float()
+                .then(|| i64::try_from(self.nan_count).unwrap_or(i64::MAX)),
             ..Statistics::default()
         };
         if let Some(b) = self.bounds(max_len) {
@@ -838,35 +1007,7 @@ fn widen<T: Copy, K: Ord>(a: (T, T), b: (T, T), key: impl Fn(T) -> K) -> (T, T) 
 
 /// Lanes of the min/max kernels: independent accumulators the compiler keeps in vector
 /// registers (and that break the loop-carried dependency of a single accumulator).
-const LANES: usize = 8;
-
-/// The min and max of `values` ignoring NaN, from `(inf, -inf)` (left as they are when
-/// every value is NaN). `v < lo` and `v > hi` are false for NaN, so NaNs never move the
-/// bounds; each lane's select is a vector min/max instruction.
-#[inline]
-fn float_min_max<T: PartialOrd + Copy>(values: &[T], inf: T, neg_inf: T) -> (T, T) {
-    let (chunks, tail) = values.as_chunks::<LANES>();
-    let mut lo = [inf; LANES];
-    let mut hi = [neg_inf; LANES];
-    for c in chunks {
-        for i in 0..LANES {
-            lo[i] = if c[i] < lo[i] { c[i] } else { lo[i] };
-            hi[i] = if c[i] > hi[i] { c[i] } else { hi[i] };
-        }
-    }
-    let (mut l, mut h) = (inf, neg_inf);
-    for &v in lo.iter().chain(tail) {
-        if v < l {
-            l = v;
-        }
-    }
-    for &v in hi.iter().chain(tail) {
-        if v > h {
-            h = v;
-        }
-    }
-    (l, h)
-}
+pub(super) const LANES: usize = 8;
 
 /// The min and max of `values` by `key` (the values themselves, or reinterpreted as
 /// unsigned), in lanes; `None` when `values` is empty.

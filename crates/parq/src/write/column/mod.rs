@@ -378,7 +378,10 @@ impl ColumnWriter {
         } = spec;
         let physical = leaf.physical;
         let width = leaf.type_length.unwrap_or(0).max(0) as usize;
-        let order = StatsOrder::for_element(element)?;
+        let mut order = StatsOrder::for_element(element)?;
+        if props.float_total_order() {
+            order = order.total_order();
+        }
         let level_width = |max: i16| rle::level_bit_width(max.max(1) as u16);
         let compressor = shared
             .compressor_index(
