@@ -845,6 +845,12 @@ fn statistics_match_pyarrow() {
                 e["rg"].as_u64().unwrap_or(0) as usize,
                 e["col"].as_u64().unwrap_or(0) as usize,
             );
+            // pyarrow 26 reads no min/max under IEEE_754_TOTAL_ORDER; parq does (against
+            // parquet 60.1 in float_order.rs).
+            let order = meta.column_orders.as_ref().and_then(|o| o.get(col));
+            if order == Some(&parq::format::metadata::ColumnOrder::Ieee754TotalOrder) {
+                continue;
+            }
             let ours = column_statistics(&meta, rg, col).expect("statistics");
             let s = &e["stats"];
             compared += 1;

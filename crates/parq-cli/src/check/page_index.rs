@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 
 use parq::format::footer::{ColumnIndexView, OffsetIndexView};
-use parq::format::metadata::{BoundaryOrder, ColumnOrder};
+use parq::format::metadata::BoundaryOrder;
 use parq::schema::stats::StatsContext;
 use parq::write::StatsOrder;
 
@@ -126,8 +126,8 @@ fn column_index(
         return;
     }
     let order = col.order;
-    let bounds =
-        order != StatsOrder::Undefined && t.column_order != Some(ColumnOrder::Ieee754TotalOrder);
+    let bounds = order != StatsOrder::Undefined;
+    let nan_counts = ci.nan_counts();
     let text = |v: &[u8]| value::text(v, t);
     let null_pages = ci.null_pages();
     let null_counts = ci.null_counts();
@@ -150,6 +150,14 @@ fn column_index(
                 bad(format!(
                     "null_counts says {n}, the page holds {}",
                     s.nulls_text()
+                ));
+            }
+        }
+        if let Some(&n) = nan_counts.and_then(|n| n.get(i)) {
+            if u64::try_from(n) != Ok(s.nans) {
+                bad(format!(
+                    "nan_counts says {n}, the page holds {} NaNs",
+                    s.nans
                 ));
             }
         }

@@ -6,7 +6,9 @@
 //! bound every value in the column's sort order (NaN left out): a value outside is an
 //! error. Where they must be the values themselves — `is_min_value_exact` /
 //! `is_max_value_exact` true, or absent for a type writers never truncate — a bound that is
-//! not reached is a warning. `distinct_count` is not checked: no writer marks it exact.
+//! not reached is a warning. Under `IEEE_754_TOTAL_ORDER` the order is IEEE 754 totalOrder
+//! (-0.0 below +0.0). `nan_count` must equal the NaNs decoded. `distinct_count` is not
+//! checked: no writer marks it exact.
 
 use std::cmp::Ordering;
 
@@ -36,6 +38,15 @@ pub fn check(
                 site,
                 check,
                 format!("null_count is {n}, the values hold {}", s.nulls_text()),
+            );
+        }
+    }
+    if let Some(n) = stats.nan_count {
+        if u64::try_from(n) != Ok(s.nans) {
+            findings.error(
+                site,
+                check,
+                format!("nan_count is {n}, the values hold {} NaNs", s.nans),
             );
         }
     }

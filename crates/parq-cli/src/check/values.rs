@@ -75,7 +75,13 @@ impl<'f> Column<'f> {
         Ok(Column {
             width,
             physical: t.physical,
-            order: StatsOrder::new(t.physical, t.annotation, Some(t.type_length)),
+            order: {
+                let o = StatsOrder::new(t.physical, t.annotation, Some(t.type_length));
+                match t.column_order {
+                    Some(parq::format::metadata::ColumnOrder::Ieee754TotalOrder) => o.total_order(),
+                    _ => o,
+                }
+            },
             utf8: matches!(t.annotation, Annotation::String | Annotation::Json)
                 && t.physical == P::ByteArray,
             max_def,
@@ -144,6 +150,7 @@ impl Summary {
     fn see(&mut self, v: &[u8], col: &Column<'_>) {
         self.values += 1;
         match col.order.compare(v, v) {
+            _ if col.order.is_nan(v) => self.nans += 1,
             Some(_) => {
                 if self
                     .min

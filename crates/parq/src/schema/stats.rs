@@ -5,9 +5,14 @@
 //!
 //! - a column whose `column_orders` entry is `TYPE_ORDER` uses `min_value`/`max_value`;
 //!   otherwise the deprecated `min`/`max`, which older writers computed with signed
-//!   comparison, and only for signed sort orders; an `IEEE_754_TOTAL_ORDER` column has none
-//!   (as in pyarrow 26);
-//! - a column with no defined sort order (INT96, INTERVAL, geospatial) has none;
+//!   comparison, and only for signed sort orders;
+//! - a FLOAT, DOUBLE or FLOAT16 column under `IEEE_754_TOTAL_ORDER` uses `min_value`/
+//!   `max_value`, ordered by IEEE 754 totalOrder (NaN bounds only when every non-null value
+//!   is NaN); the order on another type says nothing (pyarrow 26 reads no min/max there);
+//! - an INT96 column has min/max only under `INT96_TIMESTAMP_ORDER` (as the spec says:
+//!   under `TYPE_ORDER` readers ignore them); other columns without a defined sort order
+//!   (INTERVAL, geospatial) have none;
+//! - `nan_count` is taken as written; absent, NaNs may be present;
 //! - parquet-mr before 1.10.0 and parquet-cpp before 1.3.0 wrote wrong statistics for
 //!   non-signed orders (unless min == max) and for all binary columns; parquet-mr before 1.8.0
 //!   (PARQUET-251) for every column. Files without `created_by` are trusted, as in
@@ -58,6 +63,10 @@ pub struct TypedStatistics<'a> {
     pub is_min_exact: Option<bool>,
     /// `is_max_value_exact`.
     pub is_max_exact: Option<bool>,
+    /// `nan_count` (FLOAT, DOUBLE, FLOAT16); `None`: NaNs may be present.
+    pub nan_count: Option<i64>,
+    /// True when the min and max follow IEEE 754 totalOrder (`IEEE_754_TOTAL_ORDER`).
+    pub total_order: bool,
     /// The sort order the min and max follow.
     pub sort_order: SortOrder,
 }
@@ -78,6 +87,14 @@ pub struct StatsContext<'a> {
 }
 
 impl<'a> StatsContext<'a> {
+    /// True for FLOAT, DOUBLE and FLOAT16 columns (those `nan_count` and
+    /// `IEEE_754_TOTAL_ORDER` apply to).
+    pub fn is_float(&self) -> bool {
+        matches!(self.physical, PhysicalType::Float | PhysicalType::Double)
+            || (self.physical == PhysicalType::FixedLenByteArray
+                && self.annotation == Annotation::Float16)
+    }
+
     /// The context of leaf column `leaf` of `meta`.
     pub fn for_leaf(meta: &'a FileMetaData, leaf: usize) -> Result<StatsContext<'a>> {
         let schema = meta.schema();
@@ -243,10 +260,16 @@ pub fn trusted_bounds<'a>(
     ctx: &StatsContext<'_>,
 ) -> Option<(&'a [u8], &'a [u8])> {
     let order = annotation::sort_order(ctx.physical, ctx.annotation);
-    // pyarrow 26 gives no min/max for IEEE_754_TOTAL_ORDER columns (their NaN and signed
-    // zero ordering differs from what readers of TYPE_ORDER statistics assume).
     let (min, max) = if ctx.column_order == Some(ColumnOrder::Ieee754TotalOrder) {
-        (None, None)
+        if !ctx.is_float() {
+            return None;
+        }
+        (stats.min_value, stats.max_value)
+    } else if ctx.physical == PhysicalType::Int96 {
+        if ctx.column_order != Some(ColumnOrder::Int96TimestampOrder) {
+            return None;
+        }
+        return Some((stats.min_value?.slice(buf), stats.max_value?.slice(buf)));
     } else if ctx.column_order == Some(ColumnOrder::TypeDefined) {
         (stats.min_value, stats.max_value)
     } else if order == SortOrder::Signed {
@@ -276,6 +299,8 @@ pub fn typed_statistics<'a>(
         distinct_count: stats.distinct_count,
         is_min_exact: stats.is_min_value_exact,
         is_max_exact: stats.is_max_value_exact,
+        nan_count: stats.nan_count,
+        total_order: ctx.column_order == Some(ColumnOrder::Ieee754TotalOrder) && ctx.is_float(),
         sort_order: annotation::sort_order(ctx.physical, ctx.annotation),
     };
     let Some((min, max)) = trusted_bounds(stats, buf, ctx) else {

@@ -8,9 +8,13 @@
 //! to anything, and -0.0 equals 0.0. Statistics are used only where their order is the
 //! column's: the deprecated `min` / `max` only for signed integers, floats and booleans
 //! (writers ordered byte arrays and unsigned integers as signed there), `min_value` /
-//! `max_value` for every type but INT96, fixed-length decimals and float16; byte-array bounds
-//! compare as bytes (a truncated bound still bounds); float bounds that are NaN or zero, and
-//! NaN literals, prune nothing. With the column index, the same holds page by page: the rows
+//! `max_value` for every type but fixed-length decimals and float16, and for INT96 (read as
+//! nanosecond timestamps) only under `INT96_TIMESTAMP_ORDER`; byte-array bounds compare as
+//! bytes (a truncated bound still bounds); float bounds that are NaN, or zero under
+//! `TYPE_ORDER`, and NaN literals, prune nothing. Float bounds exclude NaN, so `nan_count`
+//! decides the terms a NaN satisfies (`!=`, and any comparison under NOT): a chunk without
+//! `nan_count`, or with NaNs, keeps them; a chunk whose non-null values are all NaN holds no
+//! row for the other comparisons. With the column index, the same holds page by page: the rows
 //! of the pages no row of which the predicate can keep are left out of the read.
 //!
 //! Bloom filters rule a row group out for `=` and `IN` (not under a negation) when none of
@@ -38,7 +42,9 @@ use crate::error::arrow_error;
 use crate::format::footer::{ColumnIndexView, OffsetIndexView};
 use crate::format::metadata::{FileMetaData, PhysicalType};
 use crate::read::filter::predicate::{CmpOp, Literal, Predicate};
-use crate::read::filter::stats::{is_decimal, stat_array, usable_bounds, value_type, ChunkStats};
+use crate::read::filter::stats::{
+    is_decimal, is_nan, positive_zero, stat_array, usable_bounds, value_type, ChunkStats,
+};
 use crate::read::plan::selection::RowSelection;
 use crate::{Error, ErrorKind, Result};
 
@@ -236,10 +242,16 @@ impl BoundFilter {
                             lo.zip(hi).filter(|(l, h)| usable_bounds(l, h))
                         }
                     };
+                    let nans = match target.is_floating() {
+                        true => ci.nan_counts().and_then(|n| n.get(p).copied()),
+                        false => Some(0),
+                    };
                     let stats = ChunkStats {
                         rows: page_rows,
                         nulls,
                         bounds,
+                        nans,
+                        total_order: false,
                         geo: None,
                     };
                     if prune(node, negate, &|_| Some(stats.clone())) != Some(false) {
@@ -917,11 +929,28 @@ fn prune(node: &Node, negate: bool, stats: &dyn Fn(usize) -> Option<ChunkStats>)
             if s.nulls.is_some_and(|n| n >= s.rows) {
                 return Some(false);
             }
+            // A NaN makes `!=` true and every other comparison false, so true under NOT: a
+            // chunk that may hold NaN keeps such a term; one of NaNs (and nulls) only holds
+            // no row for the others.
+            if (*op == CmpOp::NotEq) != negate {
+                if s.nans != Some(0) {
+                    return None;
+                }
+            } else if let (Some(n), Some(nulls)) = (s.nans, s.nulls) {
+                if n > 0 && n.saturating_add(nulls) >= s.rows {
+                    return Some(false);
+                }
+            }
             let (lo, hi) = s.bounds?;
-            if !usable_bounds(value, value) && value.data_type().is_floating() {
+            let usable = match s.total_order {
+                true => !is_nan(value),
+                false => usable_bounds(value, value),
+            };
+            if !usable && value.data_type().is_floating() {
                 return None;
             }
             let v = as_bound_type(value, &lo)?;
+            let v = if s.total_order { positive_zero(v) } else { v };
             let op = if negate { op.negate() } else { *op };
             let none = match op {
                 // v < lo or v > hi.

@@ -1,6 +1,7 @@
 //! Chunk and page statistics as bounds a filter can prune with ([`ChunkStats`]): the PLAIN
 //! bytes of a statistics value as a one-element array of the column's value type (Binary for
-//! byte arrays), used only where the statistics' order is the column's (see `filter`).
+//! byte arrays), used only where the statistics' order is the column's (see `filter`), and
+//! the NaN count of float columns.
 
 use std::sync::Arc;
 
@@ -14,7 +15,7 @@ use arrow_buffer::Buffer;
 use arrow_data::ArrayData;
 use arrow_schema::DataType;
 
-use crate::format::metadata::{BoundingBox, ColumnChunk, FileMetaData, PhysicalType};
+use crate::format::metadata::{BoundingBox, ColumnChunk, ColumnOrder, FileMetaData, PhysicalType};
 
 /// The value type of `t` (a dictionary's values).
 pub(in crate::read) fn value_type(t: &DataType) -> &DataType {
@@ -42,6 +43,12 @@ pub(in crate::read) struct ChunkStats {
     pub(in crate::read) rows: i64,
     pub(in crate::read) nulls: Option<i64>,
     pub(in crate::read) bounds: Option<(ArrayRef, ArrayRef)>,
+    /// NaN values: `Some(0)` for columns that cannot hold NaN, `None` when unknown (a float
+    /// column without `nan_count`).
+    pub(in crate::read) nans: Option<i64>,
+    /// True when float bounds follow IEEE 754 totalOrder, so that zero bounds and zero
+    /// literals compare as they are.
+    pub(in crate::read) total_order: bool,
     /// The bounding box of a GEOMETRY / GEOGRAPHY chunk's `GeospatialStatistics`.
     pub(in crate::read) geo: Option<BoundingBox>,
 }
@@ -64,11 +71,44 @@ impl ChunkStats {
                 rows,
                 nulls: None,
                 bounds: None,
+                nans: Some(0),
+                total_order: false,
                 geo: Some(g),
             });
         };
+        let order = meta
+            .column_orders
+            .as_ref()
+            .and_then(|o| o.get(leaf).copied());
         let physical = meta.schema().leaf_element(leaf)?.physical_type?;
         let target = value_type(data_type);
+        let nans = if target.is_floating() {
+            s.nan_count
+        } else {
+            Some(0)
+        };
+        if physical == PhysicalType::Int96 {
+            // Chronological bounds only under INT96_TIMESTAMP_ORDER (the spec: readers ignore
+            // INT96 statistics under TYPE_ORDER).
+            let bounds = match (order, s.min_value, s.max_value) {
+                (Some(ColumnOrder::Int96TimestampOrder), Some(a), Some(b)) => {
+                    int96_bound(a.slice(buf), target).zip(int96_bound(b.slice(buf), target))
+                }
+                _ => None,
+            };
+            return Some(ChunkStats {
+                rows,
+                nulls: s.null_count,
+                bounds,
+                nans,
+                total_order: false,
+                geo,
+            });
+        }
+        // Under IEEE_754_TOTAL_ORDER the bounds are the non-NaN extremes by totalOrder (zeros
+        // with their sign), NaN only when every non-null value is NaN.
+        let total = order == Some(ColumnOrder::Ieee754TotalOrder)
+            && matches!(physical, PhysicalType::Float | PhysicalType::Double);
         let signed_order = matches!(
             (physical, target),
             (PhysicalType::Int32 | PhysicalType::Int64, t)
@@ -88,7 +128,13 @@ impl ChunkStats {
             (Some(a), Some(b)) => {
                 let lo = stat_array(physical, a.slice(buf), target)?;
                 let hi = stat_array(physical, b.slice(buf), target)?;
-                usable_bounds(&lo, &hi).then_some((lo, hi))
+                match total {
+                    // Rows compare as IEEE 754 (-0.0 == 0.0), bounds by totalOrder: with
+                    // zeros (of bounds and literal, see `prune`) as +0.0, the two agree.
+                    true => (!is_nan(&lo) && !is_nan(&hi))
+                        .then(|| (positive_zero(lo), positive_zero(hi))),
+                    false => usable_bounds(&lo, &hi).then_some((lo, hi)),
+                }
             }
             _ => None,
         };
@@ -96,9 +142,52 @@ impl ChunkStats {
             rows,
             nulls: s.null_count,
             bounds,
+            nans,
+            total_order: total,
             geo,
         })
     }
+}
+
+/// Whether a one-element float array holds NaN.
+pub(in crate::read) fn is_nan(a: &ArrayRef) -> bool {
+    match a.data_type() {
+        DataType::Float32 => a.as_primitive::<Float32Type>().value(0).is_nan(),
+        DataType::Float64 => a.as_primitive::<Float64Type>().value(0).is_nan(),
+        _ => false,
+    }
+}
+
+/// A one-element float array with a zero as +0.0; other values as they are.
+pub(in crate::read) fn positive_zero(a: ArrayRef) -> ArrayRef {
+    match a.data_type() {
+        DataType::Float32 if a.as_primitive::<Float32Type>().value(0) == 0.0 => {
+            Arc::new(Float32Array::from_value(0.0, 1))
+        }
+        DataType::Float64 if a.as_primitive::<Float64Type>().value(0) == 0.0 => {
+            Arc::new(Float64Array::from_value(0.0, 1))
+        }
+        _ => a,
+    }
+}
+
+/// Julian day of 1970-01-01.
+const JULIAN_EPOCH_DAY: i64 = 2_440_588;
+
+/// An INT96 timestamp statistic (nanoseconds of the day in the first 8 bytes, Julian day in
+/// the last 4, little-endian) as a one-element nanosecond timestamp array of `target`;
+/// `None` for other targets (whose unit conversion would round the bound) or on overflow.
+fn int96_bound(bytes: &[u8], target: &DataType) -> Option<ArrayRef> {
+    let DataType::Timestamp(arrow_schema::TimeUnit::Nanosecond, tz) = target else {
+        return None;
+    };
+    let nanos = i64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
+    let days = i32::from_le_bytes(bytes.get(8..12)?.try_into().ok()?);
+    let v = (i64::from(days) - JULIAN_EPOCH_DAY)
+        .checked_mul(86_400_000_000_000)?
+        .checked_add(nanos)?;
+    let a = arrow_array::TimestampNanosecondArray::from_value(v, 1).with_timezone_opt(tz.clone());
+    Some(Arc::new(a))
 }
 
 /// Float bounds that are NaN or zero say nothing reliable.
