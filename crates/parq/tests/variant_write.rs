@@ -7,6 +7,9 @@
 //! - the VARIANT annotation and the statistics of shredded leaves, as 60.1 reads them;
 //! - rows of mixed shapes (residual fields, other types, non-objects, nulls) as DuckDB reads
 //!   them, against JSON written here;
+//! - decimals (decimal4, decimal8, decimal16) and uuids shredded into INT32 / INT64 DECIMAL,
+//!   FIXED_LEN_BYTE_ARRAY DECIMAL and UUID columns: DuckDB reads the same values as from the
+//!   unshredded file, 60.1 the physical and logical types and the statistics;
 //! - hyparquet's sparse shredded file (its metadata flagged sorted but not sorted) as DuckDB
 //!   reads it;
 //! - bad values and shredding types the spec refuses are errors.
@@ -76,8 +79,8 @@ fn short(t: &DataType) -> Option<DataType> {
                 .into(),
         ),
         DataType::List(item) => DataType::List(Arc::new(Field::new("element", typed(item)?, true))),
-        DataType::Decimal128(p, _) if *p <= 18 => return None,
-        DataType::FixedSizeBinary(_) | DataType::LargeUtf8 | DataType::Utf8View => return None,
+        DataType::FixedSizeBinary(n) if *n != 16 => return None,
+        DataType::LargeUtf8 | DataType::Utf8View => return None,
         DataType::LargeBinary | DataType::BinaryView => return None,
         other => other.clone(),
     })
@@ -225,7 +228,7 @@ fn shredded_variant_cases_written_again_read_equal() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(out.lines().count(), pairs.len());
-    assert!(shredded >= 60, "{shredded}");
+    assert!(shredded >= 90, "{shredded}");
     assert!(same >= 150, "{same}");
 }
 
@@ -377,6 +380,151 @@ print(duckdb.sql(f"select count(*) from '{p}' where try_cast(v.a as BIGINT) > 25
     assert_eq!(total, 300);
 }
 
+fn primitive(v: parq::variant::Variant<'_>) -> Vec<u8> {
+    let mut out = Vec::new();
+    encode::write(&mut out, &v).unwrap();
+    out
+}
+
+#[test]
+fn decimals_and_uuids_shredded_read_by_duckdb_and_60() {
+    use parq::variant::Variant as V;
+    use parquet::basic::{LogicalType, Type as Physical};
+    // Rows: objects {"a": decimal4, "b": decimal8, "c": decimal16}, a bare uuid every tenth
+    // row and a null row every tenth; some `a` and `b` of another width, scale or type, which
+    // stay in `value`.
+    let uuid = |i: i64| {
+        let mut u = [0u8; 16];
+        u[..8].copy_from_slice(&(i * 7919).to_be_bytes());
+        u[8..].copy_from_slice(&(-i).to_le_bytes());
+        u
+    };
+    let mut values = Vec::new();
+    for i in 0..200i64 {
+        values.push(match i % 10 {
+            5 => Some(primitive(V::Uuid(uuid(i)))),
+            9 => None,
+            _ => {
+                let a = if i % 7 == 3 {
+                    primitive(V::Decimal8(i, 2))
+                } else if i % 11 == 4 {
+                    primitive(V::Decimal4(i as i32, 3))
+                } else {
+                    primitive(V::Decimal4((i * 37 - 3000) as i32, 2))
+                };
+                let b = if i % 13 == 2 {
+                    primitive(V::Int64(i))
+                } else {
+                    primitive(V::Decimal8(i * 1_000_000_007 - 99, 4))
+                };
+                let c = primitive(V::Decimal16(i128::from(i) * 10i128.pow(30) + 1, 6));
+                Some(object(&[(0, a), (1, b), (2, c)]))
+            }
+        });
+    }
+    let batch = variant_batch(values);
+    let tmp = common::tmp_dir("variant-decimals");
+    let plain = tmp.join("plain.parquet");
+    write(&plain, &batch, WriterProperties::default()).unwrap();
+    let mut paths = vec![plain.clone()];
+    let object_t = DataType::Struct(Fields::from(vec![
+        Field::new("a", DataType::Decimal32(9, 2), true),
+        Field::new("b", DataType::Decimal64(18, 4), true),
+        Field::new("c", DataType::Decimal128(38, 6), true),
+    ]));
+    for (name, t) in [
+        ("object", object_t),
+        ("uuid", DataType::FixedSizeBinary(16)),
+        // Decimal128 of a small precision is a decimal4 all the same.
+        ("d4", DataType::Decimal128(9, 2)),
+    ] {
+        let path = tmp.join(format!("{name}.parquet"));
+        let props = WriterProperties::builder()
+            .variant_shredding("v", t)
+            .max_row_group_rows(Some(100))
+            .build()
+            .unwrap();
+        write(&path, &batch, props).unwrap();
+        paths.push(plain.clone());
+        paths.push(path);
+    }
+    paths.remove(0);
+    let out = common::run_python(COMPARE.replace("var", "v").as_str(), &paths);
+    assert_eq!(out.lines().collect::<Vec<_>>(), ["same"; 3], "{out}");
+
+    // 60.1: the typed leaves' types and statistics.
+    let f = std::fs::File::open(tmp.join("object.parquet")).unwrap();
+    let builder = ParquetRecordBatchReaderBuilder::try_new(f).unwrap();
+    let meta = builder.metadata().clone();
+    let schema = meta.file_metadata().schema_descr();
+    let leaf = |path: &str| {
+        (0..schema.num_columns())
+            .find(|&j| schema.column(j).path().string() == path)
+            .unwrap()
+    };
+    let expect = [
+        ("v.typed_value.a.typed_value", Physical::INT32, 9, 2),
+        ("v.typed_value.b.typed_value", Physical::INT64, 18, 4),
+        (
+            "v.typed_value.c.typed_value",
+            Physical::FIXED_LEN_BYTE_ARRAY,
+            38,
+            6,
+        ),
+    ];
+    for (path, physical, precision, scale) in expect {
+        let c = schema.column(leaf(path));
+        assert_eq!(c.physical_type(), physical, "{path}");
+        assert!(
+            matches!(c.logical_type_ref(), Some(LogicalType::Decimal(_))),
+            "{path}"
+        );
+        assert_eq!(
+            (c.type_precision(), c.type_scale()),
+            (precision, scale),
+            "{path}"
+        );
+    }
+    for (g, rg) in meta.row_groups().iter().enumerate() {
+        let rows = g as i64 * 100..g as i64 * 100 + 100;
+        let in_rg = |i: i64| rows.contains(&i);
+        let want4: Vec<i32> = (0..200i64)
+            .filter(|&i| in_rg(i) && i % 10 != 5 && i % 10 != 9 && i % 7 != 3 && i % 11 != 4)
+            .map(|i| (i * 37 - 3000) as i32)
+            .collect();
+        let want8: Vec<i64> = (0..200i64)
+            .filter(|&i| in_rg(i) && i % 10 != 5 && i % 10 != 9 && i % 13 != 2)
+            .map(|i| i * 1_000_000_007 - 99)
+            .collect();
+        match rg.column(leaf(expect[0].0)).statistics() {
+            Some(Statistics::Int32(s)) => {
+                assert_eq!(s.min_opt(), want4.iter().min(), "row group {g}");
+                assert_eq!(s.max_opt(), want4.iter().max(), "row group {g}");
+            }
+            other => panic!("row group {g}: {other:?}"),
+        }
+        match rg.column(leaf(expect[1].0)).statistics() {
+            Some(Statistics::Int64(s)) => {
+                assert_eq!(s.min_opt(), want8.iter().min(), "row group {g}");
+                assert_eq!(s.max_opt(), want8.iter().max(), "row group {g}");
+            }
+            other => panic!("row group {g}: {other:?}"),
+        }
+    }
+
+    // The uuid column: FIXED_LEN_BYTE_ARRAY(16) UUID.
+    let f = std::fs::File::open(tmp.join("uuid.parquet")).unwrap();
+    let builder = ParquetRecordBatchReaderBuilder::try_new(f).unwrap();
+    let schema = builder.metadata().file_metadata().schema_descr_ptr();
+    let c = (0..schema.num_columns())
+        .map(|j| schema.column(j))
+        .find(|c| c.path().string() == "v.typed_value")
+        .unwrap();
+    assert_eq!(c.physical_type(), Physical::FIXED_LEN_BYTE_ARRAY);
+    assert_eq!(c.type_length(), 16);
+    assert_eq!(c.logical_type_ref(), Some(&LogicalType::Uuid));
+}
+
 #[test]
 fn unshredded_bytes_as_60_reads_them() {
     let values: Vec<Option<Vec<u8>>> = (0..50i64)
@@ -448,7 +596,9 @@ fn bad_values_and_refused_types_are_errors() {
     let good = variant_batch((0..5).map(|i| Some(int64(i))).collect());
     for (column, t) in [
         ("v", DataType::UInt32),
-        ("v", DataType::Decimal128(5, 2)),
+        ("v", DataType::Decimal128(5, -2)),
+        ("v", DataType::Decimal256(40, 2)),
+        ("v", DataType::FixedSizeBinary(8)),
         ("v", DataType::Struct(Fields::empty())),
         ("v", DataType::Float16),
         ("id", DataType::Int64),

@@ -12,9 +12,10 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    BinaryBuilder, BooleanBuilder, Date32Builder, Decimal128Builder, Float32Builder,
-    Float64Builder, Int16Builder, Int32Builder, Int64Builder, Int8Builder, StringBuilder,
-    Time64MicrosecondBuilder, TimestampMicrosecondBuilder, TimestampNanosecondBuilder,
+    BinaryBuilder, BooleanBuilder, Date32Builder, Decimal128Builder, FixedSizeBinaryBuilder,
+    Float32Builder, Float64Builder, Int16Builder, Int32Builder, Int64Builder, Int8Builder,
+    StringBuilder, Time64MicrosecondBuilder, TimestampMicrosecondBuilder,
+    TimestampNanosecondBuilder,
 };
 use arrow_array::{Array, ArrayRef, ListArray, StructArray};
 use arrow_buffer::{NullBufferBuilder, OffsetBuffer};
@@ -23,6 +24,8 @@ use arrow_schema::{DataType, Field, Fields, TimeUnit};
 use super::shred::binary_at;
 use super::value::{Metadata, Variant};
 use super::{encode, MAX_DEPTH};
+use crate::schema::annotation::UUID_EXTENSION;
+use crate::schema::tree::EXTENSION_NAME_KEY;
 use crate::{Error, ErrorKind, Result};
 
 fn refused(column: &str, what: impl std::fmt::Display) -> Error {
@@ -49,9 +52,16 @@ fn typed_type(column: &str, t: &DataType, depth: usize) -> Result<DataType> {
         | DataType::Timestamp(TimeUnit::Microsecond | TimeUnit::Nanosecond, _)
         | DataType::Utf8
         | DataType::Binary => t.clone(),
-        // DECIMAL4 and DECIMAL8 must be INT32 and INT64 columns, which parq writes
-        // decimals as none of; DECIMAL16 may be a FIXED_LEN_BYTE_ARRAY.
-        DataType::Decimal128(p, _) if (19..=38).contains(p) => t.clone(),
+        // Decimals by precision: decimal4 (INT32) up to 9 digits, decimal8 (INT64) up to
+        // 18, decimal16 (FIXED_LEN_BYTE_ARRAY) up to 38; Decimal128 whatever the Arrow
+        // width, the type readers give such columns.
+        DataType::Decimal32(p, s) | DataType::Decimal64(p, s) | DataType::Decimal128(p, s)
+            if (1..=38).contains(p) && *s >= 0 && i16::from(*s) <= i16::from(*p) =>
+        {
+            DataType::Decimal128(*p, *s)
+        }
+        // uuid: FIXED_LEN_BYTE_ARRAY(16) UUID, the `typed_value` field an `arrow.uuid`.
+        DataType::FixedSizeBinary(16) => t.clone(),
         DataType::Struct(fields) if !fields.is_empty() => {
             let shredded = fields
                 .iter()
@@ -77,10 +87,21 @@ fn typed_type(column: &str, t: &DataType, depth: usize) -> Result<DataType> {
 
 /// `value` and `typed_value` of a shredded group of schema `t`.
 fn group_fields(column: &str, t: &DataType, depth: usize) -> Result<Fields> {
-    Ok(Fields::from(vec![
+    Ok(pair_fields(typed_type(column, t, depth)?))
+}
+
+/// The fields `value` and `typed_value` (of Arrow type `typed`; a FixedSizeBinary(16) is an
+/// `arrow.uuid`) of a shredded group.
+fn pair_fields(typed: DataType) -> Fields {
+    let mut typed_value = Field::new("typed_value", typed, true);
+    if *typed_value.data_type() == DataType::FixedSizeBinary(16) {
+        let uuid = [(EXTENSION_NAME_KEY.to_string(), UUID_EXTENSION.to_string())];
+        typed_value = typed_value.with_metadata(std::collections::HashMap::from(uuid));
+    }
+    Fields::from(vec![
         Field::new("value", DataType::Binary, true),
-        Field::new("typed_value", typed_type(column, t, depth)?, true),
-    ]))
+        typed_value,
+    ])
 }
 
 /// The field of Variant column `field` shredded by short-form schema `typed`:
@@ -218,6 +239,7 @@ enum Typed {
     Micros(TimestampMicrosecondBuilder, bool),
     Nanos(TimestampNanosecondBuilder, bool),
     Decimal(Decimal128Builder, u8, u8),
+    Uuid(FixedSizeBinaryBuilder),
     String(StringBuilder),
     Binary(BinaryBuilder),
     Object {
@@ -230,6 +252,24 @@ enum Typed {
         element: Box<Group>,
         nulls: NullBufferBuilder,
     },
+}
+
+/// True when decimal `v` belongs in a `typed_value` of DECIMAL(`p`, `s`): the Variant
+/// decimal width of that precision (decimal4 up to 9 digits, decimal8 up to 18, else
+/// decimal16), scale `s`, and at most `p` digits. Its unscaled value if so.
+fn decimal_fits(v: &Variant<'_>, p: u8, s: u8) -> Option<i128> {
+    let (x, scale, width) = match *v {
+        Variant::Decimal4(x, scale) => (i128::from(x), scale, 9),
+        Variant::Decimal8(x, scale) => (i128::from(x), scale, 18),
+        Variant::Decimal16(x, scale) => (x, scale, 38),
+        _ => return None,
+    };
+    let wanted = match p {
+        0..=9 => 9,
+        10..=18 => 18,
+        _ => 38,
+    };
+    (width == wanted && scale == s && x.unsigned_abs() < 10u128.pow(u32::from(p))).then_some(x)
 }
 
 /// What `typed_value` took of a value.
@@ -260,13 +300,18 @@ impl Group {
                 TimestampNanosecondBuilder::with_capacity(n).with_timezone_opt(tz.clone()),
                 tz.is_some(),
             ),
-            DataType::Decimal128(p, s) => Typed::Decimal(
-                Decimal128Builder::with_capacity(n)
-                    .with_precision_and_scale(*p, *s)
-                    .map_err(crate::error::arrow_error)?,
-                *p,
-                u8::try_from(*s).map_err(|_| refused("", format_args!("scale {s}")))?,
-            ),
+            DataType::Decimal32(p, s) | DataType::Decimal64(p, s) | DataType::Decimal128(p, s) => {
+                Typed::Decimal(
+                    Decimal128Builder::with_capacity(n)
+                        .with_precision_and_scale(*p, *s)
+                        .map_err(crate::error::arrow_error)?,
+                    *p,
+                    u8::try_from(*s).map_err(|_| refused("", format_args!("scale {s}")))?,
+                )
+            }
+            DataType::FixedSizeBinary(16) => {
+                Typed::Uuid(FixedSizeBinaryBuilder::with_capacity(n, 16))
+            }
             DataType::Utf8 => Typed::String(StringBuilder::with_capacity(n, 0)),
             DataType::Binary => Typed::Binary(BinaryBuilder::with_capacity(n, 0)),
             DataType::Struct(fields) => Typed::Object {
@@ -330,6 +375,7 @@ impl Typed {
             Typed::Micros(b, _) => b.append_null(),
             Typed::Nanos(b, _) => b.append_null(),
             Typed::Decimal(b, ..) => b.append_null(),
+            Typed::Uuid(b) => b.append_null(),
             Typed::String(b) => b.append_null(),
             Typed::Binary(b) => b.append_null(),
             Typed::Object {
@@ -369,10 +415,11 @@ impl Typed {
             | (Typed::Micros(b, false), Variant::TimestampNtzMicros(x)) => b.append_value(x),
             (Typed::Nanos(b, true), Variant::TimestampNanos(x))
             | (Typed::Nanos(b, false), Variant::TimestampNtzNanos(x)) => b.append_value(x),
-            (Typed::Decimal(b, p, s), Variant::Decimal16(x, scale))
-                if scale == *s && x.unsigned_abs() < 10u128.pow(u32::from(*p)) =>
-            {
-                b.append_value(x)
+            (Typed::Decimal(b, p, s), v) if decimal_fits(&v, *p, *s).is_some() => {
+                b.append_value(decimal_fits(&v, *p, *s).unwrap_or_default())
+            }
+            (Typed::Uuid(b), Variant::Uuid(u)) => {
+                b.append_value(u).map_err(crate::error::arrow_error)?
             }
             (Typed::String(b), Variant::String(x)) => b.append_value(x),
             (Typed::Binary(b), Variant::Binary(x)) => b.append_value(x),
@@ -449,6 +496,7 @@ impl Typed {
             Typed::Micros(mut b, _) => Arc::new(b.finish()),
             Typed::Nanos(mut b, _) => Arc::new(b.finish()),
             Typed::Decimal(mut b, ..) => Arc::new(b.finish()),
+            Typed::Uuid(mut b) => Arc::new(b.finish()),
             Typed::String(mut b) => Arc::new(b.finish()),
             Typed::Binary(mut b) => Arc::new(b.finish()),
             Typed::Object {
@@ -460,10 +508,7 @@ impl Typed {
                 let mut arrays = Vec::with_capacity(children.len());
                 for (f, c) in fields.iter().zip(children) {
                     let (value, typed) = c.finish()?;
-                    let g = Fields::from(vec![
-                        Field::new("value", DataType::Binary, true),
-                        Field::new("typed_value", typed.data_type().clone(), true),
-                    ]);
+                    let g = pair_fields(typed.data_type().clone());
                     let s = StructArray::try_new(g.clone(), vec![value, typed], None)
                         .map_err(crate::error::arrow_error)?;
                     shredded.push(Field::new(f.name(), DataType::Struct(g), false));
@@ -480,10 +525,7 @@ impl Typed {
                 mut nulls,
             } => {
                 let (value, typed) = element.finish()?;
-                let g = Fields::from(vec![
-                    Field::new("value", DataType::Binary, true),
-                    Field::new("typed_value", typed.data_type().clone(), true),
-                ]);
+                let g = pair_fields(typed.data_type().clone());
                 let s = StructArray::try_new(g.clone(), vec![value, typed], None)
                     .map_err(crate::error::arrow_error)?;
                 let item = Arc::new(Field::new("element", DataType::Struct(g), false));

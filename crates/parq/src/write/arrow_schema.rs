@@ -17,7 +17,8 @@
 //! | the same with extension `geoarrow.wkb` | BYTE_ARRAY GEOMETRY, or GEOGRAPHY when its metadata has `edges` (GEOMETRY with `GeospatialStatistics`; no min/max) |
 //! | FixedSizeBinary(n) | FIXED_LEN_BYTE_ARRAY(n) |
 //! | Struct with extension `arrow.parquet.variant` | group VARIANT(1) of `metadata`, `value` (and `typed_value`, shredded) |
-//! | Decimal32/64/128/256(p, s) | FIXED_LEN_BYTE_ARRAY(bytes for p) DECIMAL(p, s) / DECIMAL |
+//! | Decimal32/64/128/256(p, s) | FIXED_LEN_BYTE_ARRAY(bytes for p) DECIMAL(p, s) / DECIMAL; with `decimal_as_integer`, and always in a Variant's `typed_value`: INT32 for p <= 9, INT64 for p <= 18 (as pyarrow's `store_decimal_as_integer`) |
+//! | FixedSizeBinary(16) with extension `arrow.uuid` | FIXED_LEN_BYTE_ARRAY(16) UUID |
 //! | Date32, Date64 | INT32 DATE / DATE (Date64 values divided to days) |
 //! | Time32(s, ms) | INT32 TIME(MILLIS, local) (seconds multiplied by 1000) |
 //! | Time64(us, ns) | INT64 TIME(MICROS / NANOS, local) |
@@ -50,6 +51,7 @@ use crate::format::metadata::{
     ByteRange, ConvertedType, LogicalType, PhysicalType, Repetition, Schema, SchemaElement,
     TimeUnit, UnknownFields,
 };
+use crate::schema::tree::EXTENSION_NAME_KEY;
 use crate::{Error, ErrorKind, Result};
 
 /// The key of the embedded Arrow schema.
@@ -75,6 +77,34 @@ fn unsupported(field: &str, message: impl std::fmt::Display) -> Error {
     Error::new(ErrorKind::Unsupported(format!(
         "cannot write column `{field}`: {message}"
     )))
+}
+
+/// The integer physical type of a decimal of `precision` digits written as an integer
+/// (INT32 up to 9 digits, INT64 up to 18), `None` when it needs more than 64 bits.
+pub fn integer_decimal(precision: u8) -> Option<PhysicalType> {
+    match precision {
+        0..=9 => Some(PhysicalType::Int32),
+        10..=18 => Some(PhysicalType::Int64),
+        _ => None,
+    }
+}
+
+/// Leaf type `t` with its DECIMAL stored as an INT32 or INT64 when its precision allows;
+/// other types as they are.
+fn as_integer_decimal(t: LeafType) -> LeafType {
+    match t.decimal {
+        Some((p, _)) if t.physical == PhysicalType::FixedLenByteArray => {
+            match u8::try_from(p).ok().and_then(integer_decimal) {
+                Some(physical) => LeafType {
+                    physical,
+                    type_length: None,
+                    ..t
+                },
+                None => t,
+            }
+        }
+        _ => t,
+    }
 }
 
 /// The fewest bytes of a two's complement integer holding every decimal of `precision` digits.
@@ -293,6 +323,11 @@ struct Builder {
     elements: Vec<SchemaElement>,
     leaves: Vec<LeafColumn>,
     compliant: bool,
+    /// Decimals of up to 18 digits as INT32 / INT64 everywhere.
+    decimal_as_integer: bool,
+    /// Variant groups around the element being built (their `typed_value` decimals are
+    /// integers whatever `decimal_as_integer` says, as the shredding spec requires).
+    in_variant: usize,
     /// The path to the element being built (see [`LeafColumn::path`]).
     path: Vec<usize>,
 }
@@ -389,18 +424,27 @@ impl Builder {
                     ));
                 }
                 let variant = super::variant::logical_type(f)?.map(|v| (None, v));
+                let is_variant = usize::from(variant.is_some());
                 self.group(name, repetition, children.len(), variant, field_id, path)?;
+                self.in_variant += is_variant;
                 for (i, c) in children.iter().enumerate() {
                     self.path.push(i);
                     self.field(c, c.name(), &format!("{path}.{}", c.name()), top)?;
                     self.path.pop();
                 }
+                self.in_variant -= is_variant;
                 Ok(())
             }
             dt => {
                 let mut t = leaf_type(path, dt)?;
+                if self.decimal_as_integer || self.in_variant > 0 {
+                    t = as_integer_decimal(t);
+                }
                 if let Some(g) = super::geo::logical_type(f, path, &mut self.names)? {
                     t.logical = Some(g);
+                }
+                if is_uuid(f) {
+                    t.logical = Some(LogicalType::Uuid);
                 }
                 let name = self.name(name);
                 self.elements.push(element(f, &t, name, field_id));
@@ -421,10 +465,13 @@ impl Builder {
 /// five Arrow kinds) are three-level LIST groups (`<name> (LIST) { repeated group list {
 /// <element> } }`), maps `<name> (MAP) { repeated group key_value { key; value } }`, as
 /// pyarrow 26 writes them; the element of a list is named `element` when `compliant`, else
-/// after its Arrow field (pyarrow's `use_compliant_nested_type=False`).
+/// after its Arrow field (pyarrow's `use_compliant_nested_type=False`). Decimals of up to 18
+/// digits are INT32 / INT64 when `decimal_as_integer` (and in Variant groups), else
+/// FIXED_LEN_BYTE_ARRAY.
 pub fn to_parquet_schema(
     schema: &ArrowSchema,
     compliant: bool,
+    decimal_as_integer: bool,
 ) -> Result<(Schema, Vec<LeafColumn>)> {
     let n = schema.fields().len();
     let mut b = Builder {
@@ -432,6 +479,8 @@ pub fn to_parquet_schema(
         elements: Vec::with_capacity(n + 1),
         leaves: Vec::with_capacity(n),
         compliant,
+        decimal_as_integer,
+        in_variant: 0,
         path: Vec::new(),
     };
     let name = b.name("schema");
@@ -478,6 +527,13 @@ pub(super) fn is_group(dt: &DataType) -> bool {
             | DataType::Map(..)
             | DataType::Struct(_)
     )
+}
+
+/// True for a FixedSizeBinary(16) field of extension `arrow.uuid` (written as UUID).
+fn is_uuid(f: &Field) -> bool {
+    *f.data_type() == DataType::FixedSizeBinary(16)
+        && f.metadata().get(EXTENSION_NAME_KEY).map(String::as_str)
+            == Some(crate::schema::annotation::UUID_EXTENSION)
 }
 
 /// The field's `PARQUET:field_id` metadata.

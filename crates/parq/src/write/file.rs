@@ -297,8 +297,11 @@ impl<W: Write> ParquetWriter<W> {
         continued: Option<(&FileMetaData, u64)>,
     ) -> Result<ParquetWriter<W>> {
         let (arrow_schema, variant) = super::variant::plan(&arrow_schema, &properties)?;
-        let (schema, leaves) =
-            to_parquet_schema(&arrow_schema, properties.compliant_nested_types())?;
+        let (schema, leaves) = to_parquet_schema(
+            &arrow_schema,
+            properties.compliant_nested_types(),
+            properties.decimal_as_integer(),
+        )?;
         let settings = properties.resolve(&schema)?;
         let mut shared = Shared::default();
         let mut columns = Vec::with_capacity(leaves.len());

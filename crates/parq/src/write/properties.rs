@@ -19,6 +19,7 @@
 //! | page CRC | off | both peers |
 //! | float column order | `TYPE_ORDER`, with `nan_count` | pyarrow 26 (parquet-cpp) reads no min/max of an `IEEE_754_TOTAL_ORDER` column; `nan_count` is what the spec asks of `TYPE_ORDER` float statistics and older readers skip it. arrow-rs 60 writes `IEEE_754_TOTAL_ORDER`, which [`WriterPropertiesBuilder::float_total_order`] turns on |
 //! | bloom filters | off; when enabled: NDV 1,048,576, FPP 0.05 | both peers |
+//! | decimals | FIXED_LEN_BYTE_ARRAY of the fewest bytes (`decimal_as_integer` off) | pyarrow 26 (`store_decimal_as_integer=False`); arrow-rs 60 writes INT32 / INT64 by precision, which [`WriterPropertiesBuilder::decimal_as_integer`] turns on |
 //! | list element name | `element` (`compliant_nested_types` on) | pyarrow 26 (`use_compliant_nested_type=True`) and arrow-rs: the name the spec asks for |
 //! | threads | 1 | both peers encode a row group's columns on one thread; more encode them side by side, the output the same bytes |
 //! | footer index | on | parq's own: where each row group and column chunk starts in the footer, written before it where other readers never look, so a reader of a few columns of a wide file skips the rest (`parq_format::footer::build_index`) |
@@ -528,6 +529,7 @@ pub struct WriterProperties {
     data_page_version: DataPageVersion,
     page_crc: bool,
     float_total_order: bool,
+    decimal_as_integer: bool,
     compliant_nested_types: bool,
     sorting_columns: Vec<SortingColumn>,
     key_value_metadata: Vec<(String, Option<String>)>,
@@ -551,6 +553,7 @@ impl Default for WriterProperties {
             data_page_version: DataPageVersion::V1,
             page_crc: false,
             float_total_order: false,
+            decimal_as_integer: false,
             compliant_nested_types: true,
             sorting_columns: Vec::new(),
             key_value_metadata: Vec::new(),
@@ -615,6 +618,12 @@ impl WriterProperties {
     /// True to write FLOAT, DOUBLE and FLOAT16 columns under `IEEE_754_TOTAL_ORDER`.
     pub fn float_total_order(&self) -> bool {
         self.float_total_order
+    }
+
+    /// True to write decimals of up to 9 digits as INT32 and up to 18 as INT64 (DECIMAL
+    /// annotated), false for FIXED_LEN_BYTE_ARRAY.
+    pub fn decimal_as_integer(&self) -> bool {
+        self.decimal_as_integer
     }
 
     /// True to name every list's element `element` (the spec's name); false to name it
@@ -904,6 +913,15 @@ impl WriterPropertiesBuilder {
     /// ignore the min/max of such columns.
     pub fn float_total_order(mut self, enabled: bool) -> Self {
         self.props.float_total_order = enabled;
+        self
+    }
+
+    /// Decimals of precision 1..=9 written as INT32 and 10..=18 as INT64, annotated DECIMAL
+    /// (true), as pyarrow's `store_decimal_as_integer`; off (the default), every decimal is a
+    /// FIXED_LEN_BYTE_ARRAY of the fewest bytes for its precision, as pyarrow writes by
+    /// default. Decimals in a shredded Variant's `typed_value` are integers either way.
+    pub fn decimal_as_integer(mut self, enabled: bool) -> Self {
+        self.props.decimal_as_integer = enabled;
         self
     }
 

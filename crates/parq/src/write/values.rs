@@ -2,7 +2,8 @@
 //! layouts agree (Int32, Int64, floats, strings and binaries with their offsets, fixed-size
 //! binaries, Float16), conversions into scratch buffers shared by all the columns otherwise
 //! (narrow and unsigned integers, Date64, Time32(s), Timestamp(s), decimals to big-endian
-//! bytes, intervals to their 12 INTERVAL bytes, views to offsets), and dictionary arrays
+//! bytes or, for a column without a FIXED_LEN_BYTE_ARRAY width, to INT32 / INT64 by their
+//! precision (see [`integer_decimal`]), intervals to their 12 INTERVAL bytes, views to offsets), and dictionary arrays
 //! gathered to their values (the dictionary's values viewed or converted once per array).
 
 use arrow_array::cast::AsArray;
@@ -13,7 +14,9 @@ use arrow_array::{Array, ArrayRef};
 use arrow_buffer::i256;
 use arrow_schema::{DataType, IntervalUnit, TimeUnit as ArrowTimeUnit};
 
+use super::arrow_schema::integer_decimal;
 use crate::encoding::encode::Bitmap;
+use crate::format::metadata::PhysicalType;
 use crate::{Error, ErrorKind, Result};
 
 #[cold]
@@ -233,6 +236,54 @@ fn decimals<T: ArrowPrimitiveType, const N: usize>(
     }
 }
 
+/// The decimals of slots `off..off + len` (`validity`: theirs) as the INT32 (`int32`) or
+/// INT64 unscaled values of an integer DECIMAL column, into `b`; a valid value that does not
+/// fit is an error naming its slot (from `off`).
+#[allow(clippy::too_many_arguments)]
+fn integer_decimals<T: ArrowPrimitiveType>(
+    name: &str,
+    array: &dyn Array,
+    off: usize,
+    len: usize,
+    validity: Option<Bitmap<'_>>,
+    int32: bool,
+    to_i64: impl Fn(T::Native) -> Option<i64>,
+    b: &mut Buffers,
+) -> Result<Kind>
+where
+    T::Native: std::fmt::Display,
+{
+    let values = &array.as_primitive::<T>().values()[off..off + len];
+    let fit = |v: T::Native| to_i64(v).filter(|&x| !int32 || i32::try_from(x).is_ok());
+    let unfit = values
+        .iter()
+        .enumerate()
+        .find(|&(i, &v)| fit(v).is_none() && validity.is_none_or(|b| b.word(i) & 1 == 1));
+    if let Some((i, v)) = unfit {
+        return Err(Error::new(ErrorKind::InvalidColumnData {
+            column: name.to_string(),
+            message: format!(
+                "row {}: the decimal's unscaled value {v} does not fit its {} column",
+                off + i,
+                if int32 { "INT32" } else { "INT64" }
+            ),
+        }));
+    }
+    if int32 {
+        b.i32s.clear();
+        b.i32s.extend(
+            values
+                .iter()
+                .map(|&v| fit(v).and_then(|x| i32::try_from(x).ok()).unwrap_or(0)),
+        );
+        Ok(Kind::I32)
+    } else {
+        b.i64s.clear();
+        b.i64s.extend(values.iter().map(|&v| fit(v).unwrap_or(0)));
+        Ok(Kind::I64)
+    }
+}
+
 /// INTERVAL values: (months, days, milliseconds) as three little-endian 32-bit integers
 /// each. Negative Arrow fields keep their two's complement bits (as arrow-rs writes them).
 fn intervals(values: impl Iterator<Item = [i32; 3]>, out: &mut Vec<u8>) {
@@ -302,6 +353,14 @@ fn view<'a>(
         DataType::Date32 => Batch::I32(prim::<Date32Type, i32>(array, off, len)),
         DataType::Time32(U::Millisecond) => {
             Batch::I32(prim::<Time32MillisecondType, i32>(array, off, len))
+        }
+        DataType::Decimal32(..) if width == 0 => {
+            Batch::I32(prim::<Decimal32Type, i32>(array, off, len))
+        }
+        DataType::Decimal64(p, _)
+            if width == 0 && integer_decimal(*p) == Some(PhysicalType::Int64) =>
+        {
+            Batch::I64(prim::<Decimal64Type, i64>(array, off, len))
         }
         DataType::Int64 => Batch::I64(prim::<Int64Type, i64>(array, off, len)),
         DataType::UInt64 => Batch::I64(prim::<UInt64Type, i64>(array, off, len)),
@@ -459,6 +518,49 @@ fn convert_into(
             let a = array.as_binary_view();
             views(off, len, validity, |i| a.value(i), b);
             Kind::Bytes
+        }
+        DataType::Decimal32(p, _)
+        | DataType::Decimal64(p, _)
+        | DataType::Decimal128(p, _)
+        | DataType::Decimal256(p, _)
+            if width == 0 =>
+        {
+            let int32 = integer_decimal(*p) == Some(PhysicalType::Int32);
+            match data_type {
+                DataType::Decimal32(..) => integer_decimals::<Decimal32Type>(
+                    name,
+                    array,
+                    off,
+                    len,
+                    validity,
+                    int32,
+                    |v| Some(i64::from(v)),
+                    b,
+                )?,
+                DataType::Decimal64(..) => integer_decimals::<Decimal64Type>(
+                    name, array, off, len, validity, int32, Some, b,
+                )?,
+                DataType::Decimal128(..) => integer_decimals::<Decimal128Type>(
+                    name,
+                    array,
+                    off,
+                    len,
+                    validity,
+                    int32,
+                    |v| i64::try_from(v).ok(),
+                    b,
+                )?,
+                _ => integer_decimals::<Decimal256Type>(
+                    name,
+                    array,
+                    off,
+                    len,
+                    validity,
+                    int32,
+                    |v| v.to_i128().and_then(|x| i64::try_from(x).ok()),
+                    b,
+                )?,
+            }
         }
         DataType::Decimal32(..) => {
             decimals::<Decimal32Type, 4>(array, off, len, i32::to_be_bytes, width, &mut b.bytes);
