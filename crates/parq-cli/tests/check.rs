@@ -542,3 +542,54 @@ fn unreadable_files_are_findings_and_the_others_are_still_checked() {
     assert_eq!(summaries[1]["summary"]["errors"], 0);
     assert!(summaries[1]["summary"]["pages"].as_i64().unwrap() > 0);
 }
+
+/// A DOUBLE column of 100 values, 37 of them NaN, written by pyarrow and converted by
+/// `parq convert --float-total-order`: it checks clean (nan_count, nan_counts and the
+/// totalOrder bounds agree with the values); with its chunk `nan_count` changed to 36 it is
+/// a statistics error.
+#[test]
+fn a_wrong_nan_count_is_a_statistics_error() {
+    let Some(py) = python() else { return };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("check/nan_count");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("src.parquet");
+    let status = Command::new(py)
+        .arg("-c")
+        .arg(
+            "import sys, pyarrow as pa, pyarrow.parquet as pq\n\
+             v = [float('nan') if i % 8 < 3 and i < 97 else i - 50.0 for i in range(100)]\n\
+             assert sum(x != x for x in v) == 37\n\
+             pq.write_table(pa.table({'v': v}), sys.argv[1])",
+        )
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = dir.join("total.parquet");
+    let status = Command::new(env!("CARGO_BIN_EXE_parq"))
+        .args(["convert", "--float-total-order"])
+        .arg(&src)
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let good = out.to_str().unwrap().to_string();
+    let (code, findings, _) = check(std::slice::from_ref(&good));
+    assert_eq!((code, findings.len()), (0, 0), "{findings:#?}");
+    // nan_count (field 9, i64, right after the bool field 8): zigzag 37 = 0x4a.
+    let mut bytes = std::fs::read(&out).unwrap();
+    let start = footer_start(&bytes);
+    let end = bytes.len() - 8;
+    let n = replace(&mut bytes, start..end, &[0x16, 0x4a], &[0x16, 0x48]);
+    assert_eq!(n, 1, "one chunk nan_count in the footer");
+    let bad = dir.join("bad.parquet");
+    std::fs::write(&bad, bytes).unwrap();
+    let (code, findings, _) = check(&[bad.to_str().unwrap().to_string()]);
+    assert_eq!(code, 1);
+    let f = only(&findings, "statistics");
+    assert!(
+        f["message"].as_str().unwrap().contains("nan_count is 36"),
+        "{f}"
+    );
+}
