@@ -10,6 +10,8 @@
 //! - decimals (decimal4, decimal8, decimal16) and uuids shredded into INT32 / INT64 DECIMAL,
 //!   FIXED_LEN_BYTE_ARRAY DECIMAL and UUID columns: DuckDB reads the same values as from the
 //!   unshredded file, 60.1 the physical and logical types and the statistics;
+//! - a Variant column within a struct, shredded by its dotted path: DuckDB reads the same
+//!   values as from the unshredded file;
 //! - hyparquet's sparse shredded file (its metadata flagged sorted but not sorted) as DuckDB
 //!   reads it;
 //! - bad values and shredding types the spec refuses are errors.
@@ -523,6 +525,69 @@ fn decimals_and_uuids_shredded_read_by_duckdb_and_60() {
     assert_eq!(c.physical_type(), Physical::FIXED_LEN_BYTE_ARRAY);
     assert_eq!(c.type_length(), 16);
     assert_eq!(c.logical_type_ref(), Some(&LogicalType::Uuid));
+}
+
+#[test]
+fn variant_within_a_struct_shredded_read_by_duckdb() {
+    // `rec: struct<n: Int64, v: Variant>`, the struct null every 19th row.
+    let values: Vec<Option<Vec<u8>>> = (0..120i64)
+        .map(|i| match i % 9 {
+            4 => None,
+            5 => Some(string("bare")),
+            _ => Some(object(&[(0, int64(i)), (1, string(&format!("s{i}")))])),
+        })
+        .collect();
+    let inner = variant_batch(values);
+    let v_field = inner.schema().field(1).clone();
+    let n = Int64Array::from_iter_values((0..120).map(|i| i * 3));
+    let outer_fields = Fields::from(vec![Field::new("n", DataType::Int64, false), v_field]);
+    let nulls: arrow_buffer::NullBuffer = (0..120).map(|i| i % 19 != 7).collect();
+    let outer = StructArray::new(
+        outer_fields.clone(),
+        vec![Arc::new(n) as ArrayRef, inner.column(1).clone()],
+        Some(nulls),
+    );
+    let schema = Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("rec", DataType::Struct(outer_fields), true),
+    ]);
+    let batch = RecordBatch::try_new(
+        Arc::new(schema),
+        vec![inner.column(0).clone(), Arc::new(outer)],
+    )
+    .unwrap();
+    let tmp = common::tmp_dir("variant-nested");
+    let plain = tmp.join("plain.parquet");
+    write(&plain, &batch, WriterProperties::default()).unwrap();
+    let shredded = tmp.join("shredded.parquet");
+    let t = DataType::Struct(Fields::from(vec![
+        Field::new("a", DataType::Int64, true),
+        Field::new("b", DataType::Utf8, true),
+    ]));
+    write(&shredded, &batch, shredding("rec.v", t)).unwrap();
+    let script = r#"
+import sys, duckdb
+a, b = sys.argv[1:]
+q = "select rec, rec.v::JSON from '{}' order by id"
+want, got = duckdb.sql(q.format(a)).fetchall(), duckdb.sql(q.format(b)).fetchall()
+print(len(want), got == want)
+"#;
+    let out = common::run_python(script, &[&plain, &shredded]);
+    assert_eq!(out.trim(), "120 True", "{out}");
+    // 60.1 sees the shredded leaves under the struct.
+    let f = std::fs::File::open(&shredded).unwrap();
+    let builder = ParquetRecordBatchReaderBuilder::try_new(f).unwrap();
+    let schema = builder.metadata().file_metadata().schema_descr_ptr();
+    let paths: Vec<String> = (0..schema.num_columns())
+        .map(|j| schema.column(j).path().string())
+        .collect();
+    assert!(
+        paths.contains(&"rec.v.typed_value.a.typed_value".to_string()),
+        "{paths:?}"
+    );
+    // A path that is not a Variant column is refused.
+    let e = write(&shredded, &batch, shredding("rec.n", DataType::Int64)).unwrap_err();
+    assert!(e.to_string().contains("rec.n"), "{e}");
 }
 
 #[test]

@@ -659,7 +659,7 @@ impl WriterProperties {
         self.footer_index && self.encryption.is_none()
     }
 
-    /// The shredding schema of each Variant column given one, by column name.
+    /// The shredding schema of each Variant column given one, by dotted column path.
     pub fn variant_shredding(&self) -> &BTreeMap<String, arrow_schema::DataType> {
         &self.variant_shredding
     }
@@ -979,9 +979,10 @@ impl WriterPropertiesBuilder {
         self
     }
 
-    /// Shreds Variant column `column` (a top-level field of extension type
-    /// `arrow.parquet.variant`) by `typed_value`, given short: a primitive type, `Struct`
-    /// for an object's fields, `List` for an array's elements (see [`crate::variant::split`]).
+    /// Shreds Variant column `column` (a field of extension type `arrow.parquet.variant`,
+    /// top-level or within structs, named by its dotted path: `outer.inner.v`) by
+    /// `typed_value`, given short: a primitive type, `Struct` for an object's fields, `List`
+    /// for an array's elements (see [`crate::variant::split`]).
     pub fn variant_shredding(mut self, column: &str, typed_value: arrow_schema::DataType) -> Self {
         self.props
             .variant_shredding
