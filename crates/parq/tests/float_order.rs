@@ -538,3 +538,30 @@ fn plain_float(b: &[u8]) -> f64 {
         _ => f64::from_le_bytes(b.try_into().unwrap()),
     }
 }
+
+/// Row groups are copied only into a writer that declares their float columns' order: a
+/// total-order file into a total-order writer, a `TYPE_ORDER` one into a default writer.
+#[test]
+fn row_groups_are_copied_only_under_their_float_column_order() {
+    let dir = tmp_dir("float_order_copy");
+    let batch = table();
+    let mut metas = Vec::new();
+    for total in [false, true] {
+        let path = dir.join(format!("t{total}.parquet"));
+        std::fs::write(&path, parq_write(&batch, total)).unwrap();
+        metas.push(parq::file::read_metadata(&path, Default::default()).unwrap());
+    }
+    for total in [false, true] {
+        let props = ParqProps::builder().float_total_order(total).build().unwrap();
+        let w = ParquetWriter::try_new(Vec::new(), batch.schema(), props).unwrap();
+        for (i, meta) in metas.iter().enumerate() {
+            let same = (i == 1) == total;
+            assert_eq!(
+                w.copy_refusal(meta).is_none(),
+                same,
+                "writer total order {total}, file {i}: {:?}",
+                w.copy_refusal(meta)
+            );
+        }
+    }
+}

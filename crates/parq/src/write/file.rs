@@ -290,6 +290,23 @@ impl<W: Write> ParquetWriter<W> {
         })
     }
 
+    /// The statistics order of each leaf column as this writer writes it (float columns
+    /// under `IEEE_754_TOTAL_ORDER` when the properties ask for it).
+    pub(crate) fn stats_orders(&self) -> Result<Vec<StatsOrder>> {
+        (0..self.schema.num_columns())
+            .map(|j| {
+                let o = self
+                    .schema
+                    .leaf_element(j)
+                    .map_or(Ok(StatsOrder::Undefined), StatsOrder::for_element)?;
+                Ok(match self.props.float_total_order() {
+                    true => o.total_order(),
+                    false => o,
+                })
+            })
+            .collect()
+    }
+
     fn build(
         writer: W,
         arrow_schema: SchemaRef,
@@ -802,17 +819,11 @@ impl<W: Write> ParquetWriter<W> {
                 h.column_orders.clone(),
             ),
             None => {
-                let orders = (0..self.schema.num_columns())
-                    .map(|j| {
-                        self.schema
-                            .leaf_element(j)
-                            .map_or(Ok(StatsOrder::Undefined), StatsOrder::for_element)
-                            .map(|o| match self.props.float_total_order() {
-                                true => o.total_order().column_order(),
-                                false => o.column_order(),
-                            })
-                    })
-                    .collect::<Result<_>>()?;
+                let orders = self
+                    .stats_orders()?
+                    .into_iter()
+                    .map(StatsOrder::column_order);
+                let orders = orders.collect();
                 let created_by = self.arena.push(self.props.created_by().as_bytes());
                 (Some(created_by), Some(orders))
             }

@@ -38,9 +38,14 @@ pub(crate) fn copy_refusal(
         None => {
             let orders = meta.column_orders.as_deref().unwrap_or_default();
             if orders.len() != writer_schema.num_columns()
-                || orders
-                    .iter()
-                    .any(|o| *o != ColumnOrder::TypeDefined && *o != ColumnOrder::Ieee754TotalOrder)
+                || orders.iter().any(|o| {
+                    !matches!(
+                        o,
+                        ColumnOrder::TypeDefined
+                            | ColumnOrder::Ieee754TotalOrder
+                            | ColumnOrder::Int96TimestampOrder
+                    )
+                })
             {
                 return Some("its statistics have no column orders");
             }
@@ -135,6 +140,23 @@ impl<W: Write> ParquetWriter<W> {
             self.inherited.as_ref(),
             meta,
         )
+        .or_else(|| self.float_order_refusal(meta))
+    }
+
+    /// Why the float statistics of `meta` would be misread under this writer's column
+    /// orders (its float columns under another order than the writer writes), when the
+    /// footer is parq's own. An INT96 column's order needs no check: under the writer's
+    /// `TYPE_ORDER` readers ignore its statistics.
+    fn float_order_refusal(&self, meta: &FileMetaData) -> Option<&'static str> {
+        if self.inherited.is_some() {
+            return None;
+        }
+        let ours = self.stats_orders().ok()?;
+        let theirs = meta.column_orders.as_deref().unwrap_or_default();
+        ours.iter()
+            .zip(theirs)
+            .any(|(o, t)| o.is_float() && o.column_order() != *t)
+            .then_some("its float statistics follow another column order than the output's")
     }
 
     /// Closes the open row group, then copies row groups `row_groups` of `source` (a Parquet
