@@ -38,14 +38,9 @@ pub(crate) fn copy_refusal(
         None => {
             let orders = meta.column_orders.as_deref().unwrap_or_default();
             if orders.len() != writer_schema.num_columns()
-                || orders.iter().any(|o| {
-                    !matches!(
-                        o,
-                        ColumnOrder::TypeDefined
-                            | ColumnOrder::Ieee754TotalOrder
-                            | ColumnOrder::Int96TimestampOrder
-                    )
-                })
+                || orders
+                    .iter()
+                    .any(|o| *o != ColumnOrder::TypeDefined && *o != ColumnOrder::Ieee754TotalOrder)
             {
                 return Some("its statistics have no column orders");
             }
@@ -145,8 +140,8 @@ impl<W: Write> ParquetWriter<W> {
 
     /// Why the float statistics of `meta` would be misread under this writer's column
     /// orders (its float columns under another order than the writer writes), when the
-    /// footer is parq's own. An INT96 column's order needs no check: under the writer's
-    /// `TYPE_ORDER` readers ignore its statistics.
+    /// footer is parq's own. (A file with `INT96_TIMESTAMP_ORDER` is refused by
+    /// [`copy_refusal`]: its INT96 column index may not be written under `TYPE_ORDER`.)
     fn float_order_refusal(&self, meta: &FileMetaData) -> Option<&'static str> {
         if self.inherited.is_some() {
             return None;
