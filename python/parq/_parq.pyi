@@ -42,6 +42,10 @@ def read_metadata(
     decryption_properties: Optional[FileDecryptionProperties] = None,
 ) -> FileMetaData: ...
 def read_schema(source: Source, decryption_properties: Optional[FileDecryptionProperties] = None) -> pa.Schema: ...
+def unshred_variant(storage: pa.Array) -> pa.StructArray:
+    """The ``struct<metadata, value>`` of shredded Variant storage ``storage``
+    (``struct<metadata, value, typed_value>`` as the Parquet spec shreds it), each row's value
+    reassembled from ``value`` and ``typed_value``."""
 def release_buffers() -> None:
     """Frees the buffers parq keeps between reads (file ranges and pages read, and the
     buffers of tables it returned that have been dropped since)."""
@@ -61,6 +65,7 @@ def write_table(
     write_footer_index: bool = True,
     encryption_properties: Optional[FileEncryptionProperties] = None,
     variant_shredding: Optional[Mapping[str, pa.DataType]] = None,
+    store_decimal_as_integer: bool = False,
 ) -> None: ...
 
 def merge(

@@ -1,5 +1,7 @@
 """The ``arrow.parquet.variant`` extension type: Variant columns as parq reads them
-(``struct<metadata: binary, value: binary>``, the Parquet Variant binary encoding), with
+(``struct<metadata: binary, value: binary>``, the Parquet Variant binary encoding), or
+shredded as other readers give them (``struct<metadata, value, typed_value>``, reassembled
+first by parq's Rust reassembly, ``parq._parq.unshred_variant``), with
 ``to_pylist()`` and ``as_py()`` decoding each value to Python: ``None``, ``bool``, ``int``,
 ``float``, ``decimal.Decimal``, ``datetime.date``, ``datetime.time``, ``datetime.datetime``
 (UTC-adjusted timestamps with ``tzinfo=timezone.utc``; nanosecond timestamps as
@@ -153,16 +155,33 @@ def decode(metadata, value):
     return _value(_Metadata(memoryview(metadata).cast("B")), memoryview(value).cast("B"))
 
 
+def _is_shredded(storage_type):
+    return storage_type.get_field_index("typed_value") >= 0
+
+
+def _unshredded(storage):
+    """``storage`` as ``struct<metadata, value>``: shredded storage reassembled."""
+    if not _is_shredded(storage.type):
+        return storage
+    from parq._parq import unshred_variant
+
+    return unshred_variant(storage)
+
+
 class VariantScalar(pa.ExtensionScalar):
     def as_py(self, **kwargs):
-        if self.value is None:
+        if self.value is None or not self.value.is_valid:
             return None
+        if _is_shredded(self.value.type):
+            return VariantArray.from_storage(
+                self.type, pa.repeat(self.value, 1)
+            ).to_pylist()[0]
         return decode(self.value["metadata"].as_buffer(), self.value["value"].as_buffer())
 
 
 class VariantArray(pa.ExtensionArray):
     def to_pylist(self, **kwargs):
-        storage = self.storage
+        storage = _unshredded(self.storage)
         metadata, values = storage.field("metadata"), storage.field("value")
         out = []
         for i, valid in enumerate(storage.is_valid().to_pylist()):

@@ -7,6 +7,7 @@ mod crypto;
 mod dataset;
 mod metadata;
 mod source;
+mod variant;
 mod write;
 
 use std::sync::Arc;
@@ -463,6 +464,7 @@ fn _parq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(release_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(clear_metadata_cache, m)?)?;
     m.add_function(wrap_pyfunction!(write::write_table, m)?)?;
+    m.add_function(wrap_pyfunction!(variant::unshred_variant, m)?)?;
     m.add_function(wrap_pyfunction!(write::write_to_dataset, m)?)?;
     m.add_function(wrap_pyfunction!(write::merge, m)?)?;
     m.add_class::<ParquetFile>()?;

@@ -357,9 +357,11 @@ impl ParquetWriter {
 
 /// Writes `table` (any object exporting an Arrow stream) to `where_` (a path or a binary
 /// file-like object). `variant_shredding`: a `typed_value` schema (a pyarrow type) by
-/// Variant column name, that column shredded by it.
+/// Variant column path (`outer.v` within structs), that column shredded by it.
+/// `store_decimal_as_integer`: decimals of up to 9 digits as INT32 and up to 18 as INT64 (as
+/// pyarrow's option of that name), else FIXED_LEN_BYTE_ARRAY.
 #[pyfunction]
-#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None))]
+#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_table(
     py: Python<'_>,
@@ -376,6 +378,7 @@ pub(crate) fn write_table(
     write_footer_index: bool,
     encryption_properties: Option<PyRef<'_, PyFileEncryptionProperties>>,
     variant_shredding: Option<std::collections::HashMap<String, Bound<'_, PyAny>>>,
+    store_decimal_as_integer: bool,
 ) -> PyResult<()> {
     let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
     let schema = stream.schema();
@@ -391,6 +394,7 @@ pub(crate) fn write_table(
         write_footer_index,
         encryption_properties.as_deref(),
     )?;
+    props = props.decimal_as_integer(store_decimal_as_integer);
     for (column, t) in variant_shredding.unwrap_or_default() {
         props = props.variant_shredding(&column, arrow_schema::DataType::from_pyarrow_bound(&t)?);
     }

@@ -500,3 +500,32 @@ def test_reading_named_columns_of_a_wide_file_matches_pyarrow(tmp_path, writer):
     got = parq.read_table(str(path), columns=["c1", "c3", "ts"], filters="c1 > 100")
     want = pq.read_table(path, columns=["c1", "c3", "ts"], filters=[("c1", ">", 100)])
     assert got.equals(want)
+
+
+def test_store_decimal_as_integer_as_pyarrow_writes_it(tmp_path):
+    # Decimals of up to 9 / 18 digits as INT32 / INT64, wider ones FIXED_LEN_BYTE_ARRAY:
+    # the physical types, values and statistics of pyarrow's own file with the same option.
+    import decimal
+
+    rows = [decimal.Decimal(i * 37 - 1000).scaleb(-2) if i % 7 else None for i in range(300)]
+    table = pa.table(
+        {
+            "d9": pa.array(rows, pa.decimal128(9, 2)),
+            "d18": pa.array(rows, pa.decimal128(18, 2)),
+            "d30": pa.array(rows, pa.decimal128(30, 2)),
+        }
+    )
+    ours, theirs = tmp_path / "parq.parquet", tmp_path / "pyarrow.parquet"
+    parq.write_table(table, ours, store_decimal_as_integer=True)
+    pq.write_table(table, theirs, store_decimal_as_integer=True)
+    assert pq.read_table(ours).equals(table)
+    a, b = pq.ParquetFile(ours).metadata, pq.ParquetFile(theirs).metadata
+    types = [a.schema.column(i).physical_type for i in range(3)]
+    assert types == ["INT32", "INT64", "FIXED_LEN_BYTE_ARRAY"]
+    assert types == [b.schema.column(i).physical_type for i in range(3)]
+    for i in range(3):
+        sa, sb = a.row_group(0).column(i).statistics, b.row_group(0).column(i).statistics
+        assert (sa.min, sa.max, sa.null_count) == (sb.min, sb.max, sb.null_count)
+    parq.write_table(table, ours)
+    meta = pq.ParquetFile(ours).metadata
+    assert {meta.schema.column(i).physical_type for i in range(3)} == {"FIXED_LEN_BYTE_ARRAY"}

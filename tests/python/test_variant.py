@@ -1,6 +1,9 @@
 """Variant columns through parq's Python package: every shredded_variant case DuckDB reads
 gives the same Python values from ``to_pylist()`` of the ``arrow.parquet.variant`` column as
-DuckDB's; the error cases raise ``parq.ParquetError``; the values of ``variant/`` decode."""
+DuckDB's, whether parq reads it (unshredded) or pyarrow does (shredded storage, which
+``parq.VariantType`` reassembles); the error cases raise ``parq.ParquetError``; the values of
+``variant/`` decode; files parq writes shredded (decimals and uuids too) read as DuckDB reads
+the originals, through parq and through pyarrow."""
 
 import base64
 import decimal
@@ -47,6 +50,44 @@ def test_values_match_duckdb(case):
         assert all(hasattr(v, "nanosecond") for v in ours)
         return
     assert ours == [v for v, _ in rows]
+
+
+def _duckdb_rows(path):
+    """DuckDB's values of `var` (ordered by `id`), or `None` when DuckDB cannot read them
+    or keeps only microseconds of nanosecond timestamps."""
+    try:
+        rows = duckdb.sql(f"select var, variant_typeof(var) from '{path}' order by id").fetchall()
+    except Exception:
+        return None
+    if any(t is not None and "NANOS" in t for _, t in rows):
+        return None
+    return [v for v, _ in rows]
+
+
+def test_pyarrow_reads_shredded_cases_as_duckdb():
+    # pyarrow gives the shredded storage (struct<metadata, value, typed_value>); with parq
+    # imported its rows decode through parq.VariantType.
+    import pyarrow.parquet as pq
+
+    compared, shredded, failures = 0, 0, []
+    for case in cases():
+        name = case["parquet_file"]
+        if "error_message" in case or "INVALID" in name:
+            continue
+        want = _duckdb_rows(CASES / name)
+        if want is None:
+            continue
+        column = pq.read_table(CASES / name).column("var")
+        assert isinstance(column.type, parq.VariantType), name
+        shredded += column.type.storage_type.get_field_index("typed_value") >= 0
+        got = column.to_pylist()
+        if got != want:
+            failures.append(f"{name}: {got!r:.200} != {want!r:.200}")
+        elif [column[i].as_py() for i in range(len(column))] != want:
+            failures.append(f"{name}: as_py differs")
+        compared += 1
+    assert not failures, "\n".join(failures)
+    assert compared >= 100 and shredded >= 70, (compared, shredded)
 
 
 def test_null_row_and_variant_null():
@@ -141,6 +182,10 @@ def test_sparse_shredded_file_matches_duckdb():
 
 SHREDDING = {
     "case-004.parquet": pa.bool_(),
+    "case-024.parquet": pa.decimal128(9, 4),
+    "case-026.parquet": pa.decimal128(18, 9),
+    "case-028.parquet": pa.decimal128(38, 9),
+    "case-037.parquet": pa.binary(16),
     "case-046.parquet": pa.struct([("a", pa.int32()), ("b", pa.string())]),
     "case-136.parquet": pa.list_(pa.list_(pa.string())),
 }
@@ -160,6 +205,10 @@ def test_written_variant_read_by_duckdb(tmp_path, name):
         assert ("var.typed_value" in " ".join(paths)) == (shredding is not None), paths
         assert duckdb.sql(f"SELECT var FROM '{out}' ORDER BY id").fetchall() == want
         assert parq.read_table(out).column("var").to_pylist() == table.column("var").to_pylist()
+        # pyarrow reads the shredded storage; parq.VariantType reassembles it.
+        import pyarrow.parquet as pq
+
+        assert pq.read_table(out).column("var").to_pylist() == [v for (v,) in want]
 
 
 def leaf_paths(path):
