@@ -156,3 +156,33 @@ def write_to_dataset(
         storage_options=_options(storage_options),
         **write_options,
     )
+
+
+def read_row_groups(
+    files,
+    selection,
+    schema,
+    partitions,
+    storage_options=None,
+    columns=None,
+    filter=None,
+    use_threads=False,
+):
+    """The rows of some row groups of some files of a dataset, as a ``pyarrow.Table``: what
+    one task of a distributed read (``parq.dask``, ``parq.ray``) reads, away from the
+    dataset it was planned on. ``files``: paths or URLs; ``selection``: (index in ``files``,
+    row group indices) pairs; ``schema`` and ``partitions``: the dataset's schema and its
+    partition columns (each file's values taken from its ``key=value`` directories);
+    ``filter``: an SQL condition."""
+    d = dataset(
+        list(files),
+        partitioning=partitions if len(partitions) else None,
+        schema=schema,
+        storage_options=storage_options,
+    )
+    return d._inner.to_table(
+        columns=None if columns is None else list(columns),
+        filter=filter,
+        use_threads=use_threads,
+        row_groups=[(i, list(groups)) for i, groups in selection],
+    )

@@ -11,6 +11,7 @@ use parq::read::StringType;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::metadata::FileMetaData;
 use crate::{arrow, error};
 
 /// A dataset opened for reading: its files listed and their footers read once.
@@ -42,8 +43,12 @@ impl PyDataset {
         columns: Option<Vec<String>>,
         filter: Option<&str>,
         use_threads: bool,
+        row_groups: Option<Vec<(usize, Vec<usize>)>>,
     ) -> PyResult<DatasetScan<'_>> {
         let mut scan = self.dataset.scan();
+        if let Some(selection) = row_groups {
+            scan = scan.with_row_groups(selection);
+        }
         if let Some(c) = columns {
             scan = scan.with_columns(c);
         }
@@ -119,15 +124,16 @@ impl PyDataset {
     }
 
     /// The chosen columns of the rows `filter` (SQL) keeps, as a `pyarrow.Table`.
-    #[pyo3(signature = (columns=None, filter=None, use_threads=true))]
+    #[pyo3(signature = (columns=None, filter=None, use_threads=true, row_groups=None))]
     fn to_table<'py>(
         &self,
         py: Python<'py>,
         columns: Option<Vec<String>>,
         filter: Option<String>,
         use_threads: bool,
+        row_groups: Option<Vec<(usize, Vec<usize>)>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let scan = self.scan(columns, filter.as_deref(), use_threads)?;
+        let scan = self.scan(columns, filter.as_deref(), use_threads, row_groups)?;
         let schema = scan.schema().map_err(error)?;
         let batches = py.detach(|| scan.read_all()).map_err(error)?;
         let table = Table::try_new(batches, schema).map_err(|e| error(arrow(e)))?;
@@ -135,15 +141,16 @@ impl PyDataset {
     }
 
     /// The same, as a `pyarrow.RecordBatchReader` that reads as it is consumed.
-    #[pyo3(signature = (columns=None, filter=None, use_threads=true))]
+    #[pyo3(signature = (columns=None, filter=None, use_threads=true, row_groups=None))]
     fn to_reader<'py>(
         &self,
         py: Python<'py>,
         columns: Option<Vec<String>>,
         filter: Option<String>,
         use_threads: bool,
+        row_groups: Option<Vec<(usize, Vec<usize>)>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let scan = self.scan(columns, filter.as_deref(), use_threads)?;
+        let scan = self.scan(columns, filter.as_deref(), use_threads, row_groups)?;
         let batches = py.detach(|| scan.batches()).map_err(error)?;
         let reader: Box<dyn RecordBatchReader + Send> = Box::new(batches.into_reader());
         reader.into_pyarrow(py)
@@ -157,8 +164,40 @@ impl PyDataset {
         filter: Option<String>,
         use_threads: bool,
     ) -> PyResult<u64> {
-        let scan = self.scan(None, filter.as_deref(), use_threads)?;
+        let scan = self.scan(None, filter.as_deref(), use_threads, None)?;
         py.detach(|| scan.count_rows()).map_err(error)
+    }
+
+    /// The files a read of `columns` with `filter` (SQL) reads, by index in `files`, each
+    /// with the row groups it reads (the others ruled out by partition values and
+    /// statistics). Reads footers only.
+    #[pyo3(signature = (columns=None, filter=None))]
+    fn row_groups(
+        &self,
+        py: Python<'_>,
+        columns: Option<Vec<String>>,
+        filter: Option<String>,
+    ) -> PyResult<Vec<(usize, Vec<usize>)>> {
+        let scan = self.scan(columns, filter.as_deref(), false, None)?;
+        py.detach(|| scan.row_groups()).map_err(error)
+    }
+
+    /// The footers of the files, in `files`' order.
+    fn metadata(&self, py: Python<'_>) -> PyResult<Vec<FileMetaData>> {
+        let metas = py.detach(|| self.dataset.metadata()).map_err(error)?;
+        Ok(metas.into_iter().map(FileMetaData::new).collect())
+    }
+
+    /// The size in bytes of each file, in `files`' order.
+    #[getter]
+    fn file_sizes(&self) -> Vec<u64> {
+        self.dataset.file_sizes()
+    }
+
+    /// The partition columns' schema (the last fields of `schema`).
+    #[getter]
+    fn partition_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.dataset.partition_schema().as_ref().to_pyarrow(py)
     }
 
     fn __repr__(&self) -> String {

@@ -213,3 +213,94 @@ def pytest_terminal_summary(terminalreporter):
         tr.write_line(f"{len(rep.pyarrow_partial)} values pyarrow opened but could not report:")
         for cid, what in sorted(rep.pyarrow_partial):
             tr.write_line(f"  {cid}: {what[:200]}")
+
+
+# ---------------------------------------------------------------------------------------------
+# moto's S3-compatible server on 127.0.0.1, one per session, stopped at its end.
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def moto_s3(tmp_path_factory):
+    """``(fs, options)``: a ``pyarrow.fs.S3FileSystem`` on moto's server, with the bucket
+    ``bucket`` made, and the ``storage_options`` parq reaches it with."""
+    import socket
+    import sys
+    import time
+
+    import pyarrow.fs as pafs
+
+    port = _free_port()
+    log = open(tmp_path_factory.mktemp("moto") / "moto.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    endpoint = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.time() > deadline or proc.poll() is not None:
+                    raise RuntimeError("moto server did not start")
+                time.sleep(0.2)
+        fs = pafs.S3FileSystem(
+            access_key="testing",
+            secret_key="testing",
+            endpoint_override=endpoint,
+            scheme="http",
+            region="us-east-1",
+            allow_bucket_creation=True,
+        )
+        fs.create_dir("bucket")
+        options = {
+            "aws_endpoint_url": endpoint,
+            "aws_access_key_id": "testing",
+            "aws_secret_access_key": "testing",
+            "aws_region": "us-east-1",
+            "aws_allow_http": "true",
+        }
+        yield fs, options
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def upload(fs, root: Path, prefix: str) -> None:
+    """Copies the files below ``root`` to ``prefix`` (``bucket/...``) of ``fs``."""
+    for p in root.rglob("*"):
+        if p.is_file():
+            with fs.open_output_stream(f"{prefix}/{p.relative_to(root).as_posix()}") as out:
+                out.write(p.read_bytes())
+
+
+def write_hive(root: Path, n: int = 6000) -> Path:
+    """A pyarrow-written dataset below ``root``: ``id`` (0..n), ``v`` a double, in ``year=``
+    directories (2020 + id % 3), row groups of 500 rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    t = pa.table(
+        {
+            "id": pa.array(range(n), pa.int64()),
+            "year": pa.array([2020 + i % 3 for i in range(n)], pa.int32()),
+            "v": pa.array([i / 7 for i in range(n)], pa.float64()),
+        }
+    )
+    pq.write_to_dataset(t, root, partition_cols=["year"], row_group_size=500)
+    return root

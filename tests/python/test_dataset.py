@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 import urllib.parse
 from pathlib import Path
 
@@ -27,6 +25,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import parq
+from conftest import upload
 
 
 def plain(t: pa.Table) -> pa.Table:
@@ -256,61 +255,11 @@ def test_errors(tmp_path, hive):
 
 # ---- S3: moto's server on 127.0.0.1 ----
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def s3(tmp_path_factory, hive):
-    port = _free_port()
-    log = open(tmp_path_factory.mktemp("moto") / "moto.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    endpoint = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.time() > deadline or proc.poll() is not None:
-                    raise RuntimeError("moto server did not start")
-                time.sleep(0.2)
-        fs = pafs.S3FileSystem(
-            access_key="testing",
-            secret_key="testing",
-            endpoint_override=endpoint,
-            scheme="http",
-            region="us-east-1",
-            allow_bucket_creation=True,
-        )
-        fs.create_dir("bucket")
-        for p in hive.rglob("*"):
-            if p.is_file():
-                rel = p.relative_to(hive).as_posix()
-                with fs.open_output_stream(f"bucket/t/{rel}") as out:
-                    out.write(p.read_bytes())
-        options = {
-            "aws_endpoint_url": endpoint,
-            "aws_access_key_id": "testing",
-            "aws_secret_access_key": "testing",
-            "aws_region": "us-east-1",
-            "aws_allow_http": "true",
-        }
-        yield fs, options
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+def s3(moto_s3, hive):
+    fs, options = moto_s3
+    upload(fs, hive, "bucket/t")
+    return fs, options
 
 
 @pytest.mark.parametrize("filters", [None, [("year", "=", 2021)], [("tag", "!=", "a"), ("id", ">", 30)]])

@@ -264,6 +264,18 @@ impl Dataset {
         Arc::clone(&self.schema)
     }
 
+    /// The partition columns (the last of [`Dataset::schema`]'s fields).
+    pub fn partition_schema(&self) -> SchemaRef {
+        let fields: Vec<Arc<Field>> = self
+            .schema
+            .fields()
+            .iter()
+            .skip(self.file_fields)
+            .cloned()
+            .collect();
+        Arc::new(Schema::new(fields))
+    }
+
     /// The files, as absolute local paths or URLs, in the order they are read.
     pub fn files(&self) -> Vec<&str> {
         self.files.iter().map(|f| f.name()).collect()

@@ -53,16 +53,17 @@ impl Part {
     }
 }
 
-/// The parts of `file` read for the columns `read` with the filter `pushdown`: a row group
-/// each, or for an object read whole (`remote`, no filter), consecutive row groups up to
-/// [`GROUP_BYTES`] of chunks.
+/// The parts of `file` read for the columns `read` with the filter `pushdown`, of the row
+/// groups `only` (all by default): a row group each, or for an object read whole (`remote`,
+/// no filter), consecutive row groups up to [`GROUP_BYTES`] of chunks.
 pub(crate) fn parts(
     file: &DatasetFile,
     options: &ReadOptions,
     read: &[String],
     pushdown: Option<&Predicate>,
+    only: Option<&[usize]>,
 ) -> Result<Vec<Part>> {
-    let single = one_per_row_group(file, options, read, pushdown)?;
+    let single = one_per_row_group(file, options, read, pushdown, only)?;
     if !file.is_remote() || pushdown.is_some() {
         return Ok(single);
     }
@@ -91,6 +92,7 @@ fn one_per_row_group(
     options: &ReadOptions,
     read: &[String],
     pushdown: Option<&Predicate>,
+    only: Option<&[usize]>,
 ) -> Result<Vec<Part>> {
     let meta = file.meta()?;
     let mut before = Vec::with_capacity(meta.row_groups().len());
@@ -103,6 +105,7 @@ fn one_per_row_group(
     if read.is_empty() && pushdown.is_none() {
         // No column is read: the rows come from the footer.
         return Ok((0..meta.row_groups().len())
+            .filter(|rg| only.is_none_or(|o| o.contains(rg)))
             .map(|rg| Part {
                 row_groups: vec![rg],
                 first_row: first_row(rg),
@@ -115,6 +118,9 @@ fn one_per_row_group(
         .with_columns(read.iter().map(String::as_str));
     if let Some(p) = pushdown {
         builder = builder.with_filter(p.clone());
+    }
+    if let Some(o) = only {
+        builder = builder.with_row_groups(o.iter().copied());
     }
     let setup = builder.setup().map_err(|e| e.in_file(file.name()))?;
     let mut out = Vec::with_capacity(setup.row_groups.len());

@@ -43,6 +43,8 @@ pub struct DatasetScan<'a> {
     columns: Option<Vec<String>>,
     filter: Option<Predicate>,
     threads: usize,
+    /// The files read (by index in [`Dataset::files`]) and the row groups of each.
+    selection: Option<Vec<(usize, Vec<usize>)>>,
 }
 
 /// Where a column of a scan's batches comes from.
@@ -57,6 +59,8 @@ enum Origin {
 /// What a scan reads of one file.
 #[derive(Debug)]
 struct FilePlan {
+    /// The file's index in [`Dataset::files`].
+    index: usize,
     file: Arc<DatasetFile>,
     /// The file columns read (by name).
     read: Vec<String>,
@@ -95,6 +99,7 @@ impl<'a> DatasetScan<'a> {
             columns: None,
             filter: None,
             threads: dataset.options.read.threads,
+            selection: None,
         }
     }
 
@@ -108,6 +113,48 @@ impl<'a> DatasetScan<'a> {
     pub fn with_filter(mut self, predicate: Predicate) -> Self {
         self.filter = Some(predicate);
         self
+    }
+
+    /// Reads only these files (by index in [`Dataset::files`]) and of each only these row
+    /// groups, in the dataset's order (a file named twice: its row groups united). An index
+    /// past the files, or past a file's row groups, is an error of the scan.
+    pub fn with_row_groups(
+        mut self,
+        selection: impl IntoIterator<Item = (usize, Vec<usize>)>,
+    ) -> Self {
+        self.selection = Some(selection.into_iter().collect());
+        self
+    }
+
+    /// The files the scan reads (by index in [`Dataset::files`]) and the row groups of each
+    /// it reads: those the filter leaves by partition values and statistics (and the
+    /// selection of [`DatasetScan::with_row_groups`]), in read order; a file none of whose
+    /// row groups is read is left out. Footers are read, no data page.
+    pub fn row_groups(&self) -> Result<Vec<(usize, Vec<usize>)>> {
+        let shared = self.plan()?;
+        Ok(shared
+            .files
+            .iter()
+            .filter(|fp| !fp.parts.is_empty())
+            .map(|fp| {
+                let groups = fp.parts.iter().flat_map(|p| p.row_groups.iter().copied());
+                (fp.index, groups.collect())
+            })
+            .collect())
+    }
+
+    /// The row groups the selection names of file `index` (`None`: all; an empty list: the
+    /// file is not read).
+    fn selected(&self, index: usize) -> Option<Vec<usize>> {
+        let selection = self.selection.as_ref()?;
+        let mut groups: Vec<usize> = selection
+            .iter()
+            .filter(|(i, _)| *i == index)
+            .flat_map(|(_, g)| g.iter().copied())
+            .collect();
+        groups.sort_unstable();
+        groups.dedup();
+        Some(groups)
     }
 
     /// How many row groups are read at once (at least 1).
@@ -226,9 +273,20 @@ impl<'a> DatasetScan<'a> {
         ));
         let origins: Vec<Origin> = work_cols.iter().map(|(_, o)| *o).collect();
 
+        if let Some(selection) = &self.selection {
+            if let Some((i, _)) = selection.iter().find(|(i, _)| *i >= ds.files.len()) {
+                return Err(Error::new(ErrorKind::InvalidArgument(format!(
+                    "file {i} selected, the dataset has {} files",
+                    ds.files.len()
+                ))));
+            }
+        }
         // Files the partition values rule out are dropped before their footers are needed.
         let mut kept: Vec<usize> = Vec::new();
         for (i, file) in ds.files.iter().enumerate() {
+            if self.selected(i).is_some_and(|g| g.is_empty()) {
+                continue;
+            }
             let keep = match &self.filter {
                 None => true,
                 Some(p) => residual(p, &self.fixed(file, false)?)? != Residual::Nothing,
@@ -296,8 +354,25 @@ impl<'a> DatasetScan<'a> {
                     }
                 }
             };
-            let parts = parts(file, &read_options, &read, pushdown.as_ref())?;
+            let only = self.selected(i);
+            if let Some(groups) = &only {
+                let n = file.meta()?.row_groups().len();
+                if let Some(rg) = groups.iter().find(|&&rg| rg >= n) {
+                    return Err(Error::new(ErrorKind::InvalidArgument(format!(
+                        "row group {rg} selected, {} has {n}",
+                        file.name()
+                    ))));
+                }
+            }
+            let parts = parts(
+                file,
+                &read_options,
+                &read,
+                pushdown.as_ref(),
+                only.as_deref(),
+            )?;
             files.push(FilePlan {
+                index: i,
                 file: Arc::clone(file),
                 read,
                 pushdown,
