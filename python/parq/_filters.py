@@ -12,11 +12,13 @@ import decimal
 _OPS = {"=": "=", "==": "=", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 
 
-def _name(column):
+def sql_name(column):
+    """``column`` as an SQL identifier (double-quoted)."""
     return '"' + str(column).replace('"', '""') + '"'
 
 
-def _literal(value):
+def sql_literal(value):
+    """``value`` as an SQL literal (``TypeError`` for a type filters do not take)."""
     if value is None:
         return "NULL"
     if isinstance(value, bool):
@@ -41,16 +43,16 @@ def _term(term):
         raise ValueError(f"parq: a filter term is (column, op, value), not {term!r}")
     column, op, value = term
     op = op.lower() if isinstance(op, str) else op
-    name = _name(column)
+    name = sql_name(column)
     if op in ("in", "not in"):
         values = list(value)
         if not values:
             return "FALSE" if op == "in" else "TRUE"
-        body = f"{name} IN ({', '.join(_literal(v) for v in values)})"
+        body = f"{name} IN ({', '.join(sql_literal(v) for v in values)})"
         return f"({body})" if op == "in" else f"(NOT {body} OR {name} IS NULL)"
     if op not in _OPS:
         raise ValueError(f"parq: unknown filter operator {op!r}")
-    return f"({name} {_OPS[op]} {_literal(value)})"
+    return f"({name} {_OPS[op]} {sql_literal(value)})"
 
 
 def to_sql(filters):
