@@ -63,6 +63,15 @@ fn shredding(column: &str, t: DataType) -> WriterProperties {
         .unwrap()
 }
 
+/// [`shredding`] in row groups of 100 rows.
+fn shredding_by_100(column: &str, t: DataType) -> WriterProperties {
+    WriterProperties::builder()
+        .variant_shredding(column, t)
+        .max_row_group_rows(Some(100))
+        .build()
+        .unwrap()
+}
+
 /// The short shredding schema of shredded `typed_value` type `t`; `None` when a group has
 /// no `typed_value` or a type parq does not shred.
 fn short(t: &DataType) -> Option<DataType> {
@@ -322,12 +331,7 @@ fn shredded_rows_of_every_shape_read_by_duckdb_and_60() {
         Field::new("a", DataType::Int64, true),
         Field::new("b", DataType::Utf8, true),
     ]));
-    let props = WriterProperties::builder()
-        .variant_shredding("v", t)
-        .max_row_group_rows(Some(100))
-        .build()
-        .unwrap();
-    write(&path, &batch, props).unwrap();
+    write(&path, &batch, shredding_by_100("v", t)).unwrap();
 
     // DuckDB: every row's JSON, and the rows a filter on the shredded field keeps.
     let script = r#"
@@ -441,12 +445,7 @@ fn decimals_and_uuids_shredded_read_by_duckdb_and_60() {
         ("d4", DataType::Decimal128(9, 2)),
     ] {
         let path = tmp.join(format!("{name}.parquet"));
-        let props = WriterProperties::builder()
-            .variant_shredding("v", t)
-            .max_row_group_rows(Some(100))
-            .build()
-            .unwrap();
-        write(&path, &batch, props).unwrap();
+        write(&path, &batch, shredding_by_100("v", t)).unwrap();
         paths.push(plain.clone());
         paths.push(path);
     }

@@ -236,10 +236,38 @@ fn decimals<T: ArrowPrimitiveType, const N: usize>(
     }
 }
 
+/// An unscaled decimal as an `i64`, when it fits.
+trait UnscaledI64: Copy + std::fmt::Display {
+    fn to_i64(self) -> Option<i64>;
+}
+
+impl UnscaledI64 for i32 {
+    fn to_i64(self) -> Option<i64> {
+        Some(i64::from(self))
+    }
+}
+
+impl UnscaledI64 for i64 {
+    fn to_i64(self) -> Option<i64> {
+        Some(self)
+    }
+}
+
+impl UnscaledI64 for i128 {
+    fn to_i64(self) -> Option<i64> {
+        i64::try_from(self).ok()
+    }
+}
+
+impl UnscaledI64 for i256 {
+    fn to_i64(self) -> Option<i64> {
+        self.to_i128().and_then(|x| i64::try_from(x).ok())
+    }
+}
+
 /// The decimals of slots `off..off + len` (`validity`: theirs) as the INT32 (`int32`) or
 /// INT64 unscaled values of an integer DECIMAL column, into `b`; a valid value that does not
 /// fit is an error naming its slot (from `off`).
-#[allow(clippy::too_many_arguments)]
 fn integer_decimals<T: ArrowPrimitiveType>(
     name: &str,
     array: &dyn Array,
@@ -247,14 +275,13 @@ fn integer_decimals<T: ArrowPrimitiveType>(
     len: usize,
     validity: Option<Bitmap<'_>>,
     int32: bool,
-    to_i64: impl Fn(T::Native) -> Option<i64>,
     b: &mut Buffers,
 ) -> Result<Kind>
 where
-    T::Native: std::fmt::Display,
+    T::Native: UnscaledI64,
 {
     let values = &array.as_primitive::<T>().values()[off..off + len];
-    let fit = |v: T::Native| to_i64(v).filter(|&x| !int32 || i32::try_from(x).is_ok());
+    let fit = |v: T::Native| v.to_i64().filter(|&x| !int32 || i32::try_from(x).is_ok());
     let unfit = values
         .iter()
         .enumerate()
@@ -526,41 +553,13 @@ fn convert_into(
             if width == 0 =>
         {
             let int32 = integer_decimal(*p) == Some(PhysicalType::Int32);
-            match data_type {
-                DataType::Decimal32(..) => integer_decimals::<Decimal32Type>(
-                    name,
-                    array,
-                    off,
-                    len,
-                    validity,
-                    int32,
-                    |v| Some(i64::from(v)),
-                    b,
-                )?,
-                DataType::Decimal64(..) => integer_decimals::<Decimal64Type>(
-                    name, array, off, len, validity, int32, Some, b,
-                )?,
-                DataType::Decimal128(..) => integer_decimals::<Decimal128Type>(
-                    name,
-                    array,
-                    off,
-                    len,
-                    validity,
-                    int32,
-                    |v| i64::try_from(v).ok(),
-                    b,
-                )?,
-                _ => integer_decimals::<Decimal256Type>(
-                    name,
-                    array,
-                    off,
-                    len,
-                    validity,
-                    int32,
-                    |v| v.to_i128().and_then(|x| i64::try_from(x).ok()),
-                    b,
-                )?,
-            }
+            let convert = match data_type {
+                DataType::Decimal32(..) => integer_decimals::<Decimal32Type>,
+                DataType::Decimal64(..) => integer_decimals::<Decimal64Type>,
+                DataType::Decimal128(..) => integer_decimals::<Decimal128Type>,
+                _ => integer_decimals::<Decimal256Type>,
+            };
+            convert(name, array, off, len, validity, int32, b)?
         }
         DataType::Decimal32(..) => {
             decimals::<Decimal32Type, 4>(array, off, len, i32::to_be_bytes, width, &mut b.bytes);
