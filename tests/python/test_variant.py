@@ -2,8 +2,8 @@
 gives the same Python values from ``to_pylist()`` of the ``arrow.parquet.variant`` column as
 DuckDB's, whether parq reads it (unshredded) or pyarrow does (shredded storage, which
 ``parq.VariantType`` reassembles); the error cases raise ``parq.ParquetError``; the values of
-``variant/`` decode; files parq writes shredded (decimals and uuids too) read as DuckDB reads
-the originals, through parq and through pyarrow."""
+``variant/`` decode; files parq writes shredded (decimals and uuids too, top-level and within
+a struct) read as DuckDB reads the originals, through parq and through pyarrow."""
 
 import base64
 import decimal
@@ -222,3 +222,26 @@ def test_shredding_a_type_the_spec_refuses_raises(tmp_path):
     table = parq.read_table(CASES / "case-004.parquet")
     with pytest.raises(parq.ParquetError, match="cannot shred"):
         parq.write_table(table, tmp_path / "x.parquet", variant_shredding={"var": pa.uint32()})
+
+
+@pytest.mark.parametrize("name", sorted(SHREDDING))
+def test_variant_within_a_struct_shredded_read_by_duckdb(tmp_path, name):
+    # The case's Variant column as a field of struct `rec`, shredded by its dotted path:
+    # DuckDB reads the case's values from `rec.var`, and pyarrow's struct rows hold them too.
+    import pyarrow.parquet as pq
+
+    table = parq.read_table(CASES / name)
+    var = table.column("var").combine_chunks()
+    ids = table.column("id").combine_chunks()
+    rec = pa.StructArray.from_arrays(
+        [var, ids], fields=[table.schema.field("var"), pa.field("n", ids.type)]
+    )
+    out = tmp_path / "nested.parquet"
+    parq.write_table(
+        pa.table({"id": ids, "rec": rec}), out, variant_shredding={"rec.var": SHREDDING[name]}
+    )
+    assert any(p.startswith("rec.var.typed_value") for p in leaf_paths(out)), leaf_paths(out)
+    want = [v for (v,) in duckdb.sql(f"SELECT var FROM '{CASES / name}' ORDER BY id").fetchall()]
+    got = [v for (v,) in duckdb.sql(f"SELECT rec.var FROM '{out}' ORDER BY id").fetchall()]
+    assert got == want
+    assert [r["var"] for r in pq.read_table(out).column("rec").to_pylist()] == want
