@@ -193,7 +193,9 @@ class VariantArray(pa.ExtensionArray):
 
 
 class VariantType(pa.ExtensionType):
-    """``arrow.parquet.variant`` over ``struct<metadata: binary, value: binary>``."""
+    """``arrow.parquet.variant`` over ``struct<metadata: binary, value: binary>``, or over
+    shredded storage (``struct<metadata, value, typed_value>``), whose rows are reassembled
+    before they are decoded."""
 
     def __init__(self, storage_type=None):
         if storage_type is None:
