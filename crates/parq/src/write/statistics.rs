@@ -46,7 +46,7 @@ use crate::schema::annotation::{self, sort_order, Annotation, SortOrder};
 use crate::Result;
 
 mod float;
-use float::{float_min_max, half_is_nan, half_key, half_total_key, total_key, Float};
+use float::{half_is_nan, half_key, half_total_key};
 
 /// How the min/max of a column are computed and compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -513,29 +513,6 @@ impl StatsAccumulator {
                 || (self.order.is_total() && self.nan_bounds.is_some()))
     }
 
-    /// Counts NaNs whose bits `nans` yields (each value's bits widened to u64), keeping
-    /// their smallest and largest by totalOrder under `IEEE_754_TOTAL_ORDER`.
-    fn add_nans(&mut self, nans: impl Iterator<Item = u64>, width: usize) {
-        let total = self.order.is_total();
-        for bits in nans {
-            self.nan_count += 1;
-            if total {
-                self.merge_nan_bounds(bits, bits, width);
-            }
-        }
-    }
-
-    fn merge_nan_bounds(&mut self, lo: u64, hi: u64, width: usize) {
-        let key = |b: u64| total_key(b, width);
-        self.nan_bounds = Some(match self.nan_bounds {
-            Some((a, b)) => (
-                if key(lo) < key(a) { lo } else { a },
-                if key(hi) > key(b) { hi } else { b },
-            ),
-            None => (lo, hi),
-        });
-    }
-
     /// Counts `n` nulls.
     pub fn add_nulls(&mut self, n: u64) {
         self.null_count += n;
@@ -621,72 +598,6 @@ impl StatsAccumulator {
             _ => (lo, hi),
         };
         self.min_max = MinMax::I64(lo, hi);
-    }
-
-    /// Adds FLOAT values (NaNs are counted but never become min or max).
-    pub fn update_f32(&mut self, values: &[f32]) {
-        if let Some((lo, hi)) = self.update_float(values, StatsOrder::Float) {
-            self.merge_f32(lo, hi);
-        }
-    }
-
-    /// Counts `values` and their NaNs (keeping the NaN bounds under totalOrder), and gives
-    /// their non-NaN min and max in the accumulator's order, `plain` or its total order;
-    /// `None` without any (or on a mismatched order).
-    fn update_float<T: Float>(&mut self, values: &[T], plain: StatsOrder) -> Option<(T, T)> {
-        self.value_count += values.len() as u64;
-        if values.is_empty() {
-            return None;
-        }
-        if self.order != plain && self.order != plain.total_order() {
-            self.mismatch();
-            return None;
-        }
-        // A counting pass the compiler vectorizes; the NaNs are visited only when present.
-        if values.iter().filter(|v| v.is_nan()).count() > 0 {
-            self.add_nans(
-                values.iter().filter(|v| v.is_nan()).map(|v| v.bits()),
-                T::WIDTH,
-            );
-        }
-        // `min`/`max` of floats ignore NaN; only NaNs leave lo > hi.
-        let (lo, hi) = float_min_max(values, T::INFINITY, T::NEG_INFINITY);
-        match (lo <= hi, self.order.is_total()) {
-            (false, _) => None,
-            (true, true) => Some(float::signed_zeros(values, lo, hi)),
-            (true, false) => Some((lo, hi)),
-        }
-    }
-
-    fn merge_f32(&mut self, lo: f32, hi: f32) {
-        let total = self.order.is_total();
-        self.min_max = match self.min_max {
-            MinMax::F32(a, b) if total => MinMax::F32(
-                if lo.total_cmp(&a).is_lt() { lo } else { a },
-                if hi.total_cmp(&b).is_gt() { hi } else { b },
-            ),
-            MinMax::F32(a, b) => MinMax::F32(a.min(lo), b.max(hi)),
-            _ => MinMax::F32(lo, hi),
-        };
-    }
-
-    /// Adds DOUBLE values (NaNs are counted but never become min or max).
-    pub fn update_f64(&mut self, values: &[f64]) {
-        if let Some((lo, hi)) = self.update_float(values, StatsOrder::Double) {
-            self.merge_f64(lo, hi);
-        }
-    }
-
-    fn merge_f64(&mut self, lo: f64, hi: f64) {
-        let total = self.order.is_total();
-        self.min_max = match self.min_max {
-            MinMax::F64(a, b) if total => MinMax::F64(
-                if lo.total_cmp(&a).is_lt() { lo } else { a },
-                if hi.total_cmp(&b).is_gt() { hi } else { b },
-            ),
-            MinMax::F64(a, b) => MinMax::F64(a.min(lo), b.max(hi)),
-            _ => MinMax::F64(lo, hi),
-        };
     }
 
     /// Counts INT96 values (INT96 has no order: no min/max).

@@ -1,8 +1,105 @@
-//! Float helpers of the statistics: order-preserving integer keys of half floats (the type
-//! order, which ignores NaN and the sign of zero, and IEEE 754 totalOrder), NaN bits, the
-//! lane-wise min/max kernel that ignores NaN, and the signed zeros of totalOrder bounds.
+//! Float statistics: FLOAT and DOUBLE values added to a [`StatsAccumulator`] (NaNs counted,
+//! NaN bounds kept under totalOrder, min/max by the column's order), order-preserving integer
+//! keys of half floats (the type order, which ignores NaN and the sign of zero, and IEEE 754
+//! totalOrder), the lane-wise min/max kernel that ignores NaN, and the signed zeros of
+//! totalOrder bounds.
 
-use super::LANES;
+use super::{MinMax, StatsAccumulator, StatsOrder, LANES};
+
+impl StatsAccumulator {
+    /// Counts NaNs whose bits `nans` yields (each value's bits widened to u64), keeping
+    /// their smallest and largest by totalOrder under `IEEE_754_TOTAL_ORDER`.
+    pub(super) fn add_nans(&mut self, nans: impl Iterator<Item = u64>, width: usize) {
+        let total = self.order.is_total();
+        for bits in nans {
+            self.nan_count += 1;
+            if total {
+                self.merge_nan_bounds(bits, bits, width);
+            }
+        }
+    }
+
+    pub(super) fn merge_nan_bounds(&mut self, lo: u64, hi: u64, width: usize) {
+        let key = |b: u64| total_key(b, width);
+        self.nan_bounds = Some(match self.nan_bounds {
+            Some((a, b)) => (
+                if key(lo) < key(a) { lo } else { a },
+                if key(hi) > key(b) { hi } else { b },
+            ),
+            None => (lo, hi),
+        });
+    }
+
+    /// Adds FLOAT values (NaNs are counted but never become min or max).
+    pub fn update_f32(&mut self, values: &[f32]) {
+        if let Some((lo, hi)) = self.update_float(values, StatsOrder::Float) {
+            self.merge_f32(lo, hi);
+        }
+    }
+
+    /// Counts `values` and their NaNs (keeping the NaN bounds under totalOrder), and gives
+    /// their non-NaN min and max in the accumulator's order, `plain` or its total order;
+    /// `None` without any (or on a mismatched order).
+    pub(super) fn update_float<T: Float>(
+        &mut self,
+        values: &[T],
+        plain: StatsOrder,
+    ) -> Option<(T, T)> {
+        self.value_count += values.len() as u64;
+        if values.is_empty() {
+            return None;
+        }
+        if self.order != plain && self.order != plain.total_order() {
+            self.mismatch();
+            return None;
+        }
+        // A counting pass the compiler vectorizes; the NaNs are visited only when present.
+        if values.iter().filter(|v| v.is_nan()).count() > 0 {
+            self.add_nans(
+                values.iter().filter(|v| v.is_nan()).map(|v| v.bits()),
+                T::WIDTH,
+            );
+        }
+        // `min`/`max` of floats ignore NaN; only NaNs leave lo > hi.
+        let (lo, hi) = float_min_max(values, T::INFINITY, T::NEG_INFINITY);
+        match (lo <= hi, self.order.is_total()) {
+            (false, _) => None,
+            (true, true) => Some(signed_zeros(values, lo, hi)),
+            (true, false) => Some((lo, hi)),
+        }
+    }
+
+    pub(super) fn merge_f32(&mut self, lo: f32, hi: f32) {
+        let total = self.order.is_total();
+        self.min_max = match self.min_max {
+            MinMax::F32(a, b) if total => MinMax::F32(
+                if lo.total_cmp(&a).is_lt() { lo } else { a },
+                if hi.total_cmp(&b).is_gt() { hi } else { b },
+            ),
+            MinMax::F32(a, b) => MinMax::F32(a.min(lo), b.max(hi)),
+            _ => MinMax::F32(lo, hi),
+        };
+    }
+
+    /// Adds DOUBLE values (NaNs are counted but never become min or max).
+    pub fn update_f64(&mut self, values: &[f64]) {
+        if let Some((lo, hi)) = self.update_float(values, StatsOrder::Double) {
+            self.merge_f64(lo, hi);
+        }
+    }
+
+    pub(super) fn merge_f64(&mut self, lo: f64, hi: f64) {
+        let total = self.order.is_total();
+        self.min_max = match self.min_max {
+            MinMax::F64(a, b) if total => MinMax::F64(
+                if lo.total_cmp(&a).is_lt() { lo } else { a },
+                if hi.total_cmp(&b).is_gt() { hi } else { b },
+            ),
+            MinMax::F64(a, b) => MinMax::F64(a.min(lo), b.max(hi)),
+            _ => MinMax::F64(lo, hi),
+        };
+    }
+}
 
 /// FLOAT and DOUBLE, as the statistics take them.
 pub(super) trait Float: Copy + PartialOrd {
