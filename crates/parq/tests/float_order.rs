@@ -552,7 +552,10 @@ fn row_groups_are_copied_only_under_their_float_column_order() {
         metas.push(parq::file::read_metadata(&path, Default::default()).unwrap());
     }
     for total in [false, true] {
-        let props = ParqProps::builder().float_total_order(total).build().unwrap();
+        let props = ParqProps::builder()
+            .float_total_order(total)
+            .build()
+            .unwrap();
         let w = ParquetWriter::try_new(Vec::new(), batch.schema(), props).unwrap();
         for (i, meta) in metas.iter().enumerate() {
             let same = (i == 1) == total;
