@@ -12,7 +12,7 @@ are written as Variant (``write_table(..., variant_shredding={"v": pa.struct(...
 column ``v`` by a ``typed_value`` schema). Errors are
 ``parq.ParquetError`` (``ParquetInvalidFileError``,
 ``ParquetUnsupportedError``, ``ParquetIOError``). ``parq.dask`` reads and writes Dask DataFrames
-(a partition per row group) on any Dask scheduler. ``parq.encryption`` has the keys of
+(a partition per row group) on any Dask scheduler, ``parq.ray`` Ray Data datasets. ``parq.encryption`` has the keys of
 encrypted files: explicit, or through a KMS as ``pyarrow.parquet.encryption`` makes them. parq
 keeps the buffers of its reads (and of the tables it returned, once dropped) for the next
 reads, up to about 144 MiB; ``release_buffers()`` frees them.
