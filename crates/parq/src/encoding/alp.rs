@@ -46,6 +46,10 @@ const NEG_POW10_F32: [f32; 11] = [
     1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10,
 ];
 
+/// 2^52 + 2^51 and 2^23 + 2^22: adding and subtracting them rounds to the nearest integer.
+const MAGIC_F64: f64 = 6755399441055744.0;
+const MAGIC_F32: f32 = 12582912.0;
+
 mod sealed {
     pub trait Sealed {}
     impl Sealed for f32 {}
@@ -54,7 +58,9 @@ mod sealed {
 
 /// A float type ALP encodes: `f32` (exponents up to 10, `i32` integers) or `f64` (up to 18,
 /// `i64` integers).
-pub trait AlpFloat: FixedWidth + PartialEq + std::fmt::Debug + sealed::Sealed {
+pub trait AlpFloat:
+    FixedWidth + PartialOrd + std::ops::Neg<Output = Self> + std::fmt::Debug + sealed::Sealed
+{
     /// The unsigned integer of the same width: the value's bits, the frame of reference and
     /// the deltas.
     type Bits: Unpacked + FixedWidth + Into<u64>;
@@ -68,11 +74,25 @@ pub trait AlpFloat: FixedWidth + PartialEq + std::fmt::Debug + sealed::Sealed {
     fn encode_scale(exponent: u8, factor: u8) -> (Self, Self);
     /// The value of the integer `frame + delta` (wrapping, read as signed).
     fn from_delta(frame: Self::Bits, delta: Self::Bits, scale: (Self, Self)) -> Self;
-    /// The value of a signed integer (in the range of the width).
-    fn from_int(v: i64, scale: (Self, Self)) -> Self;
-    /// The value's integer under `scale`, or a sentinel that does not decode back to it when
-    /// the value has none (NaN, infinities, `-0.0`, out of range).
-    fn to_int(self, scale: (Self, Self)) -> i64;
+    /// The value's trial encoding under an encode and a decode scale: `(self * 10^exponent) *
+    /// 10^-factor` rounded to the nearest integer (held as a float; an integer only below
+    /// [`FAST_INT`](Self::FAST_INT) in magnitude), and whether that integer
+    /// decodes back to `self` bit for bit, which never holds for NaN, the infinities, `-0.0`
+    /// or values scaled past the integer range. Float arithmetic only, so loops of it vectorize.
+    fn trial(self, encode: (Self, Self), decode: (Self, Self)) -> (Self, bool);
+    /// [`trial`](Self::trial) by scalar conversions, right at every magnitude (`trial`'s
+    /// rounded value is an integer only below [`FAST_INT`](Self::FAST_INT)): the integer and
+    /// whether it decodes back to `self` bit for bit.
+    fn trial_int(self, encode: (Self, Self), decode: (Self, Self)) -> (i64, bool);
+    /// The same integer by integer arithmetic on the float's bits, which vectorizes; exact
+    /// only below [`FAST_INT`](Self::FAST_INT) in magnitude.
+    fn int_fast(self) -> i64;
+    /// The magnitude below which [`int_fast`](Self::int_fast) is exact.
+    const FAST_INT: Self;
+    /// Positive infinity.
+    const INFINITY: Self;
+    /// The absolute value.
+    fn abs(self) -> Self;
     /// The float of raw bits.
     fn from_raw(bits: Self::Bits) -> Self;
     /// The raw bits as a `u64`.
@@ -101,21 +121,40 @@ impl AlpFloat for f64 {
     fn from_delta(frame: u64, delta: u64, scale: (f64, f64)) -> f64 {
         (frame.wrapping_add(delta) as i64 as f64 * scale.0) * scale.1
     }
+    const FAST_INT: f64 = (1u64 << 51) as f64;
+    const INFINITY: f64 = f64::INFINITY;
     #[inline(always)]
-    fn from_int(v: i64, scale: (f64, f64)) -> f64 {
-        (v as f64 * scale.0) * scale.1
+    fn trial(self, encode: (f64, f64), decode: (f64, f64)) -> (f64, bool) {
+        // The largest scaled magnitude encoded (as 60.1 and the ALP paper).
+        const LIMIT: f64 = 9223372036854775000.0;
+        let s = (self * encode.0) * encode.1;
+        let r = (s + MAGIC_F64) - MAGIC_F64;
+        // `r` is an integer within i64's range (or 2^63, which converts back to it), so
+        // decoding it as the reader does (`r as i64 as f64`, then the two products) is this.
+        let back = (r * decode.0) * decode.1;
+        // NaN fails the range test; `-0.0` comes back as `+0.0`, failing the bit test.
+        (r, s.abs() <= LIMIT && back.to_bits() == self.to_bits())
     }
     #[inline(always)]
-    fn to_int(self, scale: (f64, f64)) -> i64 {
+    fn trial_int(self, encode: (f64, f64), decode: (f64, f64)) -> (i64, bool) {
         const LIMIT: f64 = 9223372036854775000.0;
-        const SENTINEL: i64 = 9223372036854774784;
-        // 2^52 + 2^51: adding and subtracting it rounds to the nearest integer.
-        const MAGIC: f64 = 6755399441055744.0;
-        let s = (self * scale.0) * scale.1;
-        if s.is_nan() || !(-LIMIT..=LIMIT).contains(&s) || (s == 0.0 && s.is_sign_negative()) {
-            return SENTINEL;
+        let s = (self * encode.0) * encode.1;
+        if s.is_nan() || s.abs() > LIMIT {
+            return (0, false);
         }
-        ((s + MAGIC) - MAGIC) as i64
+        let k = ((s + MAGIC_F64) - MAGIC_F64) as i64;
+        let back = (k as f64 * decode.0) * decode.1;
+        (k, back.to_bits() == self.to_bits())
+    }
+    #[inline(always)]
+    fn int_fast(self) -> i64 {
+        // Below 2^51, `self + MAGIC` lies in [2^52, 2^53), where the float's low bits are the
+        // integer's offset from MAGIC.
+        ((self + MAGIC_F64).to_bits() as i64).wrapping_sub(MAGIC_F64.to_bits() as i64)
+    }
+    #[inline(always)]
+    fn abs(self) -> f64 {
+        f64::abs(self)
     }
     #[inline(always)]
     fn from_raw(bits: u64) -> f64 {
@@ -149,21 +188,34 @@ impl AlpFloat for f32 {
     fn from_delta(frame: u32, delta: u32, scale: (f32, f32)) -> f32 {
         (frame.wrapping_add(delta) as i32 as f32 * scale.0) * scale.1
     }
+    const FAST_INT: f32 = (1u32 << 22) as f32;
+    const INFINITY: f32 = f32::INFINITY;
     #[inline(always)]
-    fn from_int(v: i64, scale: (f32, f32)) -> f32 {
-        (v as i32 as f32 * scale.0) * scale.1
+    fn trial(self, encode: (f32, f32), decode: (f32, f32)) -> (f32, bool) {
+        const LIMIT: f32 = 2147483500.0;
+        let s = (self * encode.0) * encode.1;
+        let r = (s + MAGIC_F32) - MAGIC_F32;
+        let back = (r * decode.0) * decode.1;
+        (r, s.abs() <= LIMIT && back.to_bits() == self.to_bits())
     }
     #[inline(always)]
-    fn to_int(self, scale: (f32, f32)) -> i64 {
+    fn trial_int(self, encode: (f32, f32), decode: (f32, f32)) -> (i64, bool) {
         const LIMIT: f32 = 2147483500.0;
-        const SENTINEL: i64 = 2147483520;
-        // 2^23 + 2^22: adding and subtracting it rounds to the nearest integer.
-        const MAGIC: f32 = 12582912.0;
-        let s = (self * scale.0) * scale.1;
-        if s.is_nan() || !(-LIMIT..=LIMIT).contains(&s) || (s == 0.0 && s.is_sign_negative()) {
-            return SENTINEL;
+        let s = (self * encode.0) * encode.1;
+        if s.is_nan() || s.abs() > LIMIT {
+            return (0, false);
         }
-        i64::from(((s + MAGIC) - MAGIC) as i32)
+        let k = ((s + MAGIC_F32) - MAGIC_F32) as i32;
+        let back = (k as f32 * decode.0) * decode.1;
+        (i64::from(k), back.to_bits() == self.to_bits())
+    }
+    #[inline(always)]
+    fn int_fast(self) -> i64 {
+        i64::from(((self + MAGIC_F32).to_bits() as i32).wrapping_sub(MAGIC_F32.to_bits() as i32))
+    }
+    #[inline(always)]
+    fn abs(self) -> f32 {
+        f32::abs(self)
     }
     #[inline(always)]
     fn from_raw(bits: u32) -> f32 {

@@ -37,8 +37,10 @@ type Pair = (u8, u8);
 pub struct AlpEncoder<T> {
     values: Vec<T>,
     candidates: Vec<Pair>,
-    ints: Vec<i64>,
-    deltas: Vec<u64>,
+    /// A vector's integers, then their deltas from the frame.
+    ints: Vec<u64>,
+    /// 1 where a vector's value is an exception.
+    misses: Vec<u8>,
     exceptions: Vec<u16>,
     sample: Vec<T>,
 }
@@ -50,7 +52,7 @@ impl<T: AlpFloat> AlpEncoder<T> {
             values: Vec::new(),
             candidates: Vec::new(),
             ints: Vec::new(),
-            deltas: Vec::new(),
+            misses: Vec::new(),
             exceptions: Vec::new(),
             sample: Vec::new(),
         }
@@ -114,10 +116,11 @@ impl<T: AlpFloat> AlpEncoder<T> {
         };
         sample(v, &mut self.sample);
         let mut best = first;
-        let mut best_size = estimate(&self.sample, first, false).unwrap_or(u64::MAX);
+        let mut best_size = estimate(&self.sample, first, false, u64::MAX).unwrap_or(u64::MAX);
         let mut worse = 0;
         for &pair in rest {
-            let size = estimate(&self.sample, pair, false).unwrap_or(u64::MAX);
+            // Given up on: as large as the best at least.
+            let size = estimate(&self.sample, pair, false, best_size).unwrap_or(u64::MAX);
             if size >= best_size {
                 worse += 1;
                 if worse == EARLY_EXIT {
@@ -135,54 +138,69 @@ impl<T: AlpFloat> AlpEncoder<T> {
     fn encode_vector(&mut self, v: &[T], (exponent, factor): Pair, out: &mut Vec<u8>) {
         let enc = T::encode_scale(exponent, factor);
         let dec = T::decode_scale(exponent, factor);
-        self.ints.clear();
-        self.ints.resize(v.len(), 0);
+        let n = v.len();
+        // Whole groups of 8 for the packer, the padding zero.
+        let padded = n.div_ceil(8) * 8;
+        // Sized once: the pass overwrites the first `n`.
+        if self.ints.len() < padded {
+            self.ints.resize(padded, 0);
+        }
+        if self.misses.len() < n {
+            self.misses.resize(n, 0);
+        }
+        let misses = &mut self.misses[..n];
+        let ints = &mut self.ints[..padded];
+        if let Some(pad) = ints.get_mut(n..) {
+            pad.fill(0);
+        }
+        // One branch-free pass: each value's integer, whether it is an exception, and the
+        // range of the others.
+        let found = pass(v, enc, dec, ints, misses);
+        let exceptions = found.exceptions as usize;
+        let (min, max) = found
+            .range()
+            .map_or((0, 0), |(lo, hi)| (lo as u64, hi as u64));
         self.exceptions.clear();
-        self.exceptions.resize(v.len(), 0);
-        // Branch-free: every position is written where the next exception would go, and
-        // kept only when it is one (`found <= i`, and a vector holds at most 1024 values).
-        let mut found = 0;
-        for (i, (&x, k)) in v.iter().zip(self.ints.iter_mut()).enumerate() {
-            *k = x.to_int(enc);
-            self.exceptions[found] = i as u16;
-            found += usize::from(T::from_int(*k, dec).bits_u64() != x.bits_u64());
-        }
-        self.exceptions.truncate(found);
-        // Exceptions take the first encoded value that is not one, keeping the range tight.
-        let mut first = 0;
-        for &p in &self.exceptions {
-            if usize::from(p) != first {
-                break;
+        if exceptions > 0 {
+            self.exceptions.resize(n, 0);
+            // Branch-free: every position is written where the next exception would go, and
+            // kept only when it is one (`found <= i`, and a vector holds at most 1024 values).
+            let mut found = 0;
+            for (i, &miss) in misses.iter().enumerate() {
+                self.exceptions[found] = i as u16;
+                found += usize::from(miss);
             }
-            first += 1;
-        }
-        let fill = self.ints.get(first).copied().unwrap_or(0);
-        for &p in &self.exceptions {
-            if let Some(k) = self.ints.get_mut(usize::from(p)) {
-                *k = fill;
+            self.exceptions.truncate(found);
+            // Exceptions take the first encoded value that is not one, keeping the range
+            // tight (zero when all are).
+            let first = self
+                .exceptions
+                .iter()
+                .zip(0..)
+                .take_while(|&(&p, i)| p == i)
+                .count();
+            let fill = if first < n { ints[first] } else { 0 };
+            for &p in &self.exceptions {
+                if let Some(k) = ints.get_mut(usize::from(p)) {
+                    *k = fill;
+                }
             }
         }
-        let min = self.ints.iter().copied().min().unwrap_or(0);
-        let max = self.ints.iter().copied().max().unwrap_or(0);
-        let range = (max as u64).wrapping_sub(min as u64);
+        let range = max.wrapping_sub(min);
         let bit_width = u64::BITS - range.leading_zeros();
         out.extend_from_slice(&[exponent, factor]);
-        out.extend_from_slice(&(self.exceptions.len() as u16).to_le_bytes());
-        out.extend_from_slice(&(min as u64).to_le_bytes()[..T::WIDTH]);
+        out.extend_from_slice(&(exceptions as u16).to_le_bytes());
+        out.extend_from_slice(&min.to_le_bytes()[..T::WIDTH]);
         out.push(bit_width as u8);
         if bit_width > 0 {
-            self.deltas.clear();
-            self.deltas.extend(
-                self.ints
-                    .iter()
-                    .map(|&k| (k as u64).wrapping_sub(min as u64)),
-            );
-            self.deltas.resize(v.len().div_ceil(8) * 8, 0);
+            for k in &mut ints[..n] {
+                *k = k.wrapping_sub(min);
+            }
             let at = out.len();
-            pack(&self.deltas, bit_width, out);
-            out.truncate(at + (v.len() * bit_width as usize).div_ceil(8));
+            pack(ints, bit_width, out);
+            out.truncate(at + (n * bit_width as usize).div_ceil(8));
         }
-        out.reserve(self.exceptions.len() * (2 + T::WIDTH));
+        out.reserve(exceptions * (2 + T::WIDTH));
         out.extend(self.exceptions.iter().flat_map(|p| p.to_le_bytes()));
         for &p in &self.exceptions {
             if let Some(x) = v.get(usize::from(p)) {
@@ -204,31 +222,170 @@ fn exception_bits<T: AlpFloat>() -> u64 {
     T::WIDTH as u64 * 8 + 16
 }
 
-/// The estimated bits of `sample` under `pair`; `None` when `strict` and fewer than 2 values
-/// are encodable.
-fn estimate<T: AlpFloat>(sample: &[T], (exponent, factor): Pair, strict: bool) -> Option<u64> {
+/// Samples [`estimate`] reads between checks of its bound.
+const ESTIMATE_BLOCK: usize = 32;
+
+/// The estimated bits of `sample` under `pair`: every value at the bit width of the encodable
+/// values' range, plus [`exception_bits`] per exception. `None` when `strict` and fewer than 2
+/// values are encodable, or when the estimate is sure to reach `give_up` (what is known after
+/// each block of samples, the exceptions so far and the bit width of the range so far, only
+/// grows).
+fn estimate<T: AlpFloat>(
+    sample: &[T],
+    (exponent, factor): Pair,
+    strict: bool,
+    give_up: u64,
+) -> Option<u64> {
     let enc = T::encode_scale(exponent, factor);
     let dec = T::decode_scale(exponent, factor);
-    let mut exceptions = 0u64;
-    let (mut min, mut max) = (i64::MAX, i64::MIN);
-    for &x in sample {
-        let k = x.to_int(enc);
-        // Branch-free: exceptions leave the range as it is.
-        let exact = T::from_int(k, dec) == x;
-        exceptions += u64::from(!exact);
-        min = min.min(if exact { k } else { i64::MAX });
-        max = max.max(if exact { k } else { i64::MIN });
-    }
     let n = sample.len() as u64;
-    if strict && n - exceptions < 2 {
+    let mut found = Pass::NONE;
+    for block in sample.chunks(ESTIMATE_BLOCK) {
+        found = found.and(pass(block, enc, dec, &mut [], &mut []));
+        if found.exceptions * exception_bits::<T>() + n * found.width() >= give_up {
+            return None;
+        }
+    }
+    if strict && n - found.exceptions < 2 {
         return None;
     }
-    if exceptions == n {
-        return Some(n * exception_bits::<T>());
+    // All exceptions: no range, so nothing packed.
+    Some(n * found.width() + found.exceptions * exception_bits::<T>())
+}
+
+/// What a trial pass over values found.
+#[derive(Debug, Clone, Copy)]
+struct Pass {
+    /// The values that are exceptions.
+    exceptions: u64,
+    /// The smallest and largest integer of the others (`i64::MAX` and `i64::MIN` if none).
+    lo: i64,
+    hi: i64,
+}
+
+impl Pass {
+    const NONE: Pass = Pass {
+        exceptions: 0,
+        lo: i64::MAX,
+        hi: i64::MIN,
+    };
+
+    /// Both passes' findings.
+    fn and(self, other: Pass) -> Pass {
+        Pass {
+            exceptions: self.exceptions + other.exceptions,
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
     }
-    let range = (max as u64).wrapping_sub(min as u64);
-    let bit_width = u64::from(u64::BITS - range.leading_zeros());
-    Some(n * bit_width + exceptions * exception_bits::<T>())
+
+    /// The smallest and largest integer, if any value was no exception.
+    fn range(self) -> Option<(i64, i64)> {
+        (self.lo <= self.hi).then_some((self.lo, self.hi))
+    }
+
+    /// The bits of the range's deltas (0 without one).
+    fn width(self) -> u64 {
+        self.range().map_or(0, |(lo, hi)| {
+            let span = (hi as u64).wrapping_sub(lo as u64);
+            u64::from(u64::BITS - span.leading_zeros())
+        })
+    }
+}
+
+/// Trial-encodes `values` under the scales. When `ints` and `misses` are as long as `values`,
+/// each value's integer goes into `ints`, and into `misses` 1 where it is an exception.
+fn pass<T: AlpFloat>(
+    values: &[T],
+    enc: (T, T),
+    dec: (T, T),
+    ints: &mut [u64],
+    misses: &mut [u8],
+) -> Pass {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, just checked.
+        let found = unsafe { pass_avx2(values, enc, dec, ints, misses) };
+        return found.unwrap_or_else(|| pass_exact(values, enc, dec, ints, misses));
+    }
+    pass_vectorized(values, enc, dec, ints, misses)
+        .unwrap_or_else(|| pass_exact(values, enc, dec, ints, misses))
+}
+
+/// [`pass_vectorized`] with AVX2's 4-lane 64-bit compares.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pass_avx2<T: AlpFloat>(
+    values: &[T],
+    enc: (T, T),
+    dec: (T, T),
+    ints: &mut [u64],
+    misses: &mut [u8],
+) -> Option<Pass> {
+    pass_vectorized(values, enc, dec, ints, misses)
+}
+
+/// [`pass`] by branch-free loops the compiler vectorizes, the integers by
+/// [`AlpFloat::int_fast`]; `None` when a rounded value is past its reach.
+#[inline(always)]
+fn pass_vectorized<T: AlpFloat>(
+    values: &[T],
+    enc: (T, T),
+    dec: (T, T),
+    ints: &mut [u64],
+    misses: &mut [u8],
+) -> Option<Pass> {
+    let mut found = Pass::NONE;
+    let mut big = false;
+    // Exceptions leave the range as it is.
+    let mut take = |x: T| {
+        let (r, exact) = x.trial(enc, dec);
+        let k = r.int_fast();
+        found.exceptions += u64::from(!exact);
+        found.lo = found.lo.min(if exact { k } else { i64::MAX });
+        found.hi = found.hi.max(if exact { k } else { i64::MIN });
+        big |= (r.abs() >= T::FAST_INT) & (r.abs() < T::INFINITY);
+        (k, exact)
+    };
+    if ints.len() >= values.len() && misses.len() >= values.len() {
+        for ((&x, k), miss) in values.iter().zip(ints).zip(misses) {
+            let (int, exact) = take(x);
+            *k = int as u64;
+            *miss = u8::from(!exact);
+        }
+    } else {
+        for &x in values {
+            take(x);
+        }
+    }
+    (!big).then_some(found)
+}
+
+/// [`pass`] by scalar conversions, one value at a time.
+fn pass_exact<T: AlpFloat>(
+    values: &[T],
+    enc: (T, T),
+    dec: (T, T),
+    ints: &mut [u64],
+    misses: &mut [u8],
+) -> Pass {
+    let mut found = Pass::NONE;
+    for (i, &x) in values.iter().enumerate() {
+        let (k, exact) = x.trial_int(enc, dec);
+        if let Some(slot) = ints.get_mut(i) {
+            *slot = k as u64;
+        }
+        if let Some(slot) = misses.get_mut(i) {
+            *slot = u8::from(!exact);
+        }
+        if exact {
+            found.lo = found.lo.min(k);
+            found.hi = found.hi.max(k);
+        } else {
+            found.exceptions += 1;
+        }
+    }
+    found
 }
 
 /// The chunk's candidate pairs, from the first page's values.
@@ -243,7 +400,9 @@ fn candidates<T: AlpFloat>(values: &[T], sample_buf: &mut Vec<T>) -> Vec<Pair> {
         let mut best_size = sample_buf.len() as u64 * (exception_bits::<T>() + T::WIDTH as u64 * 8);
         for exponent in 0..=T::MAX_EXPONENT {
             for factor in 0..=exponent {
-                let Some(size) = estimate(sample_buf, (exponent, factor), true) else {
+                // Given up on: larger than the best, which it cannot replace.
+                let Some(size) = estimate(sample_buf, (exponent, factor), true, best_size + 1)
+                else {
                     continue;
                 };
                 // Smaller wins; on a tie, the larger exponent, then the larger factor.
