@@ -66,6 +66,7 @@ def write_table(
     encryption_properties: Optional[FileEncryptionProperties] = None,
     variant_shredding: Optional[Mapping[str, pa.DataType]] = None,
     store_decimal_as_integer: bool = False,
+    float_total_order: bool = False,
 ) -> None: ...
 
 def merge(

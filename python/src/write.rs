@@ -359,9 +359,11 @@ impl ParquetWriter {
 /// file-like object). `variant_shredding`: a `typed_value` schema (a pyarrow type) by
 /// Variant column path (`outer.v` within structs), that column shredded by it.
 /// `store_decimal_as_integer`: decimals of up to 9 digits as INT32 and up to 18 as INT64 (as
-/// pyarrow's option of that name), else FIXED_LEN_BYTE_ARRAY.
+/// pyarrow's option of that name), else FIXED_LEN_BYTE_ARRAY. `float_total_order`: float
+/// statistics under IEEE_754_TOTAL_ORDER (as parquet-rs writes them; readers that do not know
+/// the order, pyarrow 26 among them, ignore their min/max), else TYPE_ORDER.
 #[pyfunction]
-#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=false))]
+#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=false, float_total_order=false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_table(
     py: Python<'_>,
@@ -379,6 +381,7 @@ pub(crate) fn write_table(
     encryption_properties: Option<PyRef<'_, PyFileEncryptionProperties>>,
     variant_shredding: Option<std::collections::HashMap<String, Bound<'_, PyAny>>>,
     store_decimal_as_integer: bool,
+    float_total_order: bool,
 ) -> PyResult<()> {
     let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
     let schema = stream.schema();
@@ -394,7 +397,9 @@ pub(crate) fn write_table(
         write_footer_index,
         encryption_properties.as_deref(),
     )?;
-    props = props.decimal_as_integer(store_decimal_as_integer);
+    props = props
+        .decimal_as_integer(store_decimal_as_integer)
+        .float_total_order(float_total_order);
     for (column, t) in variant_shredding.unwrap_or_default() {
         props = props.variant_shredding(&column, arrow_schema::DataType::from_pyarrow_bound(&t)?);
     }

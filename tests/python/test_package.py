@@ -529,3 +529,28 @@ def test_store_decimal_as_integer_as_pyarrow_writes_it(tmp_path):
     parq.write_table(table, ours)
     meta = pq.ParquetFile(ours).metadata
     assert {meta.schema.column(i).physical_type for i in range(3)} == {"FIXED_LEN_BYTE_ARRAY"}
+
+
+def test_float_total_order_statistics_as_peers_read_them(tmp_path):
+    # NaN counts as DuckDB reads them, whatever the order; min/max under IEEE_754_TOTAL_ORDER
+    # are ignored by pyarrow 26 (it knows TYPE_ORDER only) and kept under TYPE_ORDER.
+    values = [float("nan") if i % 5 == 0 else (i - 150) / 4 for i in range(300)]
+    values[7] = None
+    table = pa.table({"x": pa.array(values, pa.float64())})
+    nans = sum(1 for v in values if v is not None and v != v)
+    finite = [v for v in values if v is not None and v == v]
+    for total_order in (False, True):
+        path = tmp_path / f"total-{total_order}.parquet"
+        parq.write_table(table, path, float_total_order=total_order)
+        back = pq.read_table(path).column("x").to_pylist()
+        assert [repr(v) for v in back] == [repr(v) for v in values]
+        con = duckdb.connect()
+        rows = con.execute(
+            "SELECT stats_nan_count FROM parquet_metadata(?)", [str(path)]
+        ).fetchall()
+        con.close()
+        assert rows == [(nans,)]
+        stats = pq.ParquetFile(path).metadata.row_group(0).column(0).statistics
+        assert stats.has_min_max is (not total_order)
+        if not total_order:
+            assert (stats.min, stats.max) == (min(finite), max(finite))
