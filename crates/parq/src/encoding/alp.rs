@@ -97,6 +97,8 @@ pub trait AlpFloat:
     fn from_raw(bits: Self::Bits) -> Self;
     /// The raw bits as a `u64`.
     fn bits_u64(self) -> u64;
+    /// The values as `f64`s, when they are.
+    fn as_f64s(values: &[Self]) -> Option<&[f64]>;
 }
 
 impl AlpFloat for f64 {
@@ -164,6 +166,10 @@ impl AlpFloat for f64 {
     fn bits_u64(self) -> u64 {
         self.to_bits()
     }
+    #[inline(always)]
+    fn as_f64s(values: &[f64]) -> Option<&[f64]> {
+        Some(values)
+    }
 }
 
 impl AlpFloat for f32 {
@@ -224,6 +230,10 @@ impl AlpFloat for f32 {
     #[inline(always)]
     fn bits_u64(self) -> u64 {
         u64::from(self.to_bits())
+    }
+    #[inline(always)]
+    fn as_f64s(_: &[f32]) -> Option<&[f64]> {
+        None
     }
 }
 

@@ -303,6 +303,21 @@ fn pass<T: AlpFloat>(
     misses: &mut [u8],
 ) -> Pass {
     #[cfg(target_arch = "x86_64")]
+    if let Some(doubles) = T::as_f64s(values) {
+        if has_avx512() {
+            let enc = (
+                f64::from_bits(enc.0.bits_u64()),
+                f64::from_bits(enc.1.bits_u64()),
+            );
+            let dec = (
+                f64::from_bits(dec.0.bits_u64()),
+                f64::from_bits(dec.1.bits_u64()),
+            );
+            // SAFETY: the CPU has these AVX-512 features, just checked.
+            return unsafe { pass_avx512(doubles, enc, dec, ints, misses) };
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, just checked.
         let found = unsafe { pass_avx2(values, enc, dec, ints, misses) };
@@ -323,6 +338,95 @@ unsafe fn pass_avx2<T: AlpFloat>(
     misses: &mut [u8],
 ) -> Option<Pass> {
     pass_vectorized(values, enc, dec, ints, misses)
+}
+
+/// Whether the CPU has the AVX-512 features [`pass_avx512`] takes.
+#[cfg(target_arch = "x86_64")]
+fn has_avx512() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+}
+
+/// [`pass`] of `f64` values 8 lanes at a time, right at every magnitude: the rounded values
+/// go to `i64` and back by AVX-512 DQ's conversions (the reader's `k as f64`), as
+/// [`AlpFloat::trial_int`] does one value at a time; the last `len % 8` values go to
+/// [`pass_exact`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl")]
+fn pass_avx512(
+    values: &[f64],
+    enc: (f64, f64),
+    dec: (f64, f64),
+    ints: &mut [u64],
+    misses: &mut [u8],
+) -> Pass {
+    use std::arch::x86_64::*;
+    // As `trial_int`: the largest scaled magnitude encoded, and 2^52 + 2^51.
+    const LIMIT: f64 = 9223372036854775000.0;
+    const MAGIC: f64 = 6755399441055744.0;
+    const TWO_63: f64 = 9223372036854775808.0;
+    let store = ints.len() >= values.len() && misses.len() >= values.len();
+    let (e0, e1) = (_mm512_set1_pd(enc.0), _mm512_set1_pd(enc.1));
+    let (d0, d1) = (_mm512_set1_pd(dec.0), _mm512_set1_pd(dec.1));
+    let (limit, magic, two_63) = (
+        _mm512_set1_pd(LIMIT),
+        _mm512_set1_pd(MAGIC),
+        _mm512_set1_pd(TWO_63),
+    );
+    let (i64_max, ones) = (_mm512_set1_epi64(i64::MAX), _mm_set1_epi8(1));
+    let mut lo = _mm512_set1_epi64(i64::MAX);
+    let mut hi = _mm512_set1_epi64(i64::MIN);
+    let mut exceptions = 0u64;
+    let whole = values.len() / 8 * 8;
+    for (i, chunk) in values[..whole].chunks_exact(8).enumerate() {
+        // SAFETY: `chunk` holds 8 `f64`, the 64 bytes read.
+        let x = unsafe { _mm512_loadu_pd(chunk.as_ptr()) };
+        let s = _mm512_mul_pd(_mm512_mul_pd(x, e0), e1);
+        // False for NaN.
+        let inside = _mm512_cmp_pd_mask::<_CMP_LE_OQ>(_mm512_abs_pd(s), limit);
+        let r = _mm512_sub_pd(_mm512_add_pd(s, magic), magic);
+        // `as i64` saturates where the conversion gives i64::MIN: at 2^63 (inside's largest).
+        let k = _mm512_cvttpd_epi64(r);
+        let k = _mm512_mask_mov_epi64(k, _mm512_cmp_pd_mask::<_CMP_GE_OQ>(r, two_63), i64_max);
+        let k = _mm512_maskz_mov_epi64(inside, k);
+        let back = _mm512_mul_pd(_mm512_mul_pd(_mm512_cvtepi64_pd(k), d0), d1);
+        let same = _mm512_cmpeq_epi64_mask(_mm512_castpd_si512(back), _mm512_castpd_si512(x));
+        let exact = inside & same;
+        exceptions += u64::from((!exact).count_ones());
+        lo = _mm512_mask_min_epi64(lo, exact, lo, k);
+        hi = _mm512_mask_max_epi64(hi, exact, hi, k);
+        if store {
+            let at = i * 8;
+            if let (Some(k_out), Some(m_out)) =
+                (ints.get_mut(at..at + 8), misses.get_mut(at..at + 8))
+            {
+                // SAFETY: `k_out` holds 8 `u64`, the 64 bytes written.
+                unsafe { _mm512_storeu_si512(k_out.as_mut_ptr().cast(), k) };
+                let m = _mm_maskz_mov_epi8(u16::from(!exact), ones);
+                // SAFETY: `m_out` holds 8 bytes, the low 8 of `m` written.
+                unsafe { _mm_storel_epi64(m_out.as_mut_ptr().cast(), m) };
+            }
+        }
+    }
+    let found = Pass {
+        exceptions,
+        lo: _mm512_reduce_min_epi64(lo),
+        hi: _mm512_reduce_max_epi64(hi),
+    };
+    let (ints_tail, misses_tail) = if store {
+        (&mut ints[whole..], &mut misses[whole..])
+    } else {
+        (&mut [][..], &mut [][..])
+    };
+    found.and(pass_exact(
+        &values[whole..],
+        enc,
+        dec,
+        ints_tail,
+        misses_tail,
+    ))
 }
 
 /// [`pass`] by branch-free loops the compiler vectorizes, the integers by
@@ -450,6 +554,114 @@ mod tests {
         let back = round_trip(&w);
         assert!(back.iter().zip(&w).all(|(a, b)| a.to_bits() == b.to_bits()));
         assert!(round_trip::<f64>(&[]).is_empty());
+    }
+
+    /// Runs [`pass_avx512`] and [`pass_exact`] on `values` under every pair, with and without
+    /// the outputs, and fails where any finding, integer or exception flag differs.
+    #[cfg(target_arch = "x86_64")]
+    fn same_as_exact(values: &[f64]) {
+        for exponent in 0..=f64::MAX_EXPONENT {
+            for factor in 0..=exponent {
+                let enc = f64::encode_scale(exponent, factor);
+                let dec = f64::decode_scale(exponent, factor);
+                let n = values.len();
+                let (mut ints, mut misses) = (vec![7; n], vec![7; n]);
+                let (mut ints_ref, mut misses_ref) = (vec![9; n], vec![9; n]);
+                // SAFETY: the caller checked the CPU has the features.
+                let got = unsafe { pass_avx512(values, enc, dec, &mut ints, &mut misses) };
+                let want = pass_exact(values, enc, dec, &mut ints_ref, &mut misses_ref);
+                // SAFETY: as above.
+                let bare = unsafe { pass_avx512(values, enc, dec, &mut [], &mut []) };
+                let pair = (exponent, factor);
+                for found in [got, bare] {
+                    assert_eq!(found.exceptions, want.exceptions, "{pair:?}");
+                    assert_eq!((found.lo, found.hi), (want.lo, want.hi), "{pair:?}");
+                }
+                for i in 0..n {
+                    let x = values[i];
+                    assert_eq!(
+                        misses[i],
+                        misses_ref[i],
+                        "{pair:?} {x:e} ({:#x})",
+                        x.to_bits()
+                    );
+                    assert_eq!(ints[i], ints_ref[i], "{pair:?} {x:e} ({:#x})", x.to_bits());
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx512_pass_matches_exact_pass() {
+        if !has_avx512() {
+            return;
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Any bits, then random values like the bench's scan-value, then decimals.
+        let bits: Vec<f64> = (0..2001).map(|_| f64::from_bits(next())).collect();
+        same_as_exact(&bits);
+        let scaled: Vec<f64> = (0..1027)
+            .map(|_| {
+                let x = (next() >> 11) as f64 / (1u64 << 53) as f64 * 1000.0;
+                if next() % 2 == 0 {
+                    x
+                } else {
+                    -x
+                }
+            })
+            .collect();
+        same_as_exact(&scaled);
+        let decimals: Vec<f64> = (0..1029)
+            .map(|_| (next() % 2_000_001) as f64 / 100.0 - 10_000.0)
+            .collect();
+        same_as_exact(&decimals);
+        let mut special = vec![
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            5e-324,
+            -5e-324,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::MIN,
+            1.0,
+            -1.0,
+            0.5,
+            -0.5,
+            1.5,
+            -2.5,
+        ];
+        // Around 2^51 to 2^63 once scaled (each pair scales by at most 10^18 and at least
+        // 10^-18), and a few floats either side of each.
+        for power in 49..=64 {
+            let t = (power as f64).exp2();
+            for scale in (-18..=2).map(|p| 10f64.powi(p)) {
+                for m in [t, t * 0.75, t * 1.5, t - 1024.0, 9223372036854775000.0] {
+                    let x = m * scale;
+                    for d in 0..4 {
+                        for y in [x, -x] {
+                            special.push(f64::from_bits(y.to_bits().wrapping_add(d)));
+                            special.push(f64::from_bits(y.to_bits().wrapping_sub(d)));
+                        }
+                    }
+                }
+            }
+        }
+        same_as_exact(&special);
+        // Short slices, all tail or a lane and a tail.
+        for len in 0..20 {
+            same_as_exact(&special[..len]);
+        }
     }
 
     #[test]
