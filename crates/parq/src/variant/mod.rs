@@ -6,11 +6,10 @@
 //! - [`value`]: [`Metadata`] (the dictionary of field names) and [`Variant`] (one value,
 //!   objects and arrays read lazily from their bytes);
 //! - [`encode`]: values and objects / arrays written in the binary encoding;
-//! - [`shred`]: the allowed `typed_value` types and [`unshred`], a shredded group's Arrow
+//! - [`mod@shred`]: the allowed `typed_value` types and [`unshred`], a shredded group's Arrow
 //!   struct as the unshredded `struct<metadata, value>`;
 //! - [`split`]: the writer's side, values shredded by a `typed_value` schema
-//!   ([`shredded_field`], [`shred`]) or checked as they are ([`check_values`]).
-
+//!   ([`shredded_field`], [`shred()`]) or checked as they are ([`check_values`]).
 //!
 //! A Variant column is read as the Arrow extension type [`EXTENSION_NAME`] (field metadata
 //! `ARROW:extension:name`, empty `ARROW:extension:metadata`) on a
