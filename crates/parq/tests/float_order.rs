@@ -9,17 +9,15 @@
 //! the statistics rule out: a row group with NaNs is kept for the terms a NaN satisfies.
 
 mod common;
-use common::{run_python, testdata, tmp_dir};
+use common::{filtered_rows, int_lines, run_python, testdata, tmp_dir};
 
 use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::Int64Type;
 use arrow_array::{ArrayRef, Float32Array, Float64Array, Int64Array, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use bytes::Bytes;
-use parq::read::{parse_filter, ParquetReader};
 use parq::write::file::ParquetWriter;
 use parq::write::properties::WriterProperties as ParqProps;
 use parquet::arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
@@ -343,39 +341,7 @@ for e in sys.argv[3:]:
 "#,
         &[&[file.to_str().unwrap(), column][..], &exprs[..]].concat(),
     );
-    out.lines()
-        .map(|l| {
-            l.split(',')
-                .filter(|s| !s.is_empty())
-                .map(|s| s.parse().unwrap())
-                .collect()
-        })
-        .collect()
-}
-
-/// parq's rows (`i`, or the row number where the file has none) and row groups skipped.
-fn parq_rows(file: &Path, sql: &str) -> (Vec<i64>, usize) {
-    let has_i = ParquetReader::open(file)
-        .unwrap()
-        .schema()
-        .unwrap()
-        .column_with_name("i")
-        .is_some();
-    let reader = ParquetReader::open(file)
-        .unwrap()
-        .with_filter(parse_filter(sql).unwrap());
-    let mut batches = reader.batches().unwrap();
-    let mut rows = Vec::new();
-    for b in &mut batches {
-        let b = b.unwrap_or_else(|e| panic!("{sql}: {e}"));
-        if has_i {
-            let i = b.column_by_name("i").unwrap().as_primitive::<Int64Type>();
-            rows.extend(i.values().iter().copied());
-        } else {
-            rows.push(b.num_rows() as i64);
-        }
-    }
-    (rows, batches.stats().row_groups_skipped)
+    int_lines(&out)
 }
 
 /// Filters as parq SQL and as pyarrow compute expressions, and the row groups of
@@ -418,7 +384,7 @@ fn filters_keep_pyarrows_rows_and_skip_what_total_order_statistics_allow() {
                 .collect();
             let want = pyarrow_rows(&path, column, &refs);
             for (((sql, _), rows), (_, _, skips)) in pairs.iter().zip(&want).zip(FILTERS) {
-                let (got, skipped) = parq_rows(&path, sql);
+                let (got, skipped) = filtered_rows(&path, sql);
                 assert_eq!(&got, rows, "{name}: {sql}");
                 if check_skips {
                     assert_eq!(skipped, *skips, "{name}: {sql}: row groups skipped");
@@ -457,7 +423,7 @@ fn parquet_mr_nan_count_file_filters_like_pyarrow() {
         for ((sql, _), rows) in pairs.iter().zip(&want) {
             // The file has no row-number column: compare the kept row counts per batch
             // sum, and the values through pyarrow's row count.
-            let (got, skipped) = parq_rows(&file, sql);
+            let (got, skipped) = filtered_rows(&file, sql);
             assert_eq!(
                 got.iter().sum::<i64>(),
                 rows.len() as i64,

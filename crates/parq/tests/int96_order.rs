@@ -6,14 +6,11 @@
 //! predicate out (computed here from the timestamps written).
 
 mod common;
-use common::{run_python, tmp_dir};
+use common::{filtered_rows, int_lines, run_python, tmp_dir};
 
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::Int64Type;
-use parq::read::{parse_filter, ParquetReader};
 use parquet::basic::ColumnOrder as PColumnOrder;
 use parquet::column::writer::ColumnWriter;
 use parquet::data_type::Int96;
@@ -104,28 +101,7 @@ for a in sys.argv[2:]:
 "#,
         &args,
     );
-    out.lines()
-        .map(|l| {
-            l.split(',')
-                .filter(|s| !s.is_empty())
-                .map(|s| s.parse().unwrap())
-                .collect()
-        })
-        .collect()
-}
-
-fn parq_rows(file: &Path, sql: &str) -> (Vec<i64>, usize) {
-    let reader = ParquetReader::open(file)
-        .unwrap()
-        .with_filter(parse_filter(sql).unwrap());
-    let mut batches = reader.batches().unwrap();
-    let mut rows = Vec::new();
-    for b in &mut batches {
-        let b = b.unwrap_or_else(|e| panic!("{sql}: {e}"));
-        let i = b.column_by_name("i").unwrap().as_primitive::<Int64Type>();
-        rows.extend(i.values().iter().copied());
-    }
-    (rows, batches.stats().row_groups_skipped)
+    int_lines(&out)
 }
 
 /// `ts` as the SQL literal parq takes for a timestamp (UTC, nanoseconds).
@@ -176,7 +152,7 @@ fn int96_timestamp_order_statistics_prune_like_their_values() {
     let mut skipped_total = 0;
     for ((t, _, op), rows) in cases.iter().zip(&want) {
         let sql = format!("t {op} {}", sql_time(*t));
-        let (got, skipped) = parq_rows(&path, &sql);
+        let (got, skipped) = filtered_rows(&path, &sql);
         assert_eq!(&got, rows, "{sql}");
         // A row group is skipped exactly when none of its timestamps can match.
         let cmp = |v: i64| match *op {
@@ -218,7 +194,7 @@ pq.write_table(t, sys.argv[1], row_group_size=4, use_deprecated_int96_timestamps
     );
     let want = pyarrow_rows(&path, &[DAY_NANOS], &["greater_equal"]);
     let sql = format!("t >= {}", sql_time(DAY_NANOS));
-    let (got, skipped) = parq_rows(&path, &sql);
+    let (got, skipped) = filtered_rows(&path, &sql);
     assert_eq!(got, want[0]);
     assert_eq!(skipped, 0);
 }

@@ -618,3 +618,35 @@ pub fn java_dump(batch: &RecordBatch) -> String {
     }
     out
 }
+
+/// The `i` values of the rows parq's filter `sql` keeps of `file` (each batch's row count
+/// where the file has no `i` column), and the row groups its statistics skipped.
+pub fn filtered_rows(file: &Path, sql: &str) -> (Vec<i64>, usize) {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    let reader = parq::read::ParquetReader::open(file)
+        .unwrap()
+        .with_filter(parq::read::parse_filter(sql).unwrap());
+    let mut batches = reader.batches().unwrap();
+    let mut rows = Vec::new();
+    for b in &mut batches {
+        let b = b.unwrap_or_else(|e| panic!("{sql}: {e}"));
+        match b.column_by_name("i") {
+            Some(i) => rows.extend(i.as_primitive::<Int64Type>().values().iter().copied()),
+            None => rows.push(b.num_rows() as i64),
+        }
+    }
+    (rows, batches.stats().row_groups_skipped)
+}
+
+/// Lines of comma-separated integers (a Python script's output), a vector per line.
+pub fn int_lines(out: &str) -> Vec<Vec<i64>> {
+    out.lines()
+        .map(|l| {
+            l.split(',')
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().unwrap())
+                .collect()
+        })
+        .collect()
+}
