@@ -20,16 +20,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
-use arrow_array::{Array, ArrayRef, BinaryArray, Int64Array, RecordBatch, StructArray};
+use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, StructArray};
 use arrow_schema::{DataType, Field, Fields, Schema};
-use parq::variant::{encode, unshred, EXTENSION_NAME};
+use parq::variant::unshred;
 use parq::{ErrorKind, ParquetReader, ParquetWriter, ReadOptions, WriterProperties};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::statistics::Statistics;
 
 mod common;
 
-use common::variant::{canon_of, case_files, split};
+use common::variant::{
+    canon_of, case_files, int64, object, primitive, split, string, variant_batch,
+};
 
 fn cases_dir() -> PathBuf {
     common::testdata()
@@ -243,57 +245,6 @@ fn shredded_variant_cases_written_again_read_equal() {
     assert!(same >= 150, "{same}");
 }
 
-/// Metadata with names `a`, `b`, `c` (sorted) and object values built from `(id, bytes)`.
-const META: &[u8] = &[0x11, 3, 0, 1, 2, 3, b'a', b'b', b'c'];
-
-fn int64(x: i64) -> Vec<u8> {
-    let mut out = Vec::new();
-    encode::write(&mut out, &parq::variant::Variant::Int64(x)).unwrap();
-    out
-}
-
-fn string(s: &str) -> Vec<u8> {
-    let mut out = Vec::new();
-    encode::write(&mut out, &parq::variant::Variant::String(s)).unwrap();
-    out
-}
-
-fn object(fields: &[(usize, Vec<u8>)]) -> Vec<u8> {
-    let refs: Vec<(usize, &[u8])> = fields.iter().map(|(i, b)| (*i, b.as_slice())).collect();
-    let mut out = Vec::new();
-    encode::object(&mut out, &refs).unwrap();
-    out
-}
-
-/// A batch of `id` and Variant column `v` of `values` (`None`: a null row).
-fn variant_batch(values: Vec<Option<Vec<u8>>>) -> RecordBatch {
-    let n = values.len();
-    let metadata = BinaryArray::from_iter_values(std::iter::repeat_n(META, n));
-    let value = BinaryArray::from_iter_values(values.iter().map(|v| v.clone().unwrap_or(vec![0])));
-    let nulls: arrow_buffer::NullBuffer = values.iter().map(Option::is_some).collect();
-    let fields = Fields::from(vec![
-        Field::new("metadata", DataType::Binary, false),
-        Field::new("value", DataType::Binary, false),
-    ]);
-    let v = StructArray::new(
-        fields.clone(),
-        vec![Arc::new(metadata) as ArrayRef, Arc::new(value)],
-        Some(nulls),
-    );
-    let field = Field::new("v", DataType::Struct(fields), true).with_metadata(
-        std::collections::HashMap::from([
-            (
-                "ARROW:extension:name".to_string(),
-                EXTENSION_NAME.to_string(),
-            ),
-            ("ARROW:extension:metadata".to_string(), String::new()),
-        ]),
-    );
-    let schema = Schema::new(vec![Field::new("id", DataType::Int64, false), field]);
-    let ids = Int64Array::from_iter_values(0..n as i64);
-    RecordBatch::try_new(Arc::new(schema), vec![Arc::new(ids), Arc::new(v)]).unwrap()
-}
-
 #[test]
 fn shredded_rows_of_every_shape_read_by_duckdb_and_60() {
     // Row i: {"a": i, "b": "s<i>"}, but every 7th has a string `a`, every 11th an extra
@@ -384,12 +335,6 @@ print(duckdb.sql(f"select count(*) from '{p}' where try_cast(v.a as BIGINT) > 25
     let batches: Vec<RecordBatch> = builder.build().unwrap().map(Result::unwrap).collect();
     let total: usize = batches.iter().map(RecordBatch::num_rows).sum();
     assert_eq!(total, 300);
-}
-
-fn primitive(v: parq::variant::Variant<'_>) -> Vec<u8> {
-    let mut out = Vec::new();
-    encode::write(&mut out, &v).unwrap();
-    out
 }
 
 #[test]
