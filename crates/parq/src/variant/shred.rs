@@ -164,7 +164,7 @@ impl<'a> Group<'a> {
 }
 
 /// Bytes of binary array `a` at `row`, `None` when null.
-pub(super) fn binary_at(a: &ArrayRef, row: usize) -> Result<Option<&[u8]>> {
+pub(crate) fn binary_at(a: &ArrayRef, row: usize) -> Result<Option<&[u8]>> {
     if a.is_null(row) {
         return Ok(None);
     }

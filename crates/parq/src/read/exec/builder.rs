@@ -17,10 +17,11 @@ use crate::read::decode::leaf::{ChunkSource, ColumnOptions};
 use crate::read::exec::decoder::ParquetDecoder;
 use crate::read::exec::prune::{BloomWant, Setup, Stage};
 use crate::read::exec::stats::{data_pages, row_group_rows, ReadStats};
-use crate::read::filter::bind::BoundFilter;
+use crate::read::filter::bind::{top_level, BoundFilter, Resolved};
+use crate::read::filter::path::{file_field, file_leaves, find, plan_leaves, resolve, Target};
 use crate::read::filter::predicate::Predicate;
 use crate::read::options::ReadOptions;
-use crate::read::plan::fields::{plan, ColumnSelection, Plan, Shape};
+use crate::read::plan::fields::{plan, ColumnSelection, Node, Plan, Shape};
 use crate::read::plan::selection::RowSelection;
 use crate::schema::FileKeyValues;
 use crate::{Error, ErrorKind, Result};
@@ -210,19 +211,10 @@ impl ParquetDecoderBuilder {
         }
     }
 
-    /// The read plan of the chosen columns, and of the top-level fields `extra` after them.
-    fn plan(&self, extra: &[&str]) -> Result<Plan> {
+    /// The read plan of the chosen columns, and of the fields `extra` as top-level nodes of
+    /// their own after them.
+    fn plan(&self, extra: &[ColumnSelection]) -> Result<Plan> {
         let row_groups = self.chosen_row_groups()?;
-        let columns = match (&self.columns, extra) {
-            (None, _) => None,
-            (Some(c), []) => Some(c.clone()),
-            (Some(c), extra) => Some(
-                c.iter()
-                    .cloned()
-                    .chain(extra.iter().map(|e| ColumnSelection::Path(e.to_string())))
-                    .collect(),
-            ),
-        };
         let key_values = self
             .key_values
             .get_or_init(|| FileKeyValues::of(&self.meta));
@@ -230,7 +222,8 @@ impl ParquetDecoderBuilder {
             &self.meta,
             key_values,
             &self.options,
-            columns.as_deref(),
+            self.columns.as_deref(),
+            extra,
             &row_groups,
         )
     }
@@ -242,25 +235,20 @@ impl ParquetDecoderBuilder {
         let (plan, filter) = match &self.filter {
             None => (chosen, None),
             Some(predicate) => {
-                let missing: Vec<&str> = predicate
-                    .columns()
-                    .into_iter()
-                    .filter(|c| chosen.schema.column_with_name(c).is_none())
-                    .collect();
+                let outputs = chosen.nodes.len();
+                let mut missing: Vec<ColumnSelection> = Vec::new();
+                for c in predicate.columns() {
+                    if let Some(extra) = filter_extra(&chosen, c)? {
+                        if !missing.contains(&extra) {
+                            missing.push(extra);
+                        }
+                    }
+                }
                 let plan = match missing.is_empty() {
                     true => chosen,
                     false => self.plan(&missing)?,
                 };
-                let outputs = plan.schema.fields().len() - missing.len();
-                let leaves: Vec<Option<usize>> = plan
-                    .nodes
-                    .iter()
-                    .map(|n| match n.shape {
-                        Shape::Leaf(j) => plan.leaves.get(j).map(|l| l.leaf),
-                        _ => None,
-                    })
-                    .collect();
-                let bound = BoundFilter::bind(predicate, &plan.schema, &leaves)?;
+                let bound = BoundFilter::bind_with(predicate, &mut |c| filter_column(&plan, c))?;
                 (plan, Some((bound, outputs)))
             }
         };
@@ -355,5 +343,87 @@ impl ParquetDecoderBuilder {
     /// The decoder of the chosen columns and row groups.
     pub fn build(&self) -> Result<ParquetDecoder> {
         ParquetDecoder::new(self.setup()?)
+    }
+}
+
+/// What a read of plan `chosen` must decode besides for filter column `name`: `None` when
+/// `chosen` holds it (a top-level field, a primitive field inside chosen structs, a whole
+/// Variant column), else the selection to plan after the chosen fields.
+fn filter_extra(chosen: &Plan, name: &str) -> Result<Option<ColumnSelection>> {
+    if chosen.schema.column_with_name(name).is_some() {
+        return Ok(None);
+    }
+    let select = |names: &[String]| ColumnSelection::Path(names.join("."));
+    Ok(match resolve(&chosen.file_fields, name)? {
+        Target::TopLevel => Some(ColumnSelection::Path(name.to_string())),
+        Target::Field { names, .. } => match find(&chosen.nodes, &names, &is_leaf) {
+            Some(_) => None,
+            None => Some(select(&names)),
+        },
+        Target::Variant { names, .. } => {
+            let whole = whole_variant(chosen, &names);
+            match find(&chosen.nodes, &names, &whole) {
+                Some(_) => None,
+                None => Some(select(&names)),
+            }
+        }
+    })
+}
+
+fn is_leaf(node: &Node) -> bool {
+    matches!(node.shape, Shape::Leaf(_))
+}
+
+/// Whether a plan node is the whole Variant column at `names` (all its leaves decoded).
+fn whole_variant<'a>(plan: &'a Plan, names: &'a [String]) -> impl Fn(&Node) -> bool + 'a {
+    let leaves = file_field(&plan.file_fields, names).map(file_leaves);
+    move |node: &Node| Some(plan_leaves(node)) == leaves
+}
+
+/// Where filter column `name` is in the read of `plan`: see [`BoundFilter::bind_with`].
+fn filter_column(plan: &Plan, name: &str) -> Result<Resolved> {
+    let leaves: Vec<Option<usize>> = plan
+        .nodes
+        .iter()
+        .map(|n| match n.shape {
+            Shape::Leaf(j) => plan.leaves.get(j).map(|l| l.leaf),
+            _ => None,
+        })
+        .collect();
+    if plan.schema.column_with_name(name).is_some() {
+        return top_level(&plan.schema, &leaves, name);
+    }
+    let lost = || crate::error::internal(format!("filter column `{name}` not in the read plan"));
+    match resolve(&plan.file_fields, name)? {
+        Target::TopLevel => top_level(&plan.schema, &leaves, name),
+        Target::Field { names, leaf } => {
+            let (index, path, node) = find(&plan.nodes, &names, &is_leaf).ok_or_else(lost)?;
+            Ok(Resolved {
+                index,
+                path,
+                leaf: Some(leaf),
+                data_type: node.field.data_type().clone(),
+                variant: None,
+            })
+        }
+        Target::Variant {
+            names,
+            fields,
+            shredded,
+        } => {
+            let whole = whole_variant(plan, &names);
+            let (index, path, _) = find(&plan.nodes, &names, &whole).ok_or_else(lost)?;
+            let (leaf, data_type) = match shredded.typed {
+                Some((leaf, t)) => (Some(leaf), t),
+                None => (None, arrow_schema::DataType::Null),
+            };
+            Ok(Resolved {
+                index,
+                path,
+                leaf,
+                data_type,
+                variant: Some((fields, shredded.value)),
+            })
+        }
     }
 }

@@ -18,12 +18,18 @@
 //! of the pages no row of which the predicate can keep are left out of the read.
 //!
 //! Bloom filters rule a row group out for `=` and `IN` (not under a negation) when none of
-//! the literals' hashes is in the column's filter: the literal hashed as the PLAIN encoding
-//! of the column's physical type (integers, dates and INT32 / INT64 decimals by value,
-//! floats except zeros and NaN, byte arrays by their bytes); times and timestamps, whose
-//! stored unit may differ from the Arrow type's, and other types use none.
+//! the literals' hashes is in the column's filter (`filter/blooms.rs`): the literal hashed
+//! as the PLAIN encoding of the column's physical type (integers, dates and INT32 / INT64
+//! decimals by value, floats except zeros and NaN, byte arrays by their bytes); times and
+//! timestamps, whose stored unit may differ from the Arrow type's, and other types use none.
+//!
+//! A column is a top-level field, a primitive field inside structs by its dotted path
+//! (`s.a.b`; a top-level name with dots in it is that field), or an object field of a
+//! Variant column (`v.a`): see `filter/path.rs`. A field inside structs is null where a
+//! struct above it is, and prunes by its own leaf's statistics, page index and Bloom filter.
+//! A Variant field is compared on each row's Variant value (`filter/variant.rs`) and prunes
+//! by its shredded `typed_value` leaf where its residual `value` leaf is all null.
 
-use std::cell::OnceCell;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -33,37 +39,60 @@ use arrow_array::{
     downcast_primitive_array, make_array, Array, ArrayRef, ArrowNativeTypeOp, ArrowPrimitiveType,
     BinaryArray, BooleanArray, Datum, PrimitiveArray, Scalar,
 };
-use arrow_buffer::BooleanBuffer;
+use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_cast::{cast_with_options, CastOptions};
 use arrow_schema::{DataType, Schema};
 
-use crate::bloom::Sbbf;
 use crate::error::arrow_error;
 use crate::format::footer::{ColumnIndexView, OffsetIndexView};
-use crate::format::metadata::{FileMetaData, PhysicalType};
+use crate::format::metadata::FileMetaData;
 use crate::read::filter::predicate::{CmpOp, Literal, Predicate};
 use crate::read::filter::stats::{
     is_decimal, is_nan, positive_zero, stat_array, usable_bounds, value_type, ChunkStats,
 };
+use crate::read::filter::variant::{typed_literal, TypedLiteral};
 use crate::read::plan::selection::RowSelection;
 use crate::{Error, ErrorKind, Result};
 
-/// A bound column: its index in the decoded batch and its Parquet leaf.
+/// What a filter column is in a read: see [`BoundFilter::bind_with`].
 #[derive(Debug, Clone)]
-struct BoundColumn {
-    name: String,
-    index: usize,
-    leaf: usize,
-    data_type: DataType,
+pub(crate) struct Resolved {
+    /// The top-level field of the decoded batch holding it.
+    pub index: usize,
+    /// The struct children (by position) from that field down to the compared array.
+    pub path: Vec<usize>,
+    /// The Parquet leaf whose statistics bound it (a Variant field's `typed_value` leaf);
+    /// `None`: none.
+    pub leaf: Option<usize>,
+    /// The compared array's type (a Variant field's `typed_value` type).
+    pub data_type: DataType,
+    /// For a Variant object field: the field path inside the Variant and the field's
+    /// residual `value` leaf (`None`: the group has none).
+    pub variant: Option<(Vec<String>, Option<usize>)>,
+}
+
+/// A bound column: where it is in the decoded batch and its Parquet leaf.
+#[derive(Debug, Clone)]
+pub(super) struct BoundColumn {
+    pub(super) name: String,
+    pub(super) at: Resolved,
 }
 
 #[derive(Debug, Clone)]
-enum Node {
+pub(super) enum Node {
     /// `column op value`; `value` is `None` for a NULL literal (null on every row).
     Cmp {
         col: usize,
         op: CmpOp,
         value: Option<ArrayRef>,
+    },
+    /// `field op value` on a Variant object field; `typed` is the literal as the field's
+    /// `typed_value` type.
+    VariantCmp {
+        col: usize,
+        op: CmpOp,
+        value: Literal,
+        typed: TypedLiteral,
     },
     IsNull {
         col: usize,
@@ -82,8 +111,8 @@ enum Node {
 /// A predicate bound to the columns of a read: see the [module documentation](self).
 #[derive(Debug, Clone)]
 pub(crate) struct BoundFilter {
-    columns: Vec<BoundColumn>,
-    node: Node,
+    pub(super) columns: Vec<BoundColumn>,
+    pub(super) node: Node,
 }
 
 /// Field `index` of a decoded batch's `columns`.
@@ -105,14 +134,49 @@ impl BoundFilter {
         schema: &Schema,
         leaves: &[Option<usize>],
     ) -> Result<Self> {
+        Self::bind_with(predicate, &mut |name| top_level(schema, leaves, name))
+    }
+
+    /// Binds `predicate` to the columns `resolve` finds by name.
+    pub(crate) fn bind_with(
+        predicate: &Predicate,
+        resolve: &mut dyn FnMut(&str) -> Result<Resolved>,
+    ) -> Result<Self> {
         let mut columns: Vec<BoundColumn> = Vec::new();
-        let node = bind_node(predicate, schema, leaves, &mut columns)?;
+        let node = bind_node(predicate, resolve, &mut columns)?;
         Ok(BoundFilter { columns, node })
     }
 
     /// The fields of the decoded batch the predicate reads (by index).
     pub(crate) fn fields(&self) -> impl Iterator<Item = usize> + '_ {
-        self.columns.iter().map(|c| c.index)
+        self.columns.iter().map(|c| c.at.index)
+    }
+
+    /// The array bound column `col` compares in the decoded batch `batch`: its top-level
+    /// field, down its struct path, null where a struct above it is.
+    fn array(&self, batch: &[ArrayRef], col: usize) -> Result<ArrayRef> {
+        let c = self
+            .columns
+            .get(col)
+            .ok_or_else(|| filter_error(format!("no bound column {col}")))?;
+        let mut array = Arc::clone(column(batch, c.at.index)?);
+        for &p in &c.at.path {
+            let s = array.as_struct_opt().ok_or_else(|| {
+                filter_error(format!("`{}` is not a struct in the batch", c.name))
+            })?;
+            let child = s.columns().get(p).ok_or_else(|| {
+                filter_error(format!("`{}` has no field {p} in the batch", c.name))
+            })?;
+            array = match s.nulls() {
+                None => Arc::clone(child),
+                Some(parent) => {
+                    let nulls = NullBuffer::union(Some(parent), child.nulls());
+                    let data = child.to_data().into_builder().nulls(nulls);
+                    make_array(data.build().map_err(arrow_error)?)
+                }
+            };
+        }
+        Ok(array)
     }
 
     /// The rows the predicate keeps of the decoded batch whose fields are `columns` (only
@@ -130,23 +194,31 @@ impl BoundFilter {
         let arrow = arrow_error;
         Ok(match node {
             Node::Cmp { col, op, value } => {
-                let array = column(batch, self.columns[*col].index)?;
+                let array = self.array(batch, *col)?;
                 match value {
                     None => BooleanArray::new_null(array.len()),
                     Some(v) => compare(array.as_ref(), *op, v)?,
                 }
             }
+            Node::VariantCmp { col, op, value, .. } => {
+                let array = self.array(batch, *col)?;
+                let fields = self.variant_fields(*col);
+                super::variant::compare(array.as_ref(), fields, *op, value)?
+            }
             Node::IsNull { col, negated } => {
-                let array = column(batch, self.columns[*col].index)?;
-                let valid = match array.logical_nulls() {
-                    Some(n) => n.inner().clone(),
-                    None => BooleanBuffer::new_set(array.len()),
+                let array = self.array(batch, *col)?;
+                let valid = match &self.columns[*col].at.variant {
+                    Some((fields, _)) => super::variant::has_value(array.as_ref(), fields)?,
+                    None => match array.logical_nulls() {
+                        Some(n) => n.inner().clone(),
+                        None => BooleanBuffer::new_set(array.len()),
+                    },
                 };
                 let bits = if *negated { valid } else { !&valid };
                 BooleanArray::new(bits, None)
             }
             Node::Bbox { col, rect } => {
-                let array = column(batch, self.columns[*col].index)?;
+                let array = self.array(batch, *col)?;
                 super::geo::bbox_mask(array.as_ref(), *rect)?
             }
             Node::And(a, b) => {
@@ -168,11 +240,29 @@ impl BoundFilter {
             return true;
         };
         let stats = |col: usize| -> Option<ChunkStats> {
-            let c = &self.columns[col];
-            let chunk = group.columns().get(c.leaf)?;
-            ChunkStats::of(meta, chunk, c.leaf, &c.data_type, group.num_rows())
+            let c = &self.columns[col].at;
+            let leaf = c.leaf?;
+            // A Variant field's typed statistics bound it only where no row holds it in
+            // its residual `value` leaf.
+            if let Some((_, Some(value))) = &c.variant {
+                let chunk = group.columns().get(*value)?;
+                let s = ChunkStats::of(meta, chunk, *value, &DataType::Binary, group.num_rows())?;
+                if s.nulls? < s.rows {
+                    return None;
+                }
+            }
+            let chunk = group.columns().get(leaf)?;
+            ChunkStats::of(meta, chunk, leaf, &c.data_type, group.num_rows())
         };
         prune(&self.node, false, &stats) != Some(false)
+    }
+
+    /// The object field path of bound Variant column `col` (empty for other columns).
+    fn variant_fields(&self, col: usize) -> &[String] {
+        match &self.columns[col].at.variant {
+            Some((fields, _)) => fields,
+            None => &[],
+        }
     }
 }
 
@@ -212,145 +302,94 @@ impl BoundFilter {
                 }
             }
             Node::Bbox { .. } => None,
-            Node::Cmp { col, .. } | Node::IsNull { col, .. } => {
-                let c = &self.columns[*col];
-                let (ci, oi) = index(c.leaf)?;
-                let locations = oi.page_locations();
-                if locations.len() != ci.len() || ci.is_empty() {
-                    return None;
-                }
-                let target = value_type(&c.data_type);
-                let mut keep = Vec::new();
-                for (p, loc) in locations.iter().enumerate() {
-                    let start = u64::try_from(loc.first_row_index).ok()?;
-                    let end = match locations.get(p + 1) {
-                        Some(next) => u64::try_from(next.first_row_index).ok()?,
-                        None => rows,
-                    };
-                    let page_rows = i64::try_from(end.checked_sub(start)?).ok()?;
-                    let null_page = ci.null_pages().get(p) == Some(&true);
-                    let nulls = ci
-                        .null_counts()
-                        .and_then(|n| n.get(p).copied())
-                        .or(null_page.then_some(page_rows));
-                    let bounds = match null_page {
-                        true => None,
-                        false => {
-                            let physical = ci.physical_type();
-                            let lo = stat_array(physical, ci.min_bytes(p), target);
-                            let hi = stat_array(physical, ci.max_bytes(p), target);
-                            lo.zip(hi).filter(|(l, h)| usable_bounds(l, h))
-                        }
-                    };
-                    let nans = match target.is_floating() {
-                        true => ci.nan_counts().and_then(|n| n.get(p).copied()),
-                        false => Some(0),
-                    };
-                    let stats = ChunkStats {
-                        rows: page_rows,
-                        nulls,
-                        bounds,
-                        nans,
-                        total_order: false,
-                        geo: None,
-                    };
-                    if prune(node, negate, &|_| Some(stats.clone())) != Some(false) {
-                        keep.push(start..end);
+            Node::Cmp { col, .. } | Node::VariantCmp { col, .. } | Node::IsNull { col, .. } => {
+                let c = &self.columns[*col].at;
+                let typed = leaf_pages(node, negate, c.leaf?, &c.data_type, index, rows)?;
+                match &c.variant {
+                    None | Some((_, None)) => Some(typed),
+                    // Rows of the pages holding the field in its residual `value` leaf may
+                    // match whatever the typed pages say.
+                    Some((_, Some(value))) => {
+                        let residual = page_stats(*value, &DataType::Binary, index, rows)?
+                            .into_iter()
+                            .filter(|(_, s)| s.nulls.is_none_or(|n| n < s.rows))
+                            .map(|(r, _)| r);
+                        Some(typed.union(&RowSelection::from_ranges(residual)))
                     }
                 }
-                Some(RowSelection::from_ranges(keep))
             }
         }
     }
 }
 
-impl BoundFilter {
-    /// The Bloom filters of row group `rg` the predicate can use (for `=` and `IN`): the
-    /// bound column and the filter's file range. A chunk without `bloom_filter_length`
-    /// (parquet-mr before 1.13 writes none) gives the bytes up to the next structure the
-    /// footer locates ([`structure_starts`] of a file of `file_len` bytes, found once in
-    /// `starts` when first needed), at most [`MAX_UNSIZED_BLOOM`].
-    pub(crate) fn bloom_ranges(
-        &self,
-        meta: &FileMetaData,
-        rg: usize,
-        file_len: u64,
-        starts: &OnceCell<Vec<u64>>,
-    ) -> Vec<(usize, usize, Range<u64>)> {
-        let mut cols = Vec::new();
-        equality_columns(&self.node, false, &mut cols);
-        let Some(group) = meta.row_groups().get(rg) else {
-            return Vec::new();
+/// The rows of each page of leaf `leaf` (of Arrow type `data_type`) of a row group of
+/// `rows` rows and the page's statistics, by its column index; `None` without one.
+fn page_stats(
+    leaf: usize,
+    data_type: &DataType,
+    index: &PageIndexOf<'_>,
+    rows: u64,
+) -> Option<Vec<(Range<u64>, ChunkStats)>> {
+    let (ci, oi) = index(leaf)?;
+    let locations = oi.page_locations();
+    if locations.len() != ci.len() || ci.is_empty() {
+        return None;
+    }
+    let target = value_type(data_type);
+    let mut out = Vec::with_capacity(locations.len());
+    for (p, loc) in locations.iter().enumerate() {
+        let start = u64::try_from(loc.first_row_index).ok()?;
+        let end = match locations.get(p + 1) {
+            Some(next) => u64::try_from(next.first_row_index).ok()?,
+            None => rows,
         };
-        let mut out = Vec::new();
-        for col in cols {
-            let Some(chunk) = group.columns().get(self.columns[col].leaf) else {
-                continue;
-            };
-            let Some(Ok(o)) = chunk.bloom_filter_offset().map(u64::try_from) else {
-                continue;
-            };
-            let len = match chunk.bloom_filter_length().map(u64::try_from) {
-                Some(Ok(l)) => l,
-                Some(Err(_)) => continue,
-                None => {
-                    let starts = starts.get_or_init(|| structure_starts(meta, file_len));
-                    let next = starts.get(starts.partition_point(|&s| s <= o));
-                    next.map_or(0, |n| (n - o).min(MAX_UNSIZED_BLOOM))
-                }
-            };
-            if len > 0 && !out.iter().any(|(c, _, _)| *c == col) {
-                out.push((col, self.columns[col].leaf, o..o.saturating_add(len)));
+        let page_rows = i64::try_from(end.checked_sub(start)?).ok()?;
+        let null_page = ci.null_pages().get(p) == Some(&true);
+        let nulls = ci
+            .null_counts()
+            .and_then(|n| n.get(p).copied())
+            .or(null_page.then_some(page_rows));
+        let bounds = match null_page {
+            true => None,
+            false => {
+                let physical = ci.physical_type();
+                let lo = stat_array(physical, ci.min_bytes(p), target);
+                let hi = stat_array(physical, ci.max_bytes(p), target);
+                lo.zip(hi).filter(|(l, h)| usable_bounds(l, h))
             }
-        }
-        out
+        };
+        let nans = match target.is_floating() {
+            true => ci.nan_counts().and_then(|n| n.get(p).copied()),
+            false => Some(0),
+        };
+        let stats = ChunkStats {
+            rows: page_rows,
+            nulls,
+            bounds,
+            nans,
+            total_order: false,
+            geo: None,
+        };
+        out.push((start..end, stats));
     }
-
-    /// Whether a row group may hold a row the predicate keeps, by the Bloom filters
-    /// `filters` gives of its columns (by bound column).
-    pub(crate) fn bloom_may_match<'a>(
-        &self,
-        meta: &FileMetaData,
-        filters: &dyn Fn(usize) -> Option<&'a Sbbf>,
-    ) -> bool {
-        bloom_prune(&self.node, false, &|col: usize, value: &ArrayRef| {
-            let c = &self.columns[col];
-            let physical = meta.schema().leaf_element(c.leaf)?.physical_type?;
-            let hash = literal_hash(value, physical)?;
-            Some(filters(col)?.check_hash(hash))
-        }) != Some(false)
-    }
+    Some(out)
 }
 
-/// The most bytes read for a Bloom filter whose length the chunk does not give (16 MiB:
-/// parquet-mr writes at most 1 MiB by default); a longer filter goes unused.
-pub(crate) const MAX_UNSIZED_BLOOM: u64 = 16 << 20;
-
-/// Where the structures the footer locates start (pages, indexes, Bloom filters), and the
-/// file's tail (`file_len - 8`), sorted: the end of a Bloom filter of unknown length is at
-/// most the first of them after it.
-fn structure_starts(meta: &FileMetaData, file_len: u64) -> Vec<u64> {
-    let mut starts: Vec<u64> = meta
-        .row_groups()
-        .iter()
-        .flat_map(|g| g.columns())
-        .flat_map(|c| {
-            [
-                Some(c.data_page_offset()),
-                c.dictionary_page_offset(),
-                c.index_page_offset(),
-                c.column_index_offset(),
-                c.offset_index_offset(),
-                c.bloom_filter_offset(),
-            ]
-        })
-        .flatten()
-        .filter_map(|o| u64::try_from(o).ok())
-        .collect();
-    starts.push(file_len.saturating_sub(8));
-    starts.sort_unstable();
-    starts.dedup();
-    starts
+/// The rows of the pages of leaf `leaf` on which the comparison `node` (negated when
+/// `negate`) may hold, by the leaf's column index; `None` without one.
+fn leaf_pages(
+    node: &Node,
+    negate: bool,
+    leaf: usize,
+    data_type: &DataType,
+    index: &PageIndexOf<'_>,
+    rows: u64,
+) -> Option<RowSelection> {
+    let keep = page_stats(leaf, data_type, index, rows)?
+        .into_iter()
+        .filter(|(_, stats)| prune(node, negate, &|_| Some(stats.clone())) != Some(false))
+        .map(|(r, _)| r);
+    Some(RowSelection::from_ranges(keep))
 }
 
 impl BoundFilter {
@@ -363,9 +402,9 @@ impl BoundFilter {
         cols.sort_unstable();
         cols.dedup();
         cols.into_iter()
-            .map(|col| {
-                let c = &self.columns[col];
-                (col, c.leaf, value_type(&c.data_type).clone())
+            .filter_map(|col| {
+                let c = &self.columns[col].at;
+                Some((col, c.leaf?, value_type(&c.data_type).clone()))
             })
             .collect()
     }
@@ -381,7 +420,7 @@ impl BoundFilter {
 
 /// Whether the conjunction (`both`) or disjunction of two terms can be true on no row, by
 /// what pruning found of each (`Some(false)`: true on no row).
-fn rules_out(both: bool, x: Option<bool>, y: Option<bool>) -> Option<bool> {
+pub(super) fn rules_out(both: bool, x: Option<bool>, y: Option<bool>) -> Option<bool> {
     let none = |r: Option<bool>| r == Some(false);
     let out = match both {
         true => none(x) || none(y),
@@ -442,144 +481,72 @@ fn dictionary_prune(
             };
             (hits == 0).then_some(false)
         }
-        Node::Cmp { value: None, .. } | Node::IsNull { .. } | Node::Bbox { .. } => None,
+        Node::Cmp { value: None, .. }
+        | Node::VariantCmp { .. }
+        | Node::IsNull { .. }
+        | Node::Bbox { .. } => None,
     }
 }
 
-/// The bound columns `node` compares for equality (where it is not negated).
-fn equality_columns(node: &Node, negate: bool, out: &mut Vec<usize>) {
-    match node {
-        Node::Not(a) => equality_columns(a, !negate, out),
-        Node::And(a, b) | Node::Or(a, b) => {
-            equality_columns(a, negate, out);
-            equality_columns(b, negate, out);
-        }
-        Node::Cmp {
-            col,
-            op,
-            value: Some(_),
-        } if (*op == CmpOp::Eq) != negate
-            && matches!(op, CmpOp::Eq | CmpOp::NotEq)
-            && !out.contains(col) =>
-        {
-            out.push(*col);
-        }
-        _ => {}
-    }
+/// The top-level field `name` of `schema` (a decoded batch's), whose leaf columns are
+/// `leaves` (the Parquet leaf of each top-level field, `None` for nested fields).
+pub(crate) fn top_level(schema: &Schema, leaves: &[Option<usize>], name: &str) -> Result<Resolved> {
+    let (index, field) = schema.column_with_name(name).ok_or_else(|| {
+        Error::new(ErrorKind::ColumnNotFound {
+            path: name.to_string(),
+        })
+    })?;
+    let leaf = leaves.get(index).copied().flatten().ok_or_else(|| {
+        filter_error(format!(
+            "column `{name}` is nested ({}); filters take primitive columns, top-level or \
+             inside structs by dotted path",
+            field.data_type()
+        ))
+    })?;
+    Ok(Resolved {
+        index,
+        path: Vec::new(),
+        leaf: Some(leaf),
+        data_type: field.data_type().clone(),
+        variant: None,
+    })
 }
 
-/// Like [`prune`], by Bloom filters: `contains(col, value)` says whether the column's filter
-/// may hold the value (`None`: no filter). `Some(false)` when no row can satisfy `node`.
-fn bloom_prune(
-    node: &Node,
-    negate: bool,
-    contains: &dyn Fn(usize, &ArrayRef) -> Option<bool>,
-) -> Option<bool> {
-    match node {
-        Node::Not(a) => bloom_prune(a, !negate, contains),
-        Node::And(a, b) | Node::Or(a, b) => {
-            let both = matches!(node, Node::And(..)) != negate;
-            let (x, y) = (
-                bloom_prune(a, negate, contains),
-                bloom_prune(b, negate, contains),
-            );
-            rules_out(both, x, y)
-        }
-        Node::Cmp { col, op, value } => {
-            let eq = (*op == CmpOp::Eq && !negate) || (*op == CmpOp::NotEq && negate);
-            match (eq, value) {
-                (true, Some(v)) => contains(*col, v).filter(|c| !c),
-                _ => None,
-            }
-        }
-        Node::IsNull { .. } | Node::Bbox { .. } => None,
+/// `value` compared with bound column `col` by `op`: a Variant field's comparison, or the
+/// literal converted to the column's type.
+fn comparison(col: usize, op: CmpOp, value: &Literal, columns: &[BoundColumn]) -> Result<Node> {
+    let c = &columns[col];
+    if c.at.variant.is_none() || *value == Literal::Null {
+        let value = literal_array(value, &c.name, &c.at.data_type)?;
+        return Ok(Node::Cmp { col, op, value });
     }
-}
-
-/// The Bloom filter hash of a one-element literal of a column of `physical` type (its PLAIN
-/// encoding); `None` where the filter cannot say (zero and NaN floats, types without one).
-fn literal_hash(value: &ArrayRef, physical: PhysicalType) -> Option<u64> {
-    use crate::bloom::{hash_bytes, hash_f32, hash_f64, hash_i32, hash_i64};
-    let int = |t: DataType| arrow_cast::cast(value, &t).ok();
-    match (physical, value.data_type()) {
-        (PhysicalType::Int32, DataType::UInt8 | DataType::UInt16 | DataType::UInt32) => {
-            let a = int(DataType::UInt32)?;
-            Some(hash_i32(
-                a.as_primitive::<arrow_array::types::UInt32Type>().value(0) as i32,
-            ))
-        }
-        // Dates are days in both; times and timestamps may be stored in another unit than
-        // the Arrow type's (pyarrow stores seconds as milliseconds), so they use no filter.
-        (PhysicalType::Int32, t) if t.is_integer() || *t == DataType::Date32 => {
-            let a = int(DataType::Int32)?;
-            Some(hash_i32(
-                a.as_primitive::<arrow_array::types::Int32Type>().value(0),
-            ))
-        }
-        (PhysicalType::Int64, DataType::UInt64) => {
-            let v = value
-                .as_primitive::<arrow_array::types::UInt64Type>()
-                .value(0);
-            Some(hash_i64(v as i64))
-        }
-        (PhysicalType::Int64, t) if t.is_integer() => {
-            let a = int(DataType::Int64)?;
-            Some(hash_i64(
-                a.as_primitive::<arrow_array::types::Int64Type>().value(0),
-            ))
-        }
-        (PhysicalType::Int32 | PhysicalType::Int64, DataType::Decimal128(..)) => {
-            let v = value
-                .as_primitive::<arrow_array::types::Decimal128Type>()
-                .value(0);
-            match physical {
-                PhysicalType::Int32 => Some(hash_i32(i32::try_from(v).ok()?)),
-                _ => Some(hash_i64(i64::try_from(v).ok()?)),
-            }
-        }
-        (PhysicalType::Float, DataType::Float32) => {
-            let v = value.as_primitive::<Float32Type>().value(0);
-            (v != 0.0 && !v.is_nan()).then(|| hash_f32(v))
-        }
-        (PhysicalType::Double, DataType::Float64) => {
-            let v = value.as_primitive::<Float64Type>().value(0);
-            (v != 0.0 && !v.is_nan()).then(|| hash_f64(v))
-        }
-        (PhysicalType::ByteArray, _) => {
-            let b = arrow_cast::cast(value, &DataType::Binary).ok()?;
-            Some(hash_bytes(b.as_binary::<i32>().value(0)))
-        }
-        _ => None,
-    }
+    let convert = |v: &Literal, t: &DataType| literal_array(v, &c.name, t);
+    let typed = match c.at.leaf {
+        Some(_) => typed_literal(value, value_type(&c.at.data_type), &convert),
+        None => TypedLiteral::Unknown,
+    };
+    Ok(Node::VariantCmp {
+        col,
+        op,
+        value: value.clone(),
+        typed,
+    })
 }
 
 /// Binds `p` (negations kept as they are).
 fn bind_node(
     p: &Predicate,
-    schema: &Schema,
-    leaves: &[Option<usize>],
+    resolve: &mut dyn FnMut(&str) -> Result<Resolved>,
     columns: &mut Vec<BoundColumn>,
 ) -> Result<Node> {
-    let mut column = |name: &str| -> Result<usize> {
+    let mut column = |name: &str, columns: &mut Vec<BoundColumn>| -> Result<usize> {
         if let Some(i) = columns.iter().position(|c| c.name == name) {
             return Ok(i);
         }
-        let (index, field) = schema.column_with_name(name).ok_or_else(|| {
-            Error::new(ErrorKind::ColumnNotFound {
-                path: name.to_string(),
-            })
-        })?;
-        let leaf = leaves.get(index).copied().flatten().ok_or_else(|| {
-            filter_error(format!(
-                "column `{name}` is nested ({}); filters take primitive top-level columns",
-                field.data_type()
-            ))
-        })?;
+        let at = resolve(name)?;
         columns.push(BoundColumn {
             name: name.to_string(),
-            index,
-            leaf,
-            data_type: field.data_type().clone(),
+            at,
         });
         Ok(columns.len() - 1)
     };
@@ -589,28 +556,18 @@ fn bind_node(
             op,
             value,
         } => {
-            let col = column(c)?;
-            let value = literal_array(value, &columns[col])?;
-            Node::Cmp {
-                col,
-                op: *op,
-                value,
-            }
+            let col = column(c, columns)?;
+            comparison(col, *op, value, columns)?
         }
         Predicate::In {
             column: c,
             values,
             negated,
         } => {
-            let col = column(c)?;
+            let col = column(c, columns)?;
             let mut node: Option<Node> = None;
             for v in values {
-                let value = literal_array(v, &columns[col])?;
-                let eq = Node::Cmp {
-                    col,
-                    op: CmpOp::Eq,
-                    value,
-                };
+                let eq = comparison(col, CmpOp::Eq, v, columns)?;
                 node = Some(match node {
                     None => eq,
                     Some(n) => Node::Or(Box::new(n), Box::new(eq)),
@@ -629,16 +586,18 @@ fn bind_node(
             }
         }
         Predicate::IsNull { column: c, negated } => Node::IsNull {
-            col: column(c)?,
+            col: column(c, columns)?,
             negated: *negated,
         },
         Predicate::IntersectsBbox { column: c, rect } => {
-            let col = column(c)?;
-            let t = &columns[col].data_type;
-            if !matches!(
-                t,
-                DataType::Binary | DataType::LargeBinary | DataType::BinaryView
-            ) {
+            let col = column(c, columns)?;
+            let t = &columns[col].at.data_type;
+            if columns[col].at.variant.is_some()
+                || !matches!(
+                    t,
+                    DataType::Binary | DataType::LargeBinary | DataType::BinaryView
+                )
+            {
                 return Err(filter_error(format!(
                     "ST_Intersects takes a WKB binary column; `{c}` is {t}"
                 )));
@@ -646,20 +605,21 @@ fn bind_node(
             Node::Bbox { col, rect: *rect }
         }
         Predicate::And(a, b) => Node::And(
-            Box::new(bind_node(a, schema, leaves, columns)?),
-            Box::new(bind_node(b, schema, leaves, columns)?),
+            Box::new(bind_node(a, resolve, columns)?),
+            Box::new(bind_node(b, resolve, columns)?),
         ),
         Predicate::Or(a, b) => Node::Or(
-            Box::new(bind_node(a, schema, leaves, columns)?),
-            Box::new(bind_node(b, schema, leaves, columns)?),
+            Box::new(bind_node(a, resolve, columns)?),
+            Box::new(bind_node(b, resolve, columns)?),
         ),
-        Predicate::Not(a) => Node::Not(Box::new(bind_node(a, schema, leaves, columns)?)),
+        Predicate::Not(a) => Node::Not(Box::new(bind_node(a, resolve, columns)?)),
     })
 }
 
-/// `value` as a one-element array of `col`'s (value) type; `None` for NULL.
-fn literal_array(value: &Literal, col: &BoundColumn) -> Result<Option<ArrayRef>> {
-    let target = value_type(&col.data_type);
+/// `value` as a one-element array of column `name`'s (value) type `data_type`; `None` for
+/// NULL.
+fn literal_array(value: &Literal, name: &str, data_type: &DataType) -> Result<Option<ArrayRef>> {
+    let target = value_type(data_type);
     let source: ArrayRef = match value {
         Literal::Null => return Ok(None),
         Literal::Bool(b) => Arc::new(BooleanArray::from(vec![*b])),
@@ -688,8 +648,7 @@ fn literal_array(value: &Literal, col: &BoundColumn) -> Result<Option<ArrayRef>>
     };
     let refuse = |why: &str| {
         filter_error(format!(
-            "the literal {value} cannot be compared with column `{}` of type {target}{why}",
-            col.name
+            "the literal {value} cannot be compared with column `{name}` of type {target}{why}"
         ))
     };
     if !fits {
@@ -918,6 +877,24 @@ fn prune(node: &Node, negate: bool, stats: &dyn Fn(usize) -> Option<ChunkStats>)
                 return Some(false);
             }
             super::geo::bbox_disjoint(&s.geo?, *rect).then_some(false)
+        }
+        Node::VariantCmp { col, op, typed, .. } => {
+            // The statistics are there only where no row holds the field outside its
+            // typed column.
+            stats(*col)?;
+            match typed {
+                // Null on every typed row, negated or not.
+                TypedLiteral::Never => Some(false),
+                TypedLiteral::Unknown => None,
+                TypedLiteral::Value(v) => {
+                    let cmp = Node::Cmp {
+                        col: *col,
+                        op: *op,
+                        value: Some(Arc::clone(v)),
+                    };
+                    prune(&cmp, negate, stats)
+                }
+            }
         }
         Node::Cmp { col, op, value } => {
             // A NULL literal keeps no row, negated or not.

@@ -160,7 +160,7 @@ impl fmt::Display for Literal {
 pub enum Predicate {
     /// `column op value`.
     Compare {
-        /// The column (a top-level field by name).
+        /// The column (a top-level field by name, or a dotted path: see [`col`]).
         column: String,
         /// The operator.
         op: CmpOp,
@@ -207,7 +207,9 @@ pub enum Predicate {
 #[derive(Debug, Clone)]
 pub struct Column(String);
 
-/// The column `name` (a top-level field).
+/// The column `name`: a top-level field, or by dotted path a primitive field inside
+/// structs (`"s.a.b"`) or an object field of a Variant column (`"v.a"`); a top-level field
+/// whose name has dots is taken first.
 ///
 /// ```
 /// use parq::read::{col, parse_filter};

@@ -127,7 +127,9 @@ fn tokens(text: &str) -> Result<Vec<(Token, usize)>> {
 /// `= != <> < <= > >=` of a column with a literal (either side), `[NOT] IN (...)`,
 /// `IS [NOT] NULL`, `AND`, `OR`, `NOT` and parentheses, with SQL's precedence (`NOT` binds
 /// tighter than `AND`, `AND` than `OR`). Keywords in any case; identifiers bare
-/// (`a_b`, `a.b`) or in double quotes (`"my col"`, `""` for a quote); strings in single quotes
+/// (`a_b`, `a.b`) or in double quotes (`"my col"`, `""` for a quote): a dotted name is a
+/// top-level column of that name if there is one, else a field inside structs (`s.a.b`) or
+/// an object field of a Variant column (`v.a`); strings in single quotes
 /// (`'it''s'`: dates and timestamps are strings too, converted to the column's type); numbers
 /// bare: integers up to the u64 range, decimals and exponents (`1.5e+20`) as floats.
 ///

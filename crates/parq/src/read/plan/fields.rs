@@ -85,6 +85,8 @@ pub(crate) struct Plan {
     pub schema: SchemaRef,
     pub nodes: Vec<Node>,
     pub leaves: Vec<ColumnSpec>,
+    /// The file's top-level fields (every one, whole), as the schema conversion gives them.
+    pub file_fields: Vec<FieldNode>,
 }
 
 /// A column to read: a top-level field by index (in the file's Arrow schema) or a field by
@@ -122,12 +124,15 @@ enum Chosen {
 }
 
 /// The plan of reading `columns` (all when `None`) of row groups `row_groups` of `meta`
-/// (whose key-value metadata `key_values` holds, decoded).
+/// (whose key-value metadata `key_values` holds, decoded), then the fields `extra` (a
+/// filter's) as top-level nodes of their own after them: an extra field inside a chosen one
+/// does not change what the chosen one holds.
 pub(crate) fn plan(
     meta: &FileMetaData,
     key_values: &FileKeyValues,
     options: &ReadOptions,
     columns: Option<&[ColumnSelection]>,
+    extra: &[ColumnSelection],
     row_groups: &[usize],
 ) -> Result<Plan> {
     let conversion = arrow_schema_with(meta, key_values, &options.schema)?;
@@ -138,18 +143,16 @@ pub(crate) fn plan(
         Some(list) => {
             for c in list {
                 let (top, leaves) = resolve(meta, fields, c)?;
-                match chosen.iter_mut().find(|(t, _)| *t == top) {
-                    None => chosen.push((top, leaves)),
-                    Some((_, Chosen::All)) => {}
-                    Some((_, have @ Chosen::Leaves(_))) => match (have, leaves) {
-                        (have, Chosen::All) => *have = Chosen::All,
-                        (Chosen::Leaves(a), Chosen::Leaves(b)) => a.extend(b),
-                        (Chosen::All, _) => {}
-                    },
-                }
+                add_chosen(&mut chosen, top, leaves);
             }
         }
     }
+    let mut extras: Vec<(usize, Chosen)> = Vec::new();
+    for c in extra {
+        let (top, leaves) = resolve(meta, fields, c)?;
+        add_chosen(&mut extras, top, leaves);
+    }
+    chosen.extend(extras);
     let mut builder = Builder {
         meta,
         options,
@@ -176,7 +179,22 @@ pub(crate) fn plan(
         schema: Arc::new(schema),
         nodes,
         leaves: builder.leaves,
+        file_fields: conversion.fields,
     })
+}
+
+/// Adds the leaves `leaves` of top-level field `top` to `chosen` (merged with what it holds
+/// of that field).
+fn add_chosen(chosen: &mut Vec<(usize, Chosen)>, top: usize, leaves: Chosen) {
+    match chosen.iter_mut().find(|(t, _)| *t == top) {
+        None => chosen.push((top, leaves)),
+        Some((_, Chosen::All)) => {}
+        Some((_, have @ Chosen::Leaves(_))) => match (have, leaves) {
+            (have, Chosen::All) => *have = Chosen::All,
+            (Chosen::Leaves(a), Chosen::Leaves(b)) => a.extend(b),
+            (Chosen::All, _) => {}
+        },
+    }
 }
 
 /// The top-level field `c` names, and which of its leaves.
