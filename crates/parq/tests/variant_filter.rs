@@ -5,7 +5,8 @@
 //! give (and DuckDB 2.0 keeps, where its `try_cast(v.a AS DOUBLE)` means the same), read as
 //! the Variant extension type and shredded, with and without `v` chosen; the row groups
 //! skipped are exactly those whose `typed_value` statistics rule the comparison out and whose
-//! residual `value` leaf is all null: a row group holding `a` of another type is read.
+//! residual `value` leaf is all null: a row group holding `a` of another type is read. A
+//! shredded file DuckDB writes is filtered as DuckDB filters it, with the same pruning.
 
 use std::path::Path;
 
@@ -198,6 +199,40 @@ fn variant_field_pages_skipped_by_the_page_index_only_without_residual_values() 
             let (rows, stats) = parq_rows(&file, sql, shredded, Some(&["id"]));
             assert_eq!(rows, want, "{sql}");
             assert!(stats.rows_decoded <= 30, "{sql}: {stats:?}");
+        }
+    }
+}
+
+#[test]
+fn duckdb_shredded_file_filtered_as_duckdb_filters_it() {
+    // DuckDB shreds `a` as int64; row 150 holds a double, so its row group (the first of
+    // 2,048 rows) is read whatever its typed bounds say.
+    let tmp = common::tmp_dir("variant-filter-duckdb");
+    let file = tmp.join("duckdb.parquet");
+    let script = r#"
+import sys, duckdb
+p = sys.argv[1]
+duckdb.sql(f"""copy (select i as id, (case when i = 150 then {{'a': 100000.5}}::VARIANT
+    else {{'a': i}}::VARIANT end) as v from range(10000) t(i) order by i)
+    to '{p}' (format parquet, row_group_size 2048)""")
+for q in ["try_cast(v.a as DOUBLE) > 9000", "try_cast(v.a as DOUBLE) < 3"]:
+    rows = duckdb.sql(f"select id from '{p}' where {q} order by id").fetchall()
+    print(",".join(str(r[0]) for r in rows))
+"#;
+    let duckdb = common::int_lines(&common::run_python(script, &[&file]));
+    let groups = ParquetReader::open(&file)
+        .unwrap()
+        .metadata()
+        .row_groups()
+        .len();
+    assert_eq!(groups, 5);
+    // `> 9000`: the groups of rows 2048..8192 are skipped, the first is read (row 150);
+    // `< 3`: every group after the first.
+    for ((sql, skipped), want) in [("v.a > 9000", 3), ("v.a < 3", 4)].iter().zip(&duckdb) {
+        for shredded in [false, true] {
+            let (rows, stats) = parq_rows(&file, sql, shredded, Some(&["id"]));
+            assert_eq!(&rows, want, "{sql}");
+            assert_eq!(stats.row_groups_skipped, *skipped, "{sql}: {stats:?}");
         }
     }
 }
