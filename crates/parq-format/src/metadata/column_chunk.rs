@@ -52,6 +52,8 @@ mod flag {
     pub const TYPE_CODEC_MASK: u32 = 0x3f << TYPE_SHIFT;
     /// `size_statistics` is held packed (see `packed`), not as raw bytes.
     pub const SIZE_STATS_PACKED: u32 = 1 << 30;
+    /// The statistics' `nan_count` is present and 0 (other counts are in the extras).
+    pub const NAN_ZERO: u32 = 1 << 31;
 
     /// The flag bits of a physical type and codec of at most 7 each.
     #[inline(always)]
@@ -296,6 +298,9 @@ impl ColumnChunk {
         if self.flags & flag::STATS == 0 {
             return None;
         }
+        if self.flags & flag::NAN_ZERO != 0 {
+            return Some(0);
+        }
         self.extras.as_ref().and_then(|e| e.nan_count)
     }
     /// True if the chunk has statistics (and they were kept when decoding).
@@ -471,6 +476,26 @@ impl ColumnChunk {
             Err(_) => {
                 self.extras_mut().wide_null_count = Some(v);
                 f | flag::WIDE_NULL_COUNT
+            }
+        }
+    }
+
+    /// Stores the statistics' `nan_count` (a count of 0, the usual one, as a flag; others in
+    /// the extras); `f` is the chunk's flags, returned updated.
+    fn set_nan_count(&mut self, f: u32, v: Option<i64>) -> u32 {
+        match v {
+            Some(0) | None => {
+                if let Some(e) = self.extras.as_deref_mut() {
+                    e.nan_count = None;
+                }
+                match v {
+                    Some(_) => f | flag::NAN_ZERO,
+                    None => f & !flag::NAN_ZERO,
+                }
+            }
+            Some(n) => {
+                self.extras_mut().nan_count = Some(n);
+                f & !flag::NAN_ZERO
             }
         }
     }
@@ -691,14 +716,14 @@ impl ColumnChunk {
         if let Some(v) = s.is_min_value_exact {
             f |= flag::MIN_EXACT_SET | if v { flag::MIN_EXACT } else { 0 };
         }
+        f = self.set_nan_count(f, s.nan_count);
         self.flags = f;
         // Without the buffer, only identical ranges count as the same value.
         self.set_bounds(Bound::Max, s.max, s.max_value, &[]);
         self.set_bounds(Bound::Min, s.min, s.min_value, &[]);
-        if s.distinct_count.is_some() || s.nan_count.is_some() || !s.unknown.is_empty() {
+        if s.distinct_count.is_some() || !s.unknown.is_empty() {
             let ex = self.extras_mut();
             ex.distinct_count = s.distinct_count;
-            ex.nan_count = s.nan_count;
             ex.unknown_stats = s.unknown;
         }
     }
@@ -787,7 +812,8 @@ impl ColumnChunk {
                     | flag::ENC_STATS
                     | flag::ENC_STATS_PACKED
                     | flag::SIZE_STATS
-                    | flag::SIZE_STATS_PACKED;
+                    | flag::SIZE_STATS_PACKED
+                    | flag::NAN_ZERO;
                 self.flags &= !STATS;
                 let e = self.extras_mut();
                 e.distinct_count = None;

@@ -321,7 +321,7 @@ impl ColumnChunk {
                 (4, wire::I64) => r
                     .read_i64()
                     .map(|v| self.extras_mut().distinct_count = Some(v)),
-                (9, wire::I64) => r.read_i64().map(|v| self.extras_mut().nan_count = Some(v)),
+                (9, wire::I64) => r.read_i64().map(|v| f = self.set_nan_count(f, Some(v))),
                 _ => {
                     let a = arena.as_deref_mut();
                     self.extras_mut().unknown_stats.keep(r, a, id, ty)

@@ -540,7 +540,7 @@ impl ColumnChunk {
         }
         if k == key(9, wire::I64) {
             // nan_count: written for every float column by current writers.
-            self.extras_mut().nan_count = Some(cur.i64()?);
+            f = self.set_nan_count(f, Some(cur.i64()?));
             k = cur.header(&mut id)?;
         }
         if k != STOP {
