@@ -4,7 +4,8 @@
 //! from it) read them equal to the table written. Turning the index off changes nothing but
 //! the block. parq's own reads through the index equal its reads without; a reader opened for
 //! some columns (`ParquetReader::open_columns`) decodes only their part of the footer and
-//! reads what the whole-footer reader reads.
+//! reads what the whole-footer reader reads. The metadata a writer returns, which it makes
+//! from the footer's parts as it streams the footer out, encodes to the footer written.
 
 mod common;
 
@@ -291,4 +292,59 @@ fn a_reader_opened_for_some_columns_decodes_only_their_footer() {
         assert_eq!(e, e2);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The metadata `close` returns is the footer written: it encodes to the footer's bytes, as
+/// the footer decoded from the file does (statistics with and without NaNs, Bloom filters
+/// and page indexes at their file offsets, several row groups), with the index or without.
+#[test]
+fn the_metadata_returned_is_the_footer_written() {
+    let mut batch = wide(40, 600);
+    let floats: arrow_array::Float32Array = (0..600)
+        .map(|r| match r % 7 {
+            0 => None,
+            3 if r > 300 => Some(f32::NAN),
+            _ => Some(r as f32 * 0.25),
+        })
+        .collect();
+    let mut fields: Vec<Field> = batch
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.as_ref().clone())
+        .collect();
+    fields.push(Field::new("f", DataType::Float32, true));
+    let mut columns = batch.columns().to_vec();
+    columns.push(Arc::new(floats));
+    batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).expect("batch");
+    for index in [true, false] {
+        let props = WriterProperties::builder()
+            .max_row_group_rows(Some(250))
+            .column_bloom_filter("c1", Some(BloomFilterProperties::default()))
+            .key_value("k", Some("v".to_string()))
+            .footer_index(index)
+            .build()
+            .expect("props");
+        let mut w = ParquetWriter::try_new(Vec::new(), batch.schema(), props).expect("writer");
+        w.write(&batch).expect("write");
+        let (meta, file) = w.close_into_inner().expect("close");
+        assert_eq!(index_of(&file).is_some(), index);
+        let footer = metadata_slice(&file).expect("footer");
+        let decoded = decode_file_metadata(&file, &DecodeOptions::default()).expect("decode");
+        assert_eq!(meta.row_groups().len(), 3);
+        let nan_counts: Vec<Option<i64>> = meta
+            .row_groups()
+            .iter()
+            .map(|g| g.columns.last().and_then(|c| c.nan_count()))
+            .collect();
+        assert_eq!(nan_counts, [Some(0), Some(28), Some(15)]);
+        for m in [&meta, &decoded] {
+            let mut bytes = Vec::new();
+            m.encode(&mut bytes).expect("encode");
+            assert!(
+                bytes == footer,
+                "index {index}: the metadata encodes to the footer"
+            );
+        }
+    }
 }

@@ -21,6 +21,7 @@ use crate::thrift::{wire, Limits, Reader};
 use crate::Result;
 
 use super::layout::Layout;
+use crate::metadata::RowGroup;
 
 /// The magic that ends the index block, right before the footer.
 pub const INDEX_MAGIC: &[u8; 4] = b"PQX1";
@@ -33,21 +34,35 @@ const HEADER_WORDS: usize = 6;
 /// the footer cannot be indexed (row groups of different column counts).
 pub fn build_index(footer: &[u8], limits: Limits) -> Result<Option<Vec<u8>>> {
     let layout = scan_layout(footer, limits)?;
+    let (ls, le) = (layout.list.start as usize, layout.list.end as usize);
+    Ok(index_block(
+        footer.len(),
+        &layout,
+        outside_crc(footer, ls, le),
+    ))
+}
+
+/// The index block of a footer of `footer_len` bytes with `layout`, whose bytes outside the
+/// `row_groups` list have checksum `outside`; `None` when it cannot be indexed (row groups
+/// of different column counts, a footer over 4 GiB).
+fn index_block(footer_len: usize, layout: &Layout, outside: u32) -> Option<Vec<u8>> {
     let r = layout.num_row_groups();
     let c = layout.chunks(0).len();
-    if (0..r).any(|i| layout.chunks(i).len() != c) || u32::try_from(footer.len()).is_err() {
-        return Ok(None);
+    let Ok(footer_len) = u32::try_from(footer_len) else {
+        return None;
+    };
+    if (0..r).any(|i| layout.chunks(i).len() != c) {
+        return None;
     }
     let words = HEADER_WORDS + 2 * r + layout.chunk_starts.len();
     let mut out = Vec::with_capacity(words * 4 + INDEX_TRAILER_BYTES);
-    let (ls, le) = (layout.list.start as usize, layout.list.end as usize);
     for w in [
-        footer.len() as u32,
+        footer_len,
         r as u32,
         c as u32,
         layout.list.start,
         layout.list.end,
-        outside_crc(footer, ls, le),
+        outside,
     ] {
         out.extend_from_slice(&w.to_le_bytes());
     }
@@ -65,7 +80,89 @@ pub fn build_index(footer: &[u8], limits: Limits) -> Result<Option<Vec<u8>>> {
     out.extend_from_slice(&len.to_le_bytes());
     out.extend_from_slice(&crc.to_le_bytes());
     out.extend_from_slice(INDEX_MAGIC);
-    Ok(Some(out))
+    Some(out)
+}
+
+/// The index block of a footer encoded piece by piece, as a writer that streams its footer
+/// encodes it: the bytes before the `row_groups` list value ([`IndexBuilder::head`]), the
+/// list header ([`IndexBuilder::list_header`]), each `RowGroup` struct
+/// ([`IndexBuilder::row_group`]), then the bytes after the list ([`IndexBuilder::tail`]), in
+/// footer order. [`IndexBuilder::finish`] gives the block [`build_index`] gives for the same
+/// bytes.
+#[derive(Debug)]
+pub struct IndexBuilder {
+    layout: Layout,
+    /// Bytes of the footer so far.
+    pos: u64,
+    outside: crc32fast::Hasher,
+    list_ended: bool,
+    limits: Limits,
+}
+
+impl IndexBuilder {
+    /// A builder whose row groups are scanned within `limits`.
+    pub fn new(limits: Limits) -> IndexBuilder {
+        let mut layout = Layout::default();
+        layout.chunk_index.push(0);
+        IndexBuilder {
+            layout,
+            pos: 0,
+            outside: crc32fast::Hasher::new(),
+            list_ended: false,
+            limits,
+        }
+    }
+
+    /// The offset of the footer's next byte, as a table entry (saturated past 4 GiB, where
+    /// [`finish`](Self::finish) gives no block).
+    fn at(&self) -> u32 {
+        u32::try_from(self.pos).unwrap_or(u32::MAX)
+    }
+
+    /// Bytes before the `row_groups` list value.
+    pub fn head(&mut self, bytes: &[u8]) {
+        self.outside.update(bytes);
+        self.pos += bytes.len() as u64;
+    }
+
+    /// The header of the `row_groups` list (where its value starts).
+    pub fn list_header(&mut self, bytes: &[u8]) {
+        self.layout.list.start = self.at();
+        self.pos += bytes.len() as u64;
+    }
+
+    /// One encoded `RowGroup` struct: where it and its column chunks start.
+    pub fn row_group(&mut self, bytes: &[u8]) -> Result<()> {
+        let base = self.pos;
+        let at = |pos: usize| u32::try_from(base + pos as u64).unwrap_or(u32::MAX);
+        self.layout.row_group_starts.push(self.at());
+        let chunks = &mut self.layout.chunk_starts;
+        let mut end = 0u32;
+        let mut r = Reader::with_limits(bytes, self.limits);
+        RowGroup::skip(&mut r, |pos| chunks.push(at(pos)), |pos| end = at(pos))?;
+        self.layout.columns_ends.push(end);
+        let n = self.layout.chunk_starts.len() as u32;
+        self.layout.chunk_index.push(n);
+        self.pos += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Bytes after the `row_groups` list (its end is where the first of them goes).
+    pub fn tail(&mut self, bytes: &[u8]) {
+        if !self.list_ended {
+            self.layout.list.end = self.at();
+            self.list_ended = true;
+        }
+        self.outside.update(bytes);
+        self.pos += bytes.len() as u64;
+    }
+
+    /// The index block, or `None` when the footer cannot be indexed (row groups of
+    /// different column counts, a footer over 4 GiB).
+    pub fn finish(self) -> Option<Vec<u8>> {
+        let len = usize::try_from(self.pos).ok()?;
+        index_block(len, &self.layout, self.outside.finalize())
+    }
 }
 
 /// Scans a footer for its layout (the top-level fields are walked, not decoded).

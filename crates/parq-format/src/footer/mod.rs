@@ -40,7 +40,9 @@ mod page_index;
 use std::ops::Range;
 use std::sync::Arc;
 
-pub use index::{build_index, index_payload_len, FooterIndex, INDEX_MAGIC, INDEX_TRAILER_BYTES};
+pub use index::{
+    build_index, index_payload_len, FooterIndex, IndexBuilder, INDEX_MAGIC, INDEX_TRAILER_BYTES,
+};
 pub use lazy::LazyFooter;
 pub use page_index::{
     decode_page_index, page_index_range, ColumnIndexView, OffsetIndexView, PageIndex,

@@ -266,6 +266,36 @@ impl FileMetaData {
         self.decryptor = Some(Arc::new(decryptor));
     }
 
+    /// A footer of `version`, `schema`, `num_rows` and `row_groups` whose byte ranges refer
+    /// to `buf` (as a writer holds them before encoding them), with no key-value metadata,
+    /// `created_by` or column orders (public fields, set by the caller), no unknown fields,
+    /// selection or encryption: what decoding its encoding gives.
+    pub fn new(
+        version: i32,
+        schema: Arc<Schema>,
+        num_rows: i64,
+        row_groups: Vec<RowGroup>,
+        buf: bytes::Bytes,
+    ) -> FileMetaData {
+        FileMetaData {
+            version,
+            schema,
+            num_rows,
+            row_groups,
+            key_value_metadata: None,
+            created_by: None,
+            column_orders: None,
+            encryption_algorithm: None,
+            footer_signing_key_metadata: None,
+            unknown: UnknownFields::default(),
+            key_value_unknown: Vec::new(),
+            selection: None,
+            projection: None,
+            decryptor: None,
+            buf,
+        }
+    }
+
     /// The ordinal of row group `i` (of those decoded) in the file: its `ordinal` field when
     /// written, else its position among the file's row groups.
     pub fn row_group_ordinal(&self, i: usize) -> usize {

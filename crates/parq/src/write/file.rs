@@ -25,7 +25,7 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::{Fields, SchemaRef};
 
-use super::arrow_schema::{encode_arrow_schema, to_parquet_schema, ARROW_SCHEMA_KEY};
+use super::arrow_schema::to_parquet_schema;
 use super::column::{ColumnSpec, ColumnWriter, Shared};
 use super::held::{encoded_bound, may_hold, HeldRows};
 use super::levels::slot_level;
@@ -33,9 +33,7 @@ use super::page_index::PageIndexWriter;
 use super::properties::WriterProperties;
 use super::statistics::StatsOrder;
 use crate::format::crypto::FileEncryptor;
-use crate::format::footer::{build_index, DecodeOptions};
-use crate::format::metadata::{Arena, ColumnOrder, FileMetaData, KeyValue, RowGroup, Schema};
-use crate::format::thrift::{wire, Limits, Writer};
+use crate::format::metadata::{Arena, ColumnOrder, FileMetaData, RowGroup, Schema};
 use crate::{Error, ErrorKind, Result};
 
 /// The `version` written in the footer (format 2.x, as pyarrow 26 writes it).
@@ -53,6 +51,11 @@ fn writer_error(message: impl std::fmt::Display) -> Error {
     Error::new(ErrorKind::InvalidArgument(format!(
         "parquet writer: {message}"
     )))
+}
+
+/// A page index's length as its `ColumnChunk` field holds it.
+fn index_len(len: usize) -> Result<i32> {
+    i32::try_from(len).map_err(|_| writer_error("a page index larger than 2 GiB"))
 }
 
 /// A `Write` that counts the bytes written.
@@ -163,6 +166,10 @@ pub struct ParquetWriter<W: Write> {
     held: Option<HeldRows>,
     num_rows: i64,
     page_index: PageIndexWriter,
+    /// The row groups whose chunks hold their page indexes' places among those kept by
+    /// `page_index` (offsets from the start of the column indexes, and of the offset
+    /// indexes), made file offsets when the indexes are written.
+    placed_indexes: Vec<usize>,
     blooms: Vec<u8>,
     bloom_entries: Vec<BloomEntry>,
     /// The keys and AAD of an encrypted file.
@@ -280,6 +287,7 @@ impl<W: Write> ParquetWriter<W> {
             held: None,
             num_rows: 0,
             page_index: PageIndexWriter::new(),
+            placed_indexes: Vec::new(),
             blooms: Vec::new(),
             bloom_entries: Vec::new(),
             encryptor: None,
@@ -402,6 +410,7 @@ impl<W: Write> ParquetWriter<W> {
             held: None,
             num_rows,
             page_index: PageIndexWriter::new(),
+            placed_indexes: Vec::new(),
             blooms: Vec::new(),
             bloom_entries: Vec::new(),
             encryptor,
@@ -673,8 +682,15 @@ impl<W: Write> ParquetWriter<W> {
                 None => None,
             };
             let (ci, oi) = (done.column_index.as_ref(), Some(&done.offset_index));
-            self.page_index
-                .add_chunk(rg, j, ci, oi, encryptor.as_ref())?;
+            let (ci, oi) = self.page_index.encode_chunk(ci, oi, encryptor.as_ref())?;
+            // Offsets among the kept indexes until they are written (see `finish`).
+            let mut chunk = done.chunk;
+            if let Some((start, len)) = ci {
+                chunk.set_column_index_location(start as i64, index_len(len)?);
+            }
+            if let Some((start, len)) = oi {
+                chunk.set_offset_index_location(start as i64, index_len(len)?);
+            }
             if let Some(b) = done.bloom {
                 let start = self.blooms.len();
                 let len = match &encryptor {
@@ -688,7 +704,7 @@ impl<W: Write> ParquetWriter<W> {
                     len,
                 });
             }
-            chunks.push(done.chunk);
+            chunks.push(chunk);
         }
         let sorting = self.props.sorting_columns();
         self.row_groups.push(RowGroup {
@@ -701,6 +717,7 @@ impl<W: Write> ParquetWriter<W> {
             ordinal: Some(ordinal),
             unknown: Default::default(),
         });
+        self.placed_indexes.push(rg);
         self.num_rows += self.open_rows as i64;
         self.open_rows = 0;
         if let Some(e) = &self.encryptor {
@@ -727,160 +744,12 @@ impl<W: Write> ParquetWriter<W> {
         let meta = self.guard(r)?;
         Ok((meta, self.out.inner))
     }
-
-    fn finish(&mut self) -> Result<FileMetaData> {
-        self.flush_row_group()?;
-        // From here on only the metadata is needed: release the columns' state.
-        self.columns = Vec::new();
-        self.shared = Shared::default();
-        // Bloom filters.
-        let base = self.out.pos;
-        self.out.write_all(&self.blooms)?;
-        for e in &self.bloom_entries {
-            let off = i64::try_from(base + e.start as u64)
-                .map_err(|_| writer_error("file offset past i64"))?;
-            let len = i32::try_from(e.len).map_err(|_| writer_error("Bloom filter over 2 GiB"))?;
-            self.row_groups[e.row_group].columns[e.column].set_bloom_filter_location(off, len);
-        }
-        self.blooms = Vec::new();
-        // Page indexes.
-        let at = self.out.pos;
-        let locations = self.page_index.write(&mut self.out, at)?;
-        self.page_index = PageIndexWriter::new();
-        for l in locations {
-            let c = &mut self.row_groups[l.row_group].columns[l.column];
-            if let Some((o, n)) = l.column_index {
-                c.set_column_index_location(o, n);
-            }
-            if let Some((o, n)) = l.offset_index {
-                c.set_offset_index_location(o, n);
-            }
-        }
-        // Footer. Once encoded, the row groups' metadata is released: the metadata returned
-        // is decoded from the footer's bytes (of an encrypted file, as its keys show it).
-        let mut footer = self.encode_footer()?;
-        let meta = crate::format::footer::decode_metadata(&footer, &DecodeOptions::default())?;
-        let mut magic = b"PAR1";
-        if let Some(e) = self.encryptor.take() {
-            for (rg, g) in self.row_groups.iter_mut().enumerate() {
-                for (j, c) in g.columns.iter_mut().enumerate() {
-                    e.seal_chunk(rg, j, c, &mut self.arena, &self.schema)?;
-                }
-            }
-            footer = e.seal_footer(&self.encode_footer_with(Some(&e))?)?;
-            magic = e.magic();
-        }
-        self.row_groups = Vec::new();
-        self.arena = Arena::default();
-        if self.props.footer_index() {
-            if let Some(index) = build_index(&footer, Limits::default())? {
-                self.out.write_all(&index)?;
-            }
-        }
-        self.out.write_all(&footer)?;
-        let len = u32::try_from(footer.len()).map_err(|_| writer_error("a footer over 4 GiB"))?;
-        self.out.write_all(&len.to_le_bytes())?;
-        self.out.write_all(magic)?;
-        self.out.flush()?;
-        Ok(meta)
-    }
-
-    /// The Thrift `FileMetaData` of the file.
-    fn encode_footer(&mut self) -> Result<Vec<u8>> {
-        self.encode_footer_with(None)
-    }
-
-    /// The Thrift `FileMetaData` of the file, with the encryption fields of a plaintext
-    /// footer when `encryptor` says so.
-    fn encode_footer_with(&mut self, encryptor: Option<&FileEncryptor>) -> Result<Vec<u8>> {
-        // Key-value metadata: the properties', the Arrow schema's, then ARROW:schema.
-        let mut kv: Vec<(String, Option<String>)> = self.props.key_value_metadata().to_vec();
-        for (k, v) in self.arrow_schema.metadata() {
-            if !kv.iter().any(|(key, _)| key == k) {
-                kv.push((k.clone(), Some(v.clone())));
-            }
-        }
-        kv.retain(|(k, _)| k != ARROW_SCHEMA_KEY);
-        kv.push((
-            ARROW_SCHEMA_KEY.to_string(),
-            Some(encode_arrow_schema(&self.arrow_schema)),
-        ));
-        let kvs: Vec<KeyValue> = kv
-            .iter()
-            .map(|(k, v)| KeyValue {
-                key: self.arena.push(k.as_bytes()),
-                value: v.as_ref().map(|v| self.arena.push(v.as_bytes())),
-            })
-            .collect();
-        let (created_by, orders) = match &self.inherited {
-            // The statistics of copied row groups are read under their file's header.
-            Some(h) => (
-                h.created_by.as_ref().map(|c| self.arena.push(c)),
-                h.column_orders.clone(),
-            ),
-            None => {
-                let orders = self
-                    .stats_orders()?
-                    .into_iter()
-                    .map(StatsOrder::column_order);
-                let orders = orders.collect();
-                let created_by = self.arena.push(self.props.created_by().as_bytes());
-                (Some(created_by), Some(orders))
-            }
-        };
-        let buf = self.arena.as_slice();
-        let mut out = Vec::new();
-        let w = &mut Writer::new(&mut out);
-        let mut last = 0i16;
-        w.write_field_header(wire::I32, 1, &mut last);
-        w.write_i32(FORMAT_VERSION);
-        w.write_field_header(wire::LIST, 2, &mut last);
-        self.schema.encode_list(w);
-        w.write_field_header(wire::I64, 3, &mut last);
-        w.write_i64(self.num_rows);
-        w.write_field_header(wire::LIST, 4, &mut last);
-        w.write_list_header(wire::STRUCT, self.row_groups.len());
-        for g in &self.row_groups {
-            g.encode(w, buf, &self.schema);
-        }
-        w.write_field_header(wire::LIST, 5, &mut last);
-        KeyValue::encode_list(&kvs, w, buf);
-        if let Some(c) = created_by {
-            w.write_field_header(wire::BINARY, 6, &mut last);
-            w.write_binary(c.slice(buf));
-        }
-        if let Some(orders) = orders {
-            w.write_field_header(wire::LIST, 7, &mut last);
-            w.write_list_header(wire::STRUCT, orders.len());
-            for o in orders {
-                // ColumnOrder is a union of empty structs: TYPE_ORDER (field 1),
-                // IEEE_754_TOTAL_ORDER (2), INT96_TIMESTAMP_ORDER (3); an undefined order is
-                // the empty union.
-                let mut l = 0i16;
-                let id = match o {
-                    ColumnOrder::TypeDefined => Some(1),
-                    ColumnOrder::Ieee754TotalOrder => Some(2),
-                    ColumnOrder::Int96TimestampOrder => Some(3),
-                    ColumnOrder::Undefined => None,
-                    ColumnOrder::Unrecognized { field_id, .. } => Some(field_id),
-                };
-                if let Some(id) = id {
-                    w.write_field_header(wire::STRUCT, id, &mut l);
-                    w.write_stop();
-                }
-                w.write_stop();
-            }
-        }
-        if let Some(e) = encryptor {
-            e.write_footer_fields(w, &mut last);
-        }
-        w.write_stop();
-        Ok(out)
-    }
 }
 
 #[path = "file_copy.rs"]
 mod copy;
+#[path = "file_footer.rs"]
+mod footer;
 pub(crate) use copy::copy_refusal;
 
 #[cfg(test)]

@@ -328,6 +328,23 @@ impl PageIndexWriter {
         offset_index: Option<&OffsetIndex>,
         encryptor: Option<&ColumnEncryptor>,
     ) -> Result<()> {
+        let (ci, oi) = self.encode_chunk(column_index, offset_index, encryptor)?;
+        self.push(row_group, column, ci, oi);
+        Ok(())
+    }
+
+    /// Encodes and keeps the indexes of a chunk, as the modules of `encryptor` for an
+    /// encrypted chunk, without recording the chunk: returns where they are among the
+    /// column indexes and among the offset indexes (start and length), for the caller to
+    /// place once [`write`](Self::write) has written them (column indexes from its `at`,
+    /// offset indexes from `at` + [`column_indexes_len`](Self::column_indexes_len)).
+    #[allow(clippy::type_complexity)]
+    pub fn encode_chunk(
+        &mut self,
+        column_index: Option<&BuiltColumnIndex>,
+        offset_index: Option<&OffsetIndex>,
+        encryptor: Option<&ColumnEncryptor>,
+    ) -> Result<(Option<(usize, usize)>, Option<(usize, usize)>)> {
         let seal = |out: &mut Vec<u8>, start: usize, kind: ModuleType| -> Result<()> {
             if let Some(e) = encryptor {
                 let plain = out.split_off(start);
@@ -353,8 +370,12 @@ impl PageIndexWriter {
             }
             None => None,
         };
-        self.push(row_group, column, column_index, offset_index);
-        Ok(())
+        Ok((column_index, offset_index))
+    }
+
+    /// Bytes of the column indexes kept (written first, the offset indexes after them).
+    pub fn column_indexes_len(&self) -> usize {
+        self.column_indexes.len()
     }
 
     /// Keeps the indexes of a chunk copied from another file: its column index as encoded
