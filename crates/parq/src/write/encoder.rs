@@ -203,6 +203,15 @@ fn reencode_fixed<T>(
 where
     T: crate::encoding::encode::dictionary::DictValue + DeltaOrNot,
 {
+    // Indices 0, 1, 2, ... (every value a new entry, as when a first page of distinct
+    // values gives the dictionary up) stand for the entries themselves, in order.
+    let entries = d.entries();
+    if indices.len() == entries.len() && indices.iter().zip(0u32..).all(|(&i, k)| i == k) {
+        for part in entries.chunks(MINI_BATCH) {
+            encode_fixed(name, enc, part, out)?;
+        }
+        return Ok(());
+    }
     let mut buf = Vec::with_capacity(indices.len().min(MINI_BATCH));
     for part in indices.chunks(MINI_BATCH) {
         buf.clear();

@@ -98,6 +98,9 @@ impl ColumnWriter {
         self.page.seen = Vec::new();
         self.levels.def = Vec::new();
         self.chunk.pages = Vec::new();
+        if self.dict.is_some() {
+            self.dict_hint = 0;
+        }
         self.dict = None;
         self.start_chunk()?;
         Ok(FinishedChunk {

@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// The most entries a chunk's dictionary is sized for from the chunk before (see
+/// `ColumnWriter::dict_hint`).
+const MAX_DICT_HINT: usize = 4 * DICTIONARY_TRIAL_VALUES;
+
 impl ColumnWriter {
     /// Adds the dictionary entries of `indices[from..]` to the page statistics, each once
     /// per page (the minimum and maximum of a page's values are those of its distinct
@@ -72,6 +76,10 @@ impl ColumnWriter {
         let mut enc = self.value_encoder(self.settings.encoding)?;
         let fixed = (self.physical == PhysicalType::FixedLenByteArray).then_some(self.width);
         dict.reencode(&self.name, &self.indices, &mut enc, &mut self.values, fixed)?;
+        self.dict_hint = match dict.len() == self.indices.len() {
+            true => dict.len().min(MAX_DICT_HINT),
+            false => 0,
+        };
         self.enc = enc;
         self.indices = Vec::new();
         Ok(())

@@ -260,6 +260,11 @@ pub struct ColumnWriter {
     crc: bool,
     dict_limit: usize,
     bloom_bytes: usize,
+    /// The entries to size the next chunk's dictionary of fixed-width values for, when its
+    /// first values come: those of the last chunk's, when it gave the dictionary up on a
+    /// first page of distinct values (the next chunk's trial then fills a table of that
+    /// size without growing it), else 0.
+    dict_hint: usize,
 
     // The open page.
     enc: ValueEnc,
@@ -420,6 +425,7 @@ impl ColumnWriter {
             crc: props.page_crc(),
             dict_limit: props.dictionary_page_size_limit(),
             bloom_bytes,
+            dict_hint: 0,
             encryptor: None,
             enc: ValueEnc::Dict,
             dict: None,
@@ -869,6 +875,11 @@ impl ColumnWriter {
             let Some(d) = self.dict.as_mut().and_then(dict_of) else {
                 return Err(column_error(&self.name, "internal error: dictionary type"));
             };
+            if d.is_empty() && self.dict_hint > 0 {
+                // Sized when the chunk's first values come, not before: between chunks a
+                // column holds a small table.
+                *d = DictEncoder::with_capacity(self.dict_hint);
+            }
             return d.put(v, &mut self.indices);
         }
         encode_fixed(&self.name, &mut self.enc, v, &mut self.values)

@@ -67,6 +67,15 @@ fn fits(entries: usize, slots: usize) -> bool {
     entries.saturating_mul(per_entry) <= slots
 }
 
+/// The slots of the smallest table that holds `entries` entries within the load limit.
+fn slots_for(entries: usize) -> usize {
+    let mut cap = INITIAL_SLOTS;
+    while !fits(entries, cap) && cap < 1 << (usize::BITS - 2) {
+        cap *= 2;
+    }
+    cap
+}
+
 /// The entry index of an empty table slot (a slot is a 32-bit hash tag above a 32-bit entry
 /// index, so a probe rejects most other entries without touching them).
 const EMPTY: u32 = u32::MAX;
@@ -333,6 +342,16 @@ impl Table {
         }
     }
 
+    /// A table that takes `entries` entries without growing.
+    fn for_entries(entries: usize) -> Self {
+        let cap = slots_for(entries);
+        Table {
+            slots: vec![u64::from(EMPTY); cap],
+            shift: 64 - cap.trailing_zeros(),
+            seed: random_seed(),
+        }
+    }
+
     /// True when the slots were released (see [`Table::release`]); `rebuild` first.
     #[inline(always)]
     fn is_released(&self) -> bool {
@@ -348,11 +367,7 @@ impl Table {
     /// holds them within the load limit), inserting every entry by `hash_of(entry)`.
     #[cold]
     fn rebuild(&mut self, entries: usize, hash_of: impl Fn(usize) -> u64) {
-        let mut cap = INITIAL_SLOTS;
-        while !fits(entries, cap) && cap < 1 << (usize::BITS - 2) {
-            cap *= 2;
-        }
-        self.fill(cap, entries, hash_of);
+        self.fill(slots_for(entries), entries, hash_of);
     }
 
     /// Replaces the slots by `cap` (a power of two) slots holding entries `0..entries`.
@@ -446,6 +461,16 @@ impl<T: DictValue> DictEncoder<T> {
         DictEncoder {
             entries: Vec::new(),
             table: Table::new(),
+        }
+    }
+
+    /// An empty dictionary whose table and entries take `entries` entries without growing
+    /// (for a caller that expects that many: its table is sized once, not doubled on the
+    /// way). The output is that of [`DictEncoder::new`].
+    pub fn with_capacity(entries: usize) -> Self {
+        DictEncoder {
+            entries: Vec::with_capacity(entries),
+            table: Table::for_entries(entries),
         }
     }
 
