@@ -96,6 +96,12 @@ def read_table(
     (``"id >= 10 AND name = 'x'"``). For DNF and SQL, row groups and pages that cannot hold a
     kept row are skipped by statistics, Bloom filters and the page index, and the other
     columns are decoded only for the rows kept; an Expression is applied to the rows read.
+    A DNF or SQL column of one file may be a dotted path: a field inside structs
+    (``("s.a.b", ">", 5)``; a top-level column of that name is taken first) or an object
+    field of a Variant column (``("v.a", ">", 5)``: numbers compare by value, strings,
+    booleans and bytes with their own kind, other values are null); a shredded Variant
+    field skips row groups by its ``typed_value`` statistics where no row holds it in
+    ``value``.
     ``use_threads``: decode on all cores (row groups side by side).
     ``batch_size``: rows per record batch of the table (default: a batch per row group).
     ``string_view``: string columns as ``pa.string_view()``: views into the file's dictionary
