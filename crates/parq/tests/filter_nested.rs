@@ -3,7 +3,8 @@
 //! (`WHERE s.a.b ...`) on a file pyarrow wrote: the rows kept (nulls at every level: a null
 //! struct makes its fields null), the row groups the leaf's statistics skip, the pages its
 //! page index skips, the Bloom filters DuckDB writes; a top-level column whose name has a
-//! dot binds before a path; a path into a list is an error naming it.
+//! dot binds before a path; a path into a list is an error naming it; a dataset of two such
+//! files filters as pyarrow's dataset does.
 
 use std::path::Path;
 
@@ -192,4 +193,40 @@ fn paths_into_lists_and_unknown_paths_are_errors() {
     assert!(e.contains("s.a.z"), "{e}");
     let e = err("s.a.b.q = 1");
     assert!(e.contains("s.a.b.q"), "{e}");
+}
+
+#[test]
+fn dataset_filters_on_struct_fields_match_pyarrow() {
+    use parq::dataset::{Dataset, DatasetOptions};
+    let tmp = common::tmp_dir("filter-nested-dataset");
+    let dir = tmp.join("ds");
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["a.parquet", "b.parquet"] {
+        common::run_python(WRITE, &[dir.join(name).as_os_str(), "100".as_ref()]);
+    }
+    let script = r#"
+import sys, pyarrow.compute as pc, pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1], columns=["i"], filters=pc.field("s", "a", "b") > 950)
+print(",".join(str(v) for v in sorted(t.column("i").to_pylist())))
+"#;
+    let want = common::int_lines(&common::run_python(script, &[&dir]));
+    let ds = Dataset::open(dir.as_path(), DatasetOptions::default()).unwrap();
+    for columns in [vec!["i"], vec!["i", "s"]] {
+        let batches = ds
+            .scan()
+            .with_columns(columns.clone())
+            .with_filter(parse_filter("s.a.b > 950").unwrap())
+            .read_all()
+            .unwrap();
+        let mut rows: Vec<i64> = batches
+            .iter()
+            .flat_map(|b| {
+                let i = b.column_by_name("i").unwrap().as_primitive::<Int64Type>();
+                i.values().to_vec()
+            })
+            .collect();
+        rows.sort_unstable();
+        assert_eq!(rows, want[0], "reading {columns:?}");
+        assert_eq!(batches[0].num_columns(), columns.len());
+    }
 }

@@ -26,6 +26,7 @@ use super::schema::{conform, with_columns};
 use super::{read_footers, Dataset, DatasetFile};
 use crate::error::{arrow_error, internal};
 use crate::read::filter::bind::BoundFilter;
+use crate::read::filter::path::{in_schema, top_field_of};
 use crate::read::io::source::RangeRead;
 use crate::read::Predicate;
 use crate::read::{ParquetReader, ReadOptions};
@@ -254,10 +255,11 @@ impl<'a> DatasetScan<'a> {
         // types, before any file is read.
         let mut work_cols = output.clone();
         if let Some(p) = &self.filter {
-            let leaves = vec![Some(0); ds.schema.fields().len()];
-            BoundFilter::bind(p, &ds.schema, &leaves)?;
+            BoundFilter::bind_with(p, &mut |c| in_schema(&ds.schema, c))?;
             let all = self.all_columns();
             for name in p.columns() {
+                // A dotted path (`s.a.b`, `v.a`) needs its top-level field.
+                let name = top_field_of(&ds.schema, name).unwrap_or(name);
                 if !work_cols.iter().any(|(f, _)| f.name() == name) {
                     if let Some(c) = all.iter().find(|(f, _)| f.name() == name) {
                         work_cols.push(c.clone());
@@ -329,7 +331,15 @@ impl<'a> DatasetScan<'a> {
                 Residual::Nothing => continue,
                 Residual::All => (None, None),
                 Residual::Rows(p) => {
-                    let same_types = p.columns().iter().all(|c| {
+                    // The top-level fields the filter reads (a dotted path's own).
+                    let mut tops: Vec<String> = Vec::new();
+                    for c in p.columns() {
+                        let top = top_field_of(&ds.schema, c).unwrap_or(c).to_string();
+                        if !tops.contains(&top) {
+                            tops.push(top);
+                        }
+                    }
+                    let same_types = tops.iter().all(|c| {
                         match (file_schema.field_with_name(c), ds.schema.field_with_name(c)) {
                             (Ok(a), Ok(b)) => a.data_type() == b.data_type(),
                             _ => false,
@@ -338,18 +348,16 @@ impl<'a> DatasetScan<'a> {
                     if same_types && !row_index {
                         if read.is_empty() {
                             // A read of no column gives no rows: the filter's are read.
-                            read = p.columns().iter().map(|c| c.to_string()).collect();
-                            read.dedup();
+                            read = tops;
                         }
                         (Some(p), None)
                     } else {
-                        for c in p.columns() {
-                            if in_file(c) && !read.iter().any(|r| r == c) {
-                                read.push(c.to_string());
+                        for c in tops {
+                            if in_file(&c) && !read.contains(&c) {
+                                read.push(c);
                             }
                         }
-                        let leaves = vec![Some(0); work.fields().len()];
-                        let bound = BoundFilter::bind(&p, &work, &leaves)?;
+                        let bound = BoundFilter::bind_with(&p, &mut |c| in_schema(&work, c))?;
                         (None, Some((bound, (0..out.fields().len()).collect())))
                     }
                 }

@@ -17,8 +17,10 @@ use crate::read::decode::leaf::{ChunkSource, ColumnOptions};
 use crate::read::exec::decoder::ParquetDecoder;
 use crate::read::exec::prune::{BloomWant, Setup, Stage};
 use crate::read::exec::stats::{data_pages, row_group_rows, ReadStats};
-use crate::read::filter::bind::{top_level, BoundFilter, Resolved};
-use crate::read::filter::path::{file_field, file_leaves, find, plan_leaves, resolve, Target};
+use crate::read::filter::bind::BoundFilter;
+use crate::read::filter::path::{
+    file_field, file_leaves, find, plan_leaves, resolve, top_level, Resolved, Target,
+};
 use crate::read::filter::predicate::Predicate;
 use crate::read::options::ReadOptions;
 use crate::read::plan::fields::{plan, ColumnSelection, Node, Plan, Shape};

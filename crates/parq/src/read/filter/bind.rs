@@ -46,6 +46,7 @@ use arrow_schema::{DataType, Schema};
 use crate::error::arrow_error;
 use crate::format::footer::{ColumnIndexView, OffsetIndexView};
 use crate::format::metadata::FileMetaData;
+use crate::read::filter::path::{top_level, Resolved};
 use crate::read::filter::predicate::{CmpOp, Literal, Predicate};
 use crate::read::filter::stats::{
     is_decimal, is_nan, positive_zero, stat_array, usable_bounds, value_type, ChunkStats,
@@ -53,23 +54,6 @@ use crate::read::filter::stats::{
 use crate::read::filter::variant::{typed_literal, TypedLiteral};
 use crate::read::plan::selection::RowSelection;
 use crate::{Error, ErrorKind, Result};
-
-/// What a filter column is in a read: see [`BoundFilter::bind_with`].
-#[derive(Debug, Clone)]
-pub(crate) struct Resolved {
-    /// The top-level field of the decoded batch holding it.
-    pub index: usize,
-    /// The struct children (by position) from that field down to the compared array.
-    pub path: Vec<usize>,
-    /// The Parquet leaf whose statistics bound it (a Variant field's `typed_value` leaf);
-    /// `None`: none.
-    pub leaf: Option<usize>,
-    /// The compared array's type (a Variant field's `typed_value` type).
-    pub data_type: DataType,
-    /// For a Variant object field: the field path inside the Variant and the field's
-    /// residual `value` leaf (`None`: the group has none).
-    pub variant: Option<(Vec<String>, Option<usize>)>,
-}
 
 /// A bound column: where it is in the decoded batch and its Parquet leaf.
 #[derive(Debug, Clone)]
@@ -486,30 +470,6 @@ fn dictionary_prune(
         | Node::IsNull { .. }
         | Node::Bbox { .. } => None,
     }
-}
-
-/// The top-level field `name` of `schema` (a decoded batch's), whose leaf columns are
-/// `leaves` (the Parquet leaf of each top-level field, `None` for nested fields).
-pub(crate) fn top_level(schema: &Schema, leaves: &[Option<usize>], name: &str) -> Result<Resolved> {
-    let (index, field) = schema.column_with_name(name).ok_or_else(|| {
-        Error::new(ErrorKind::ColumnNotFound {
-            path: name.to_string(),
-        })
-    })?;
-    let leaf = leaves.get(index).copied().flatten().ok_or_else(|| {
-        filter_error(format!(
-            "column `{name}` is nested ({}); filters take primitive columns, top-level or \
-             inside structs by dotted path",
-            field.data_type()
-        ))
-    })?;
-    Ok(Resolved {
-        index,
-        path: Vec::new(),
-        leaf: Some(leaf),
-        data_type: field.data_type().clone(),
-        variant: None,
-    })
 }
 
 /// `value` compared with bound column `col` by `op`: a Variant field's comparison, or the
