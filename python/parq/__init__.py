@@ -96,7 +96,7 @@ def read_table(
     (``"id >= 10 AND name = 'x'"``). For DNF and SQL, row groups and pages that cannot hold a
     kept row are skipped by statistics, Bloom filters and the page index, and the other
     columns are decoded only for the rows kept; an Expression is applied to the rows read.
-    A DNF or SQL column of one file may be a dotted path: a field inside structs
+    A DNF or SQL column may be a dotted path: a field inside structs
     (``("s.a.b", ">", 5)``; a top-level column of that name is taken first) or an object
     field of a Variant column (``("v.a", ">", 5)``: numbers compare by value, strings,
     booleans and bytes with their own kind, other values are null); a shredded Variant

@@ -96,3 +96,12 @@ def test_variant_field_filters_match_duckdb(variant_files, filters, sql):
         want = [r[0] for r in rows]
         got = parq.read_table(path, columns=["id"], filters=filters).column("id").to_pylist()
         assert sorted(got) == want, (path.name, filters)
+
+
+def test_struct_field_filter_on_a_dataset_matches_pyarrow(nested, tmp_path):
+    for name in ("a.parquet", "b.parquet"):
+        (tmp_path / name).write_bytes(nested.read_bytes())
+    expression = pc.field("s", "a", "b") > 950
+    want = pq.read_table(tmp_path, columns=["i"], filters=expression).column("i").to_pylist()
+    got = parq.read_table(tmp_path, columns=["i"], filters=[("s.a.b", ">", 950)])
+    assert sorted(got.column("i").to_pylist()) == sorted(want)

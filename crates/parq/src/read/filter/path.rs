@@ -273,11 +273,9 @@ pub(crate) fn file_field<'a>(fields: &'a [FieldNode], names: &[String]) -> Optio
 /// The top-level field `name` of `schema` (a decoded batch's), whose leaf columns are
 /// `leaves` (the Parquet leaf of each top-level field, `None` for nested fields).
 pub(crate) fn top_level(schema: &Schema, leaves: &[Option<usize>], name: &str) -> Result<Resolved> {
-    let (index, field) = schema.column_with_name(name).ok_or_else(|| {
-        Error::new(ErrorKind::ColumnNotFound {
-            path: name.to_string(),
-        })
-    })?;
+    let (index, field) = schema
+        .column_with_name(name)
+        .ok_or_else(|| not_found(name))?;
     let leaf = leaves.get(index).copied().flatten().ok_or_else(|| {
         path_error(
             name,
@@ -300,7 +298,7 @@ pub(crate) fn top_level(schema: &Schema, leaves: &[Option<usize>], name: &str) -
 /// Filter column `name` in the Arrow schema `schema` of batches (a dataset's): a top-level
 /// field of that name as [`top_level`] finds it (each with the leaf `Some(0)`: no statistics
 /// are asked of it), else a field inside structs or a Variant object field by dotted path
-/// (see `filter/path.rs`), without a leaf: for filtering rows, not for pruning.
+/// ([`walk`]), without a leaf: for filtering rows, not for pruning.
 pub(crate) fn in_schema(schema: &Schema, name: &str) -> Result<Resolved> {
     if schema.column_with_name(name).is_some() {
         return top_level(schema, &vec![Some(0); schema.fields().len()], name);
@@ -310,14 +308,14 @@ pub(crate) fn in_schema(schema: &Schema, name: &str) -> Result<Resolved> {
     let (&index, path) = walked
         .positions
         .split_first()
-        .ok_or_else(|| Error::new(ErrorKind::ColumnNotFound { path: name.into() }))?;
-    let mut field = schema.field(index);
+        .ok_or_else(|| not_found(name))?;
+    let mut field = tops.get(index).copied().ok_or_else(|| not_found(name))?;
     for &p in path {
         field = match field.data_type() {
             DataType::Struct(fs) => fs.get(p).map(|f| f.as_ref()),
             _ => None,
         }
-        .ok_or_else(|| Error::new(ErrorKind::ColumnNotFound { path: name.into() }))?;
+        .ok_or_else(|| not_found(name))?;
     }
     let data_type = match walked.variant {
         Some(_) => DataType::Null,
