@@ -570,6 +570,16 @@ impl<T: DictValue> DictEncoder<T> {
                 return s as u32;
             }
         }
+        if s0 as u32 == EMPTY {
+            // A new value (no entry sits past an empty slot of its probe) goes to its home
+            // slot here when neither the entries nor the table need to grow for it.
+            let idx = self.entries.len();
+            if idx < self.entries.capacity() && fits(idx + 1, self.table.slots.len()) {
+                self.entries.push(v);
+                self.table.slots[pos] = slot(h, idx);
+                return idx as u32;
+            }
+        }
         self.probe(v, h, pos)
     }
 
