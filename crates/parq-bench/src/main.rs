@@ -14,6 +14,8 @@
 //! - `parq-bench scan`: selective reads (point lookup, 1% and 50% key ranges, full scan with
 //!   threads) of a sorted 1 GB table, parq vs `parquet` 60.1.0 (page index, row-group and
 //!   page pruning, row filter) / pyarrow / polars: time and bytes read from storage.
+//! - `parq-bench tpch` (feature `datafusion`): TPC-H through DataFusion, parq's table
+//!   provider vs DataFusion's built-in Parquet reader.
 //!
 //! Flow: datasets (generated once, cached) -> workload (modes, selections) -> worker (one
 //! process per implementation and round) -> peers / parq_impl (one `Case` per implementation
@@ -44,6 +46,8 @@ mod scan_floor;
 mod scan_impls;
 mod scan_python;
 mod study;
+#[cfg(feature = "datafusion")]
+mod tpch;
 mod worker;
 mod workload;
 
@@ -93,6 +97,10 @@ enum Command {
     /// Datasets from S3 (moto behind a latency proxy) and local disk, parq vs
     /// pyarrow.dataset / polars: time, requests and bytes (`python/bench_dataset.py`).
     Dataset(dataset_scan::DatasetArgs),
+    /// TPC-H's 22 queries through DataFusion, parq's table provider vs DataFusion's own
+    /// Parquet reader (feature `datafusion`).
+    #[cfg(feature = "datafusion")]
+    Tpch(tpch::TpchArgs),
     /// Re-print the footer tables (and optionally redraw the charts) from a `footer --json` file.
     Report(ReportArgs),
 }
@@ -142,6 +150,8 @@ fn main() -> ExitCode {
         Command::Crypto(args) => crypto::run(args, &root),
         Command::CodecFloor(args) => scan_floor::run(args),
         Command::Dataset(args) => dataset_scan::run(args, &root),
+        #[cfg(feature = "datafusion")]
+        Command::Tpch(args) => tpch::run(args, &root),
         Command::Report(args) => report(args),
         Command::Worker(args) => worker::worker_main(args),
     };
