@@ -146,7 +146,12 @@ pub fn run(args: &TpchArgs, root: &Path) -> anyhow::Result<()> {
         total_df += df;
         let ratio = df as f64 / parq.max(1) as f64;
         slowest = slowest.min(ratio);
-        rows.push(vec![format!("q{q}"), fmt_ms(parq), fmt_ms(df), fmt_speedup(ratio)]);
+        rows.push(vec![
+            format!("q{q}"),
+            fmt_ms(parq),
+            fmt_ms(df),
+            fmt_speedup(ratio),
+        ]);
         for (imp, ns) in [("parq", parq), ("datafusion", df)] {
             cells.push(serde_json::json!({
                 "benchmark": "tpch",
@@ -171,10 +176,15 @@ pub fn run(args: &TpchArgs, root: &Path) -> anyhow::Result<()> {
         args.rounds.max(1)
     );
     println!("{}", machine_line());
-    let headers: Vec<String> = ["query", "parq\nms", "DataFusion's\nreader ms", "parq\nspeedup"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let headers: Vec<String> = [
+        "query",
+        "parq\nms",
+        "DataFusion's\nreader ms",
+        "parq\nspeedup",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     println!("{}", render_table(&headers, &rows));
     println!("slowest query ratio: {}", fmt_speedup(slowest));
     if let Some(path) = &args.json {

@@ -27,7 +27,9 @@ fn write(dir: &Path) {
     let scores: ArrayRef = Arc::new(Int32Array::from_iter(
         (0..3000).map(|i| (i % 7 != 0).then_some(i % 1000)),
     ));
-    let years: ArrayRef = Arc::new(Int32Array::from_iter_values((0..3000).map(|i| 2024 + i / 1000)));
+    let years: ArrayRef = Arc::new(Int32Array::from_iter_values(
+        (0..3000).map(|i| 2024 + i / 1000),
+    ));
     let batch = RecordBatch::try_from_iter([
         ("id", ids),
         ("name", names),
@@ -53,10 +55,18 @@ fn text(batches: &[datafusion::arrow::record_batch::RecordBatch]) -> Vec<String>
         let f: Vec<ArrayFormatter<'_>> = b
             .columns()
             .iter()
-            .map(|c| ArrayFormatter::try_new(c.as_ref(), &FormatOptions::default().with_null("NULL")).unwrap())
+            .map(|c| {
+                ArrayFormatter::try_new(c.as_ref(), &FormatOptions::default().with_null("NULL"))
+                    .unwrap()
+            })
             .collect();
         for r in 0..b.num_rows() {
-            rows.push(f.iter().map(|f| f.value(r).to_string()).collect::<Vec<_>>().join("|"));
+            rows.push(
+                f.iter()
+                    .map(|f| f.value(r).to_string())
+                    .collect::<Vec<_>>()
+                    .join("|"),
+            );
         }
     }
     rows
@@ -98,15 +108,47 @@ fn queries_answer_as_duckdb_and_filters_prune() {
         let cases = [
             // Answered from the footers' exact row count: no scan at all.
             ("SELECT count(*) FROM t", 0, false),
-            ("SELECT id, name FROM t WHERE id BETWEEN 1200 AND 1260 ORDER BY id", 2, false),
-            ("SELECT year, count(*), sum(score) FROM t WHERE year = 2025 GROUP BY year", 4, false),
-            ("SELECT id FROM t WHERE score IS NULL AND id < 300 ORDER BY id", 2, false),
-            ("SELECT id FROM t WHERE name IN ('n3', 'n5') AND id >= 2900 ORDER BY id", 1, false),
-            ("SELECT id FROM t WHERE id = 17 OR id = 2999 ORDER BY id", 2, false),
-            ("SELECT id FROM t WHERE NOT (id < 2990) ORDER BY id", 1, false),
+            (
+                "SELECT id, name FROM t WHERE id BETWEEN 1200 AND 1260 ORDER BY id",
+                2,
+                false,
+            ),
+            (
+                "SELECT year, count(*), sum(score) FROM t WHERE year = 2025 GROUP BY year",
+                4,
+                false,
+            ),
+            (
+                "SELECT id FROM t WHERE score IS NULL AND id < 300 ORDER BY id",
+                2,
+                false,
+            ),
+            (
+                "SELECT id FROM t WHERE name IN ('n3', 'n5') AND id >= 2900 ORDER BY id",
+                1,
+                false,
+            ),
+            (
+                "SELECT id FROM t WHERE id = 17 OR id = 2999 ORDER BY id",
+                2,
+                false,
+            ),
+            (
+                "SELECT id FROM t WHERE NOT (id < 2990) ORDER BY id",
+                1,
+                false,
+            ),
             // LIKE stays with DataFusion; the range still prunes.
-            ("SELECT id FROM t WHERE name LIKE 'n1%' AND id < 250 ORDER BY id", 1, true),
-            ("SELECT name, max(score) FROM t GROUP BY name ORDER BY name", 12, false),
+            (
+                "SELECT id FROM t WHERE name LIKE 'n1%' AND id < 250 ORDER BY id",
+                1,
+                true,
+            ),
+            (
+                "SELECT name, max(score) FROM t GROUP BY name ORDER BY name",
+                12,
+                false,
+            ),
         ];
         for (sql, most_groups, filter_exec) in cases {
             let df = ctx.sql(sql).await.unwrap();
@@ -115,21 +157,48 @@ fn queries_answer_as_duckdb_and_filters_prune() {
             let groups: usize = parq_exec(&plan)
                 .map(|e| e.partitions().iter().map(Vec::len).sum())
                 .unwrap_or(0);
-            assert_eq!(most_groups == 0, parq_exec(&plan).is_none(), "{sql}\n{shown}");
-            assert!(groups <= most_groups, "{sql}: {groups} row groups read\n{shown}");
+            assert_eq!(
+                most_groups == 0,
+                parq_exec(&plan).is_none(),
+                "{sql}\n{shown}"
+            );
+            assert!(
+                groups <= most_groups,
+                "{sql}: {groups} row groups read\n{shown}"
+            );
             assert_eq!(shown.contains("FilterExec"), filter_exec, "{sql}\n{shown}");
             let got = text(&collect(plan, ctx.task_ctx()).await.unwrap());
             assert_eq!(got, duckdb(&dir, sql), "{sql}");
         }
 
         // A limit without a filter reads the first row groups only, and stops there.
-        let plan = ctx.sql("SELECT id FROM t LIMIT 10").await.unwrap().create_physical_plan().await.unwrap();
-        let groups: usize = parq_exec(&plan).unwrap().partitions().iter().map(Vec::len).sum();
+        let plan = ctx
+            .sql("SELECT id FROM t LIMIT 10")
+            .await
+            .unwrap()
+            .create_physical_plan()
+            .await
+            .unwrap();
+        let groups: usize = parq_exec(&plan)
+            .unwrap()
+            .partitions()
+            .iter()
+            .map(Vec::len)
+            .sum();
         assert_eq!(groups, 1);
-        assert_eq!(text(&collect(plan, ctx.task_ctx()).await.unwrap()).len(), 10);
+        assert_eq!(
+            text(&collect(plan, ctx.task_ctx()).await.unwrap()).len(),
+            10
+        );
 
         // Statistics from the footers: the exact row count, and null counts.
-        let plan = ctx.sql("SELECT score FROM t").await.unwrap().create_physical_plan().await.unwrap();
+        let plan = ctx
+            .sql("SELECT score FROM t")
+            .await
+            .unwrap()
+            .create_physical_plan()
+            .await
+            .unwrap();
         let exec = parq_exec(&plan).unwrap();
         let stats = datafusion::physical_plan::ExecutionPlan::statistics_from_inputs(
             exec,
@@ -137,7 +206,10 @@ fn queries_answer_as_duckdb_and_filters_prune() {
             &datafusion::physical_plan::StatisticsArgs::new(),
         )
         .unwrap();
-        assert_eq!(stats.num_rows, datafusion::common::stats::Precision::Exact(3000));
+        assert_eq!(
+            stats.num_rows,
+            datafusion::common::stats::Precision::Exact(3000)
+        );
         let nulls = (0..3000).filter(|i| i % 7 == 0).count();
         assert_eq!(
             stats.column_statistics[0].null_count,

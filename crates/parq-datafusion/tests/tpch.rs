@@ -44,7 +44,12 @@ fn cells(batches: &[RecordBatch]) -> Vec<Vec<Cell>> {
         let formatters: Vec<(ArrayFormatter<'_>, &ArrayRef)> = b
             .columns()
             .iter()
-            .map(|c| (ArrayFormatter::try_new(c.as_ref(), &FormatOptions::default()).unwrap(), c))
+            .map(|c| {
+                (
+                    ArrayFormatter::try_new(c.as_ref(), &FormatOptions::default()).unwrap(),
+                    c,
+                )
+            })
             .collect();
         for r in 0..b.num_rows() {
             rows.push(
@@ -127,7 +132,9 @@ fn tpch_sf01_answers_equal_datafusion_and_duckdb() {
         let parq = SessionContext::new_with_config(config.clone());
         tpch::register(&parq, &dir, Reader::Parq).await.unwrap();
         let own = SessionContext::new_with_config(config);
-        tpch::register(&own, &dir, Reader::DataFusion).await.unwrap();
+        tpch::register(&own, &dir, Reader::DataFusion)
+            .await
+            .unwrap();
         let mut failures = Vec::new();
         for n in 1..=22 {
             let got = cells(&tpch::run(&parq, n).await.unwrap());

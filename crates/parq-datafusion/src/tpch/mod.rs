@@ -25,6 +25,9 @@ use tpchgen_arrow::{
 
 use crate::{error, ParqTable};
 
+/// A table's batches, as a generator gives them.
+type Batches = Box<dyn Iterator<Item = Result<RecordBatch, ArrowError>>>;
+
 /// The tables, as their files are named (`<table>.parquet`).
 pub const TABLES: [&str; 8] = [
     "region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem",
@@ -71,10 +74,7 @@ pub fn generate(dir: &Path, scale: f64, props: &WriterProperties) -> Result<()> 
     let arrow = |e: ArrowError| DataFusionError::External(Box::new(e));
     std::fs::create_dir_all(dir)?;
     let batch = 65_536;
-    let tables: [(
-        &str,
-        Box<dyn Iterator<Item = Result<RecordBatch, ArrowError>>>,
-    ); 8] = [
+    let tables: [(&str, Batches); 8] = [
         (
             "region",
             Box::new(RegionArrow::new(RegionGenerator::new(scale, 1, 1)).with_batch_size(batch)),
