@@ -16,10 +16,11 @@
 //!
 //! # async fn run() -> datafusion::common::Result<()> {
 //! let ctx = SessionContext::new();
-//! let table = ParqTable::open("data/lineitem/", DatasetOptions::default())?;
-//! ctx.register_table("lineitem", Arc::new(table))?;
-//! let df = ctx.sql("SELECT l_returnflag, count(*) FROM lineitem GROUP BY 1").await?;
-//! df.show().await?;
+//! ctx.register_table("lineitem", Arc::new(ParqTable::open("tpch/lineitem/", DatasetOptions::default())?))?;
+//! ctx.sql("SELECT l_returnflag, count(*) FROM lineitem WHERE l_shipdate < DATE '1995-01-01' GROUP BY 1")
+//!     .await?
+//!     .show()
+//!     .await?;
 //! # Ok(())
 //! # }
 //! ```
