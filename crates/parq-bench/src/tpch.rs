@@ -32,6 +32,10 @@ pub struct TpchArgs {
     /// Where the tables are kept (default target/parq-bench-data/tpch-sf<scale>).
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
+    /// Print each query's `EXPLAIN ANALYZE` with both readers (one run each) instead of
+    /// timing them.
+    #[arg(long)]
+    explain: bool,
     /// Write the cells (`query`, `impl`, `median_ns`) as JSON.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -108,6 +112,16 @@ pub fn run(args: &TpchArgs, root: &Path) -> anyhow::Result<()> {
             tpch::register(&ctx, &dir, r).await?;
             contexts.push(ctx);
         }
+        if args.explain {
+            for &q in &queries {
+                for (ctx, r) in contexts.iter().zip(readers) {
+                    let sql = format!("EXPLAIN ANALYZE {}", tpch::query(q).unwrap_or_default());
+                    let batches = ctx.sql(&sql).await?.collect().await?;
+                    println!("== q{q}, {} ==\n{}", r.name(), answer_text(&batches)?);
+                }
+            }
+            return Ok(());
+        }
         for round in 0..args.rounds.max(1) {
             for (qi, &q) in queries.iter().enumerate() {
                 let mut answers = [String::new(), String::new()];
@@ -134,6 +148,9 @@ pub fn run(args: &TpchArgs, root: &Path) -> anyhow::Result<()> {
         }
         anyhow::Ok(())
     })?;
+    if args.explain {
+        return Ok(());
+    }
 
     let mut rows = Vec::new();
     let mut cells = Vec::new();

@@ -9,9 +9,11 @@ use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{Result, Statistics};
 use datafusion::execution::TaskContext;
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
+use datafusion::physical_plan::empty::EmptyExec;
 use datafusion::physical_plan::execution_plan::{
     Boundedness, EmissionType, ReplaceChildrenOptions,
 };
+use datafusion::physical_plan::filter::FilterExec;
 use datafusion::physical_plan::stream::RecordBatchReceiverStreamBuilder;
 use datafusion::physical_plan::{
     DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties,
@@ -33,6 +35,12 @@ pub(crate) struct ScanPlan {
     pub(crate) filter: Option<Predicate>,
     /// The most rows the scan gives.
     pub(crate) limit: Option<usize>,
+    /// The table's schema, and the indices of the columns read in it.
+    pub(crate) table_schema: SchemaRef,
+    pub(crate) indices: Vec<usize>,
+    /// The pushed filters as DataFusion's physical expression over the table's schema, and
+    /// the default selectivity: what DataFusion's estimate of the rows left is made from.
+    pub(crate) estimate: Option<(Arc<dyn PhysicalExpr>, u8)>,
 }
 
 /// One row group of one file of the dataset.
@@ -93,6 +101,45 @@ impl ParqExec {
                 .unwrap_or_default(),
             None => self.partitions.iter().flatten().collect(),
         }
+    }
+}
+
+impl ParqExec {
+    /// The statistics of a filtered scan: those of the row groups read, narrowed by
+    /// DataFusion's own estimate of what the filters leave (`FilterExec`'s, from the
+    /// columns' bounds where it can, else the default selectivity).
+    fn filtered_statistics(
+        &self,
+        groups: crate::stats::Selection<'_>,
+        predicate: &Arc<dyn PhysicalExpr>,
+        selectivity: u8,
+        args: &StatisticsArgs,
+    ) -> Result<Statistics> {
+        let table = Arc::clone(&self.plan.table_schema);
+        let all = crate::stats::statistics(groups, &table, false);
+        let read = crate::stats::statistics(groups, &self.schema, false);
+        let filter = FilterExec::try_new(Arc::clone(predicate), Arc::new(EmptyExec::new(table)))?
+            .with_default_selectivity(selectivity)?;
+        let narrowed = filter.statistics_from_inputs(&[Arc::new(all.clone())], args)?;
+        let fraction = match (narrowed.num_rows.get_value(), all.num_rows.get_value()) {
+            (Some(&left), Some(&rows)) if rows > 0 => left as f64 / rows as f64,
+            _ => 1.0,
+        };
+        let columns = self
+            .plan
+            .indices
+            .iter()
+            .map(|&i| narrowed.column_statistics.get(i).cloned())
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or(read.column_statistics);
+        Ok(Statistics {
+            num_rows: narrowed.num_rows.to_inexact(),
+            total_byte_size: read
+                .total_byte_size
+                .map(|b| (b as f64 * fraction) as usize)
+                .to_inexact(),
+            column_statistics: columns,
+        })
     }
 }
 
@@ -252,7 +299,12 @@ impl ExecutionPlan for ParqExec {
                 _ => groups.push((Arc::clone(&u.meta), vec![u.row_group])),
             }
         }
-        let stats = crate::stats::statistics(&groups, &self.schema, self.plan.filter.is_some());
+        let stats = match &self.plan.estimate {
+            None => crate::stats::statistics(&groups, &self.schema, self.plan.filter.is_some()),
+            Some((predicate, selectivity)) => {
+                self.filtered_statistics(&groups, predicate, *selectivity, args)?
+            }
+        };
         let stats = match self.plan.limit {
             Some(limit) => stats.with_fetch(Some(limit), 0, 1)?,
             None => stats,

@@ -11,8 +11,9 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::Session;
-use datafusion::common::{DataFusionError, Result};
+use datafusion::common::{DFSchema, DataFusionError, Result};
 use datafusion::datasource::{TableProvider, TableType};
+use datafusion::logical_expr::utils::conjunction;
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown};
 use datafusion::physical_plan::ExecutionPlan;
 use parq::dataset::{Dataset, DatasetOptions, DatasetSource};
@@ -107,6 +108,16 @@ impl TableProvider for ParqTable {
             })
             .reduce(|a, b| Ok(a?.and(b?)))
             .transpose()?;
+        // DataFusion's own estimate of the rows the filters leave (as its FilterExec makes
+        // it above a scan), so that the planner sizes joins as it would with its reader.
+        let estimate = match conjunction(filters.iter().cloned()) {
+            Some(expr) => {
+                let df_schema = DFSchema::try_from(self.schema.as_ref().clone())?;
+                let selectivity = state.config_options().optimizer.default_filter_selectivity;
+                Some((state.create_physical_expr(expr, &df_schema)?, selectivity))
+            }
+            None => None,
+        };
         let partitions = state.config().target_partitions().max(1);
         let dataset = Arc::clone(&self.dataset);
         let plan_columns = columns.clone();
@@ -122,6 +133,9 @@ impl TableProvider for ParqTable {
             columns,
             filter,
             limit,
+            table_schema: Arc::clone(&self.schema),
+            indices,
+            estimate,
         };
         Ok(Arc::new(ParqExec::new(plan, schema, units, partitions)))
     }
