@@ -20,50 +20,19 @@ use arrow_array_59::{
 use arrow_schema::{Schema as Schema60, SchemaRef as SchemaRef60};
 use arrow_schema_59::{ArrowError as ArrowError59, Schema as Schema59, SchemaRef as SchemaRef59};
 
-/// The C structs of both versions have the C Data Interface's sizes.
-const _: () = {
-    assert!(size_of::<ffi60::FFI_ArrowSchema>() == size_of::<ffi59::FFI_ArrowSchema>());
-    assert!(size_of::<ffi60::FFI_ArrowArray>() == size_of::<ffi59::FFI_ArrowArray>());
-};
-
-/// Moves an arrow 60 C schema into an arrow 59 one.
-fn schema_to_59(schema: ffi60::FFI_ArrowSchema) -> ffi59::FFI_ArrowSchema {
-    let schema = ManuallyDrop::new(schema);
-    // SAFETY: both types are `#[repr(C)]` layouts of the C Data Interface's `ArrowSchema`
-    // (equal sizes asserted above); the source is never dropped (ManuallyDrop), so its
-    // release callback runs once, from the returned value.
-    unsafe {
-        std::ptr::read(&*schema as *const ffi60::FFI_ArrowSchema as *const ffi59::FFI_ArrowSchema)
-    }
-}
-
-/// Moves an arrow 60 C array into an arrow 59 one.
-fn array_to_59(array: ffi60::FFI_ArrowArray) -> ffi59::FFI_ArrowArray {
-    let array = ManuallyDrop::new(array);
-    // SAFETY: both types are `#[repr(C)]` layouts of the C Data Interface's `ArrowArray`
-    // (equal sizes asserted above); the source is never dropped, so its buffers are
-    // released once, by the returned value's release callback.
-    unsafe {
-        std::ptr::read(&*array as *const ffi60::FFI_ArrowArray as *const ffi59::FFI_ArrowArray)
-    }
-}
-
-/// Moves an arrow 59 C schema into an arrow 60 one.
-fn schema_to_60(schema: ffi59::FFI_ArrowSchema) -> ffi60::FFI_ArrowSchema {
-    let schema = ManuallyDrop::new(schema);
-    // SAFETY: as in `schema_to_59`, the other way.
-    unsafe {
-        std::ptr::read(&*schema as *const ffi59::FFI_ArrowSchema as *const ffi60::FFI_ArrowSchema)
-    }
-}
-
-/// Moves an arrow 59 C array into an arrow 60 one.
-fn array_to_60(array: ffi59::FFI_ArrowArray) -> ffi60::FFI_ArrowArray {
-    let array = ManuallyDrop::new(array);
-    // SAFETY: as in `array_to_59`, the other way.
-    unsafe {
-        std::ptr::read(&*array as *const ffi59::FFI_ArrowArray as *const ffi60::FFI_ArrowArray)
-    }
+/// Moves a C Data Interface struct of one arrow version into the same struct of the other.
+///
+/// # Safety
+///
+/// `A` and `B` must be the two versions' `#[repr(C)]` definitions of the same C struct
+/// (`ArrowSchema` or `ArrowArray`). The source is never dropped, so its release callback
+/// runs once, from the returned value.
+unsafe fn moved<A, B>(value: A) -> B {
+    const { assert!(size_of::<A>() == size_of::<B>()) };
+    let value = ManuallyDrop::new(value);
+    // SAFETY: the caller guarantees `B` has `A`'s layout (sizes checked above); `value`
+    // is not used or dropped after this read.
+    unsafe { std::ptr::read(&*value as *const A as *const B) }
 }
 
 fn error_59(e: impl std::fmt::Display) -> ArrowError59 {
@@ -73,7 +42,8 @@ fn error_59(e: impl std::fmt::Display) -> ArrowError59 {
 /// An arrow 60 schema as arrow 59's (fields, types, metadata).
 pub fn schema_to_df(schema: &Schema60) -> Result<SchemaRef59, ArrowError59> {
     let c = ffi60::FFI_ArrowSchema::try_from(schema).map_err(error_59)?;
-    let c = schema_to_59(c);
+    // SAFETY: both are the C Data Interface's `ArrowSchema`.
+    let c: ffi59::FFI_ArrowSchema = unsafe { moved(c) };
     Ok(Arc::new(Schema59::try_from(&c)?))
 }
 
@@ -81,7 +51,8 @@ pub fn schema_to_df(schema: &Schema60) -> Result<SchemaRef59, ArrowError59> {
 pub fn schema_from_df(schema: &Schema59) -> Result<SchemaRef60, arrow_schema::ArrowError> {
     let c = ffi59::FFI_ArrowSchema::try_from(schema)
         .map_err(|e| arrow_schema::ArrowError::CDataInterface(e.to_string()))?;
-    let c = schema_to_60(c);
+    // SAFETY: both are the C Data Interface's `ArrowSchema`.
+    let c: ffi60::FFI_ArrowSchema = unsafe { moved(c) };
     Ok(Arc::new(Schema60::try_from(&c)?))
 }
 
@@ -95,7 +66,9 @@ pub fn batch_to_df(batch: Batch60, schema: &SchemaRef59) -> Result<Batch59, Arro
     }
     let data = Struct60::from(batch).into_data();
     let (array, c_schema) = ffi60::to_ffi(&data).map_err(error_59)?;
-    let (array, c_schema) = (array_to_59(array), schema_to_59(c_schema));
+    // SAFETY: both pairs are the C Data Interface's `ArrowArray` and `ArrowSchema`.
+    let (array, c_schema): (ffi59::FFI_ArrowArray, ffi59::FFI_ArrowSchema) =
+        unsafe { (moved(array), moved(c_schema)) };
     // SAFETY: `array` and `c_schema` were exported together by arrow 60's `to_ffi` from valid
     // array data, so they describe the same, valid array.
     let data = unsafe { ffi59::from_ffi(array, &c_schema)? };
@@ -116,7 +89,9 @@ pub fn batch_from_df(
     }
     let data = Struct59::from(batch).into_data();
     let (array, c_schema) = ffi59::to_ffi(&data).map_err(error_60)?;
-    let (array, c_schema) = (array_to_60(array), schema_to_60(c_schema));
+    // SAFETY: both pairs are the C Data Interface's `ArrowArray` and `ArrowSchema`.
+    let (array, c_schema): (ffi60::FFI_ArrowArray, ffi60::FFI_ArrowSchema) =
+        unsafe { (moved(array), moved(c_schema)) };
     // SAFETY: exported together by arrow 59's `to_ffi` from valid array data.
     let data = unsafe { ffi60::from_ffi(array, &c_schema)? };
     let columns = Struct60::from(data).into_parts().1;

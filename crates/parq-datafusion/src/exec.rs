@@ -5,8 +5,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion::common::{Result, Statistics};
+use datafusion::common::{ColumnStatistics, Result, Statistics};
 use datafusion::execution::TaskContext;
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
 use datafusion::physical_plan::empty::EmptyExec;
@@ -116,28 +117,32 @@ impl ParqExec {
         args: &StatisticsArgs,
     ) -> Result<Statistics> {
         let table = Arc::clone(&self.plan.table_schema);
-        let all = crate::stats::statistics(groups, &table, false);
-        let read = crate::stats::statistics(groups, &self.schema, false);
+        let all = Arc::new(crate::stats::statistics(groups, &table, false));
         let filter = FilterExec::try_new(Arc::clone(predicate), Arc::new(EmptyExec::new(table)))?
             .with_default_selectivity(selectivity)?;
-        let narrowed = filter.statistics_from_inputs(&[Arc::new(all.clone())], args)?;
+        let narrowed = filter.statistics_from_inputs(&[Arc::clone(&all)], args)?;
         let fraction = match (narrowed.num_rows.get_value(), all.num_rows.get_value()) {
             (Some(&left), Some(&rows)) if rows > 0 => left as f64 / rows as f64,
             _ => 1.0,
         };
-        let columns = self
-            .plan
-            .indices
+        let indices = &self.plan.indices;
+        let bytes: usize = indices
             .iter()
-            .map(|&i| narrowed.column_statistics.get(i).cloned())
-            .collect::<Option<Vec<_>>>()
-            .unwrap_or(read.column_statistics);
+            .filter_map(|&i| all.column_statistics.get(i)?.byte_size.get_value().copied())
+            .sum();
+        let columns = indices
+            .iter()
+            .map(|&i| {
+                narrowed
+                    .column_statistics
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(ColumnStatistics::new_unknown)
+            })
+            .collect();
         Ok(Statistics {
             num_rows: narrowed.num_rows.to_inexact(),
-            total_byte_size: read
-                .total_byte_size
-                .map(|b| (b as f64 * fraction) as usize)
-                .to_inexact(),
+            total_byte_size: Precision::Inexact((bytes as f64 * fraction) as usize),
             column_statistics: columns,
         })
     }
@@ -157,31 +162,29 @@ fn enough_for(units: Vec<Unit>, limit: u64) -> Vec<Unit> {
     out
 }
 
-/// `units` in at most `target` contiguous runs of about equal rows (`rows` of each).
+/// `units` in at most `target` contiguous runs of about equal rows (`rows_of` each): a run
+/// closes once it holds its share of the rows, or when each unit left must start a run of
+/// its own for every run to get one.
 fn split<T>(units: Vec<T>, target: usize, rows_of: impl Fn(&T) -> u64) -> Vec<Vec<T>> {
     let total: u64 = units.iter().map(&rows_of).sum();
     let target = target.clamp(1, units.len().max(1));
     let share = total.div_ceil(target as u64).max(1);
-    let mut out: Vec<Vec<T>> = vec![Vec::new()];
+    let count = units.len();
+    let mut out: Vec<Vec<T>> = Vec::new();
+    let mut current: Vec<T> = Vec::new();
     let mut rows = 0u64;
-    let left = units.len();
     for (i, u) in units.into_iter().enumerate() {
-        let runs_left = target.saturating_sub(out.len());
-        let units_left = left - i;
-        let current_full = out.last().is_some_and(|p| !p.is_empty()) && rows >= share;
-        if runs_left > 0
-            && (current_full || units_left <= runs_left)
-            && out.last().is_some_and(|p| !p.is_empty())
-        {
-            out.push(Vec::new());
+        let runs_left = target - out.len() - 1;
+        if !current.is_empty() && runs_left > 0 && (rows >= share || count - i <= runs_left) {
+            out.push(std::mem::take(&mut current));
             rows = 0;
         }
         rows += rows_of(&u);
-        if let Some(last) = out.last_mut() {
-            last.push(u);
-        }
+        current.push(u);
     }
-    out.retain(|p| !p.is_empty());
+    if !current.is_empty() {
+        out.push(current);
+    }
     out
 }
 

@@ -2,6 +2,7 @@
 //! rows (exact without a filter), bytes, and per column the null count and the min / max of
 //! the chunk statistics (inexact: writers may truncate or widen them).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{DataType, Schema};
@@ -22,10 +23,11 @@ pub fn statistics(groups: Selection<'_>, schema: &Schema, filtered: bool) -> Sta
     let mut bytes = 0usize;
     let mut columns: Vec<Column> = schema.fields().iter().map(|_| Column::default()).collect();
     for (meta, row_groups) in groups {
+        let top_level = top_level_leaves(meta);
         let leaves: Vec<Option<usize>> = schema
             .fields()
             .iter()
-            .map(|f| meta.schema().leaf_index(f.name()))
+            .map(|f| top_level.get(f.name().as_bytes()).copied())
             .collect();
         for &g in row_groups {
             let Some(rg) = meta.row_groups().get(g) else {
@@ -63,6 +65,19 @@ pub fn statistics(groups: Selection<'_>, schema: &Schema, filtered: bool) -> Sta
         total_byte_size: Precision::Inexact(bytes),
         column_statistics: columns.into_iter().map(|c| c.finish(filtered)).collect(),
     }
+}
+
+/// The leaf of each top-level primitive column of a file, by name (one pass over the leaves,
+/// however wide the file).
+fn top_level_leaves(meta: &FileMetaData) -> HashMap<&[u8], usize> {
+    let schema = meta.schema();
+    (0..schema.leaves().len())
+        .filter_map(|leaf| {
+            let mut path = schema.leaf_path(leaf);
+            let name = path.next()?;
+            path.next().is_none().then_some((name, leaf))
+        })
+        .collect()
 }
 
 /// One column's statistics, summed over chunks.
