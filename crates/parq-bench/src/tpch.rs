@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use parq::WriterProperties;
 use parq_datafusion::tpch::{self, Reader};
@@ -39,28 +38,6 @@ pub struct TpchArgs {
     /// Write the cells (`query`, `impl`, `median_ns`) as JSON.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-}
-
-/// The answers of a query as text, to check both readers agree.
-fn answer_text(batches: &[datafusion::arrow::record_batch::RecordBatch]) -> anyhow::Result<String> {
-    let mut out = String::new();
-    for b in batches {
-        let f = b
-            .columns()
-            .iter()
-            .map(|c| ArrayFormatter::try_new(c.as_ref(), &FormatOptions::default()))
-            .collect::<Result<Vec<_>, _>>()?;
-        for r in 0..b.num_rows() {
-            for (i, f) in f.iter().enumerate() {
-                if i > 0 {
-                    out.push('|');
-                }
-                out.push_str(&f.value(r).to_string());
-            }
-            out.push('\n');
-        }
-    }
-    Ok(out)
 }
 
 /// Generates the tables into `dir` unless a finished run left them there.
@@ -117,14 +94,18 @@ pub fn run(args: &TpchArgs, root: &Path) -> anyhow::Result<()> {
                 for (ctx, r) in contexts.iter().zip(readers) {
                     let sql = format!("EXPLAIN ANALYZE {}", tpch::query(q).unwrap_or_default());
                     let batches = ctx.sql(&sql).await?.collect().await?;
-                    println!("== q{q}, {} ==\n{}", r.name(), answer_text(&batches)?);
+                    println!(
+                        "== q{q}, {} ==\n{}",
+                        r.name(),
+                        tpch::answer_lines(&batches)?.join("\n")
+                    );
                 }
             }
             return Ok(());
         }
         for round in 0..args.rounds.max(1) {
             for (qi, &q) in queries.iter().enumerate() {
-                let mut answers = [String::new(), String::new()];
+                let mut answers = [Vec::new(), Vec::new()];
                 let order = match (round + qi) % 2 {
                     0 => [0, 1],
                     _ => [1, 0],
@@ -138,7 +119,7 @@ pub fn run(args: &TpchArgs, root: &Path) -> anyhow::Result<()> {
                         .await
                         .with_context(|| format!("q{q} with {}", readers[i].name()))?;
                     slot[i].push(start.elapsed().as_nanos() as u64);
-                    answers[i] = answer_text(&batches)?;
+                    answers[i] = tpch::answer_lines(&batches)?;
                 }
                 if answers[0] != answers[1] {
                     bail!("q{q}: parq and DataFusion's reader answer differently");

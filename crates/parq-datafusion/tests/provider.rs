@@ -10,12 +10,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch, StringArray};
-use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
 use datafusion::physical_plan::{collect, displayable, ExecutionPlan};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use parq::dataset::{write_dataset, DatasetOptions, WriteOptions};
 use parq::WriterProperties;
-use parq_datafusion::{ParqExec, ParqTable};
+use parq_datafusion::{tpch, ParqExec, ParqTable};
 
 /// 3,000 rows: `id` 0..3000 (sorted, so row groups of 250 rows have disjoint ranges),
 /// `name`, `score` with nulls, partitioned by `year` (2024..2026).
@@ -47,29 +46,6 @@ fn write(dir: &Path) {
         ..Default::default()
     };
     write_dataset(dir.to_str().unwrap(), batch.schema(), [Ok(batch)], &options).unwrap();
-}
-
-fn text(batches: &[datafusion::arrow::record_batch::RecordBatch]) -> Vec<String> {
-    let mut rows = Vec::new();
-    for b in batches {
-        let f: Vec<ArrayFormatter<'_>> = b
-            .columns()
-            .iter()
-            .map(|c| {
-                ArrayFormatter::try_new(c.as_ref(), &FormatOptions::default().with_null("NULL"))
-                    .unwrap()
-            })
-            .collect();
-        for r in 0..b.num_rows() {
-            rows.push(
-                f.iter()
-                    .map(|f| f.value(r).to_string())
-                    .collect::<Vec<_>>()
-                    .join("|"),
-            );
-        }
-    }
-    rows
 }
 
 fn duckdb(dir: &Path, sql: &str) -> Vec<String> {
@@ -167,7 +143,7 @@ fn queries_answer_as_duckdb_and_filters_prune() {
                 "{sql}: {groups} row groups read\n{shown}"
             );
             assert_eq!(shown.contains("FilterExec"), filter_exec, "{sql}\n{shown}");
-            let got = text(&collect(plan, ctx.task_ctx()).await.unwrap());
+            let got = tpch::answer_lines(&collect(plan, ctx.task_ctx()).await.unwrap()).unwrap();
             assert_eq!(got, duckdb(&dir, sql), "{sql}");
         }
 
@@ -187,7 +163,9 @@ fn queries_answer_as_duckdb_and_filters_prune() {
             .sum();
         assert_eq!(groups, 1);
         assert_eq!(
-            text(&collect(plan, ctx.task_ctx()).await.unwrap()).len(),
+            tpch::answer_lines(&collect(plan, ctx.task_ctx()).await.unwrap())
+                .unwrap()
+                .len(),
             10
         );
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::ArrowError;
 use datafusion::arrow::record_batch::RecordBatch as DfBatch;
+use datafusion::arrow::util::display::{ArrayFormatter, FormatOptions};
 use datafusion::common::{DataFusionError, Result};
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
 use parq::dataset::DatasetOptions;
@@ -116,19 +117,17 @@ pub fn generate(dir: &Path, scale: f64, props: &WriterProperties) -> Result<()> 
             ),
         ),
     ];
-    for (name, batches) in tables {
-        let mut batches = batches.peekable();
-        let schema = match batches.peek() {
-            Some(Ok(first)) => first.schema(),
-            Some(Err(_)) | None => match batches.next() {
-                Some(Err(e)) => return Err(arrow(e)),
-                _ => continue,
-            },
+    for (name, mut batches) in tables {
+        let Some(first) = batches.next() else {
+            continue;
         };
+        let first = first.map_err(arrow)?;
         let path = table_path(dir, name);
         let partial = path.with_extension("parquet.partial");
         let file = std::fs::File::create(&partial)?;
-        let mut writer = ParquetWriter::try_new(file, schema, props.clone()).map_err(error)?;
+        let mut writer =
+            ParquetWriter::try_new(file, first.schema(), props.clone()).map_err(error)?;
+        writer.write(&first).map_err(error)?;
         for b in batches {
             writer.write(&b.map_err(arrow)?).map_err(error)?;
         }
@@ -174,6 +173,25 @@ pub async fn register(ctx: &SessionContext, dir: &Path, reader: Reader) -> Resul
         }
     }
     Ok(())
+}
+
+/// Result rows as text, a line per row with its values (`NULL` for nulls) joined by `|`:
+/// answers compared across readers.
+pub fn answer_lines(batches: &[DfBatch]) -> Result<Vec<String>> {
+    let options = FormatOptions::default().with_null("NULL");
+    let mut lines = Vec::new();
+    for b in batches {
+        let columns = b
+            .columns()
+            .iter()
+            .map(|c| ArrayFormatter::try_new(c.as_ref(), &options))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        for r in 0..b.num_rows() {
+            let values: Vec<String> = columns.iter().map(|f| f.value(r).to_string()).collect();
+            lines.push(values.join("|"));
+        }
+    }
+    Ok(lines)
 }
 
 /// Runs query `n` in `ctx`: its result batches.
