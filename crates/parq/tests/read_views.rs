@@ -3,6 +3,8 @@
 //! row groups, and into the decoded values of pages written without it (chunks that fall back
 //! to PLAIN, DELTA_BYTE_ARRAY chunks), with nulls, values of at most and more than 12 bytes
 //! (inline and in a buffer), in every batch size, with and without a filter that skips rows.
+//! The long values of PLAIN pages are viewed in the pages' own bytes, which the arrays keep
+//! after the reader, its file and the buffers of later reads are gone.
 //!
 //! Files are written by the `parquet` crate 60.1; expected values are its reading of them.
 
@@ -17,8 +19,8 @@ use bytes::Bytes;
 use parq::read::{ParquetReader, StringType};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::Encoding as PEncoding;
-use parquet::file::properties::WriterProperties;
+use parquet::basic::{Compression as PCompression, Encoding as PEncoding};
+use parquet::file::properties::{WriterProperties, WriterVersion};
 use parquet::schema::types::ColumnPath;
 
 /// Logical values of a column: `None` for a null slot.
@@ -266,5 +268,116 @@ fn a_lookup_in_a_large_dictionary_views_its_values() {
             .map(|&i| strings[i as usize].clone().map(String::into_bytes))
             .collect();
         assert_eq!(got, want, "{sql}");
+    }
+}
+
+/// The views of `a` longer than a view holds, each checked to sit in a page's own bytes:
+/// right after the value's 4-byte PLAIN length prefix. A value copied out of its page has
+/// no prefix before it.
+fn viewed_in_page(a: &StringViewArray, case: &str) -> usize {
+    let mut long = 0;
+    for (i, view) in a.views().iter().enumerate() {
+        let len = *view as u32;
+        if a.is_null(i) || len <= 12 {
+            continue;
+        }
+        let (buffer, offset) = ((*view >> 64) as u32 as usize, (*view >> 96) as u32 as usize);
+        let data = a.data_buffers()[buffer].as_slice();
+        assert!(offset >= 4, "{case}: view {i} at offset {offset}");
+        let prefix = &data[offset - 4..offset];
+        assert_eq!(
+            prefix,
+            len.to_le_bytes(),
+            "{case}: view {i}, no length prefix"
+        );
+        long += 1;
+    }
+    long
+}
+
+/// PLAIN strings (no dictionary) of every codec and page version, written by 60.1 to a file:
+/// read as views with the file's reader dropped and the file deleted, then read again (so
+/// that the buffers a read lets go of are reused) before the first read's views are checked
+/// against 60.1's values and their place in the pages' bytes.
+#[test]
+fn plain_views_point_into_pages_that_outlive_the_reader() {
+    let rows = 6_000;
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("s", DataType::Utf8, true),
+    ]));
+    let strings: Vec<Option<String>> = (0..rows).map(|i| value(i * 7 + 1)).collect();
+    let batch = RecordBatch::try_new(
+        schema,
+        vec![
+            Arc::new(Int64Array::from_iter_values(0..rows as i64)),
+            Arc::new(StringArray::from(strings.clone())),
+        ],
+    )
+    .expect("batch");
+    let dir = common::tmp_dir("plain_views");
+    for codec in [
+        PCompression::UNCOMPRESSED,
+        PCompression::SNAPPY,
+        PCompression::LZ4_RAW,
+    ] {
+        for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
+            let props = WriterProperties::builder()
+                .set_dictionary_enabled(false)
+                .set_encoding(PEncoding::PLAIN)
+                .set_compression(codec)
+                .set_writer_version(version)
+                .set_max_row_group_row_count(Some(2_500))
+                .set_data_page_row_count_limit(700)
+                .set_write_batch_size(100)
+                .build();
+            let bytes = write(&batch, props);
+            let want: Values = ParquetRecordBatchReaderBuilder::try_new(bytes.clone())
+                .expect("parquet 60.1 open")
+                .build()
+                .expect("parquet 60.1 reader")
+                .map(|b| values_of(b.expect("parquet 60.1 read").column(1).as_ref()))
+                .collect::<Vec<_>>()
+                .concat();
+            let path = dir.join("plain.parquet");
+            std::fs::write(&path, &bytes).expect("write file");
+            for (batch_size, filter) in [(1_000, None), (333, Some("id >= 1234 AND id < 4321"))] {
+                let case = format!("{codec:?} {version:?}, batch size {batch_size}, {filter:?}");
+                let mut reader = ParquetReader::open(&path)
+                    .expect("parq open")
+                    .with_strings(StringType::Utf8View)
+                    .with_batch_size(batch_size);
+                if let Some(sql) = filter {
+                    reader = reader.with_filter(parq::read::parse_filter(sql).expect("filter"));
+                }
+                let batches = reader.read_all().expect("parq read");
+                drop(reader);
+                std::fs::remove_file(&path).expect("remove file");
+                std::fs::write(&path, &bytes).expect("write file again");
+                let again = ParquetReader::open(&path)
+                    .expect("parq open")
+                    .with_strings(StringType::Utf8View)
+                    .read_all()
+                    .expect("parq read");
+                drop(again);
+                let (mut got, mut long) = (Values::new(), 0);
+                for b in &batches {
+                    let a = b.column(1).as_string_view();
+                    a.to_data().validate_full().expect("valid views");
+                    long += viewed_in_page(a, &case);
+                    got.extend(values_of(a));
+                }
+                let want: Values = match filter {
+                    None => want.clone(),
+                    Some(_) => want[1_234..4_321].to_vec(),
+                };
+                assert_eq!(got, want, "{case}");
+                assert!(
+                    long > got.len() / 3,
+                    "{case}: {long} long values of {}",
+                    got.len()
+                );
+            }
+        }
     }
 }

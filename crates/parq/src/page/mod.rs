@@ -54,8 +54,8 @@ pub use compressed::{CompressedPage, PageMeta};
 pub use decoded::{DataPageV1, DataPageV2, DictionaryPage, Page};
 pub use levels::{level_bit_width, split_v1, DataSections, LevelDecoder, Levels};
 pub use reader::{
-    chunk_range, needs_legacy_dictionary_padding, PageReader, PageReaderOptions, PageStep,
-    LEGACY_DICTIONARY_PADDING,
+    chunk_range, needs_legacy_dictionary_padding, PageBytes, PageReader, PageReaderOptions,
+    PageStep, LEGACY_DICTIONARY_PADDING,
 };
 
 use crate::{Error, ErrorKind};

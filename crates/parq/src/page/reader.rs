@@ -158,6 +158,15 @@ pub enum PageStep<T> {
     End,
 }
 
+/// Where the bytes of a decompressed page live ([`PageReader::take_page_bytes`]).
+#[derive(Debug)]
+pub enum PageBytes {
+    /// The page was stored uncompressed: its body, shared with the chunk's bytes.
+    Stored(Bytes),
+    /// The page was decompressed into this buffer.
+    Decompressed(Vec<u8>),
+}
+
 /// Reads the pages of one column chunk: see the [module documentation](self).
 #[derive(Debug)]
 pub struct PageReader {
@@ -184,6 +193,8 @@ pub struct PageReader {
     options: PageReaderOptions,
     decompressor: Decompressor,
     buffer: Vec<u8>,
+    /// The page last decompressed lives in `buffer` (not borrowed from `body`).
+    decompressed: bool,
     /// The stored header and body of the page last decompressed (a `Page` borrows them).
     header_bytes: Bytes,
     body: Bytes,
@@ -229,6 +240,7 @@ impl PageReader {
             decompressor: Decompressor::new(options.limits),
             options,
             buffer: Vec::new(),
+            decompressed: false,
             header_bytes: Bytes::new(),
             body: Bytes::new(),
             pos: 0,
@@ -402,6 +414,19 @@ impl PageReader {
         std::mem::replace(&mut self.buffer, buffer)
     }
 
+    /// The bytes the page last decompressed borrows ([`Page::buffer`]), to keep past the
+    /// next call: the stored body, shared, when the page was not compressed; otherwise the
+    /// decompression buffer itself, moved out (the next page decompresses into a new one).
+    /// Call it before [`PageReader::end_page`].
+    pub fn take_page_bytes(&mut self) -> PageBytes {
+        if self.decompressed {
+            self.decompressed = false;
+            PageBytes::Decompressed(std::mem::take(&mut self.buffer))
+        } else {
+            PageBytes::Stored(self.body.clone())
+        }
+    }
+
     /// The decompressor and the page buffer, to reuse for the next chunk.
     pub fn into_parts(self) -> (Decompressor, Vec<u8>) {
         (self.decompressor, self.buffer)
@@ -483,6 +508,7 @@ impl PageReader {
     /// range is freed once the pages in it are done), and of the decompression buffer when
     /// it holds more than `keep` bytes (0: any; the next page then allocates its own).
     pub fn end_page(&mut self, keep: usize) {
+        self.decompressed = false;
         self.body = Bytes::new();
         self.header_bytes = Bytes::new();
         if keep > 0 && self.buffer.capacity() > keep {

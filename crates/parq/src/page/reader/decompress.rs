@@ -28,6 +28,9 @@ impl PageReader {
         let codec = self.codec;
         let header = page.header;
         self.body = page.body;
+        // Dictionary and v1 bodies are expanded into the buffer unless stored uncompressed;
+        // a v2 page's values are set below.
+        self.decompressed = codec != Compression::Uncompressed;
         self.header_bytes = page.header_bytes;
         match header.page_type {
             PageType::DictionaryPage => {
@@ -83,6 +86,7 @@ impl PageReader {
                         ),
                     )));
                 };
+                self.decompressed = false;
                 let values: &[u8] = if values_size == 0 {
                     // An empty values section (all nulls): never handed to the codec, whose
                     // stream may be absent (0 bytes) or an empty frame.
@@ -101,6 +105,7 @@ impl PageReader {
                     self.decompressor
                         .decompress(codec, stored, values_size, &mut self.buffer)
                         .map_err(ctx)?;
+                    self.decompressed = true;
                     &self.buffer
                 };
                 Ok(Page::DataV2(DataPageV2 {

@@ -23,21 +23,19 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
-use arrow_buffer::bit_chunk_iterator::UnalignedBitChunk;
 use bytes::Bytes;
 
 use crate::compression::Decompressor;
-use crate::encoding::bitmap::copy_bits;
 use crate::encoding::rle::RleDecoder;
 use crate::format::metadata::{Compression, Encoding};
 use crate::format::metadata::{FileMetaData, PageLocation};
-use crate::page::{DataSections, Levels, Page, PageReader, PageReaderOptions, PageStep};
+use crate::page::{DataSections, Levels, Page, PageBytes, PageReader, PageReaderOptions, PageStep};
 use crate::read::decode::chunk::{check_chunk, chunk_hint, chunk_of, decrypting};
 use crate::read::decode::convert;
 use crate::read::decode::levels::{
     check_max, count_at_least, count_zeros, levels_to_bits, nth_zero, slot_bits,
 };
-use crate::read::decode::spread::bits_range;
+use crate::read::decode::spread::{bits_range, cut_bits, drop_bits};
 use crate::read::decode::values::{Hint, Storage};
 use crate::read::error::{
     in_page, inconsistent, locate, page_meta, too_many_slots, unsupported_encoding, ConvertError,
@@ -521,7 +519,7 @@ impl LeafReader {
         let size = compressed.meta.uncompressed_size;
         if cur.pages.codec() != Compression::Uncompressed && cur.pages.buffer_capacity() < size {
             // A buffer an earlier read let go, rather than fresh memory.
-            if let Some(b) = pool::take(size) {
+            if let Some(b) = pool::take(size).or_else(|| pool::take_vec::<u8>(size)) {
                 pool::give(cur.pages.replace_buffer(b));
             }
         }
@@ -542,6 +540,7 @@ impl LeafReader {
             }
             Page::DataV1(p) => {
                 self.begin_data_page(meta.header_offset);
+                self.storage.view_page(p.encoding(), p.buffer.as_ptr());
                 let n = p.num_values();
                 p.sections(self.spec.max_rep_level, self.spec.max_def_level)
                     .and_then(|s| {
@@ -552,6 +551,7 @@ impl LeafReader {
                 self.begin_data_page(meta.header_offset);
                 // The header's `num_nulls` is not checked: some writers get it wrong, and
                 // the definition levels are what count (as pyarrow reads such pages).
+                self.storage.view_page(p.encoding(), p.values.as_ptr());
                 let n = p.num_values();
                 p.sections(self.spec.max_rep_level, self.spec.max_def_level)
                     .and_then(|s| {
@@ -559,7 +559,15 @@ impl LeafReader {
                     })
             }
         };
-        if let Err(e) = decoded {
+        let kept = decoded.and_then(|()| match self.storage.page_viewed() {
+            true => self.storage.adopt_page(match cur.pages.take_page_bytes() {
+                PageBytes::Stored(bytes) => bytes.into(),
+                PageBytes::Decompressed(buffer) => pool::buffer(buffer),
+            }),
+            false => Ok(()),
+        });
+        self.storage.end_page();
+        if let Err(e) = kept {
             return Err(locate(in_page(e, &meta), rg, leaf));
         }
         cur.pages.end_page(self.options.buffer_budget);
@@ -663,7 +671,7 @@ impl LeafReader {
                 self.records_out += k as u64;
                 self.slots_out += k as u64;
                 let valid_k = match self.nullable() {
-                    true => self.drop_validity(start, k, n),
+                    true => drop_bits(&mut self.validity, start, k, n),
                     false => k,
                 };
                 (slots - k, valid - valid_k, valid_k)
@@ -676,7 +684,7 @@ impl LeafReader {
         let (slots, valid) = if passes && rest > 0 {
             let kept = slots - rest;
             let valid_rest = if self.nullable() {
-                self.cut_validity(start + kept, rest)
+                cut_bits(&mut self.validity, start + kept, rest)
             } else {
                 rest
             };
@@ -695,31 +703,6 @@ impl LeafReader {
         }
         self.slots += slots;
         Ok(())
-    }
-
-    /// Drops the validity bits of the first `k` of the `n` slots just decoded at `start`
-    /// (moving the others down); returns how many of them were valid.
-    fn drop_validity(&mut self, start: usize, k: usize, n: usize) -> usize {
-        let kept = bits_range(&self.validity, start + k, n - k);
-        let valid_k = self.cut_validity(start, k);
-        let end = (start + n - k).div_ceil(8);
-        self.validity.resize(end, 0);
-        copy_bits(&kept, n - k, &mut self.validity, start);
-        valid_k
-    }
-
-    /// Cuts the validity bits at slot `at`, ahead of the `k` slots there; returns how many
-    /// of those `k` were valid.
-    fn cut_validity(&mut self, at: usize, k: usize) -> usize {
-        let valid = UnalignedBitChunk::new(&self.validity, at, k).count_ones();
-        self.validity.truncate(at.div_ceil(8));
-        if !at.is_multiple_of(8) {
-            // Clear the bits of the last byte from `at` on.
-            if let Some(last) = self.validity.last_mut() {
-                *last &= (1u8 << (at % 8)) - 1;
-            }
-        }
-        valid
     }
 
     /// Decodes `n` repetition levels, keeps those of the records the chunk may still give

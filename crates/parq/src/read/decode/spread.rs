@@ -7,7 +7,12 @@
 //! front, in place. Words are taken
 //! from the last to the first, so that a word's dense values (which sit at or before its
 //! slots) are read before anything below them is overwritten; once every slot before a word
-//! is valid, the rest is already in place and the walk stops.
+//! is valid, the rest is already in place and the walk stops. Also the bit ranges a leaf cuts
+//! out of its validity.
+
+use arrow_buffer::bit_chunk_iterator::UnalignedBitChunk;
+
+use crate::encoding::bitmap::copy_bits;
 
 /// Bits `pos..pos + n` (`n <= 64`) of the LSB-first bitmap `bits` as the low bits of a word.
 #[inline]
@@ -312,6 +317,31 @@ pub(in crate::read) fn bits_range(bits: &[u8], from: usize, n: usize) -> Vec<u8>
         done += m;
     }
     out
+}
+
+/// Drops bits `start..start + k` of the bitmap `bits`, which ends at bit `start + n`, moving
+/// the `n - k` after them down; returns how many of the dropped bits were set.
+pub(in crate::read) fn drop_bits(bits: &mut Vec<u8>, start: usize, k: usize, n: usize) -> usize {
+    let kept = bits_range(bits, start + k, n - k);
+    let set = cut_bits(bits, start, k);
+    let end = (start + n - k).div_ceil(8);
+    bits.resize(end, 0);
+    copy_bits(&kept, n - k, bits, start);
+    set
+}
+
+/// Cuts the bitmap `bits` at bit `at`, ahead of the `k` bits there; returns how many of those
+/// `k` were set.
+pub(in crate::read) fn cut_bits(bits: &mut Vec<u8>, at: usize, k: usize) -> usize {
+    let set = UnalignedBitChunk::new(bits, at, k).count_ones();
+    bits.truncate(at.div_ceil(8));
+    if !at.is_multiple_of(8) {
+        // Clear the bits of the last byte from `at` on.
+        if let Some(last) = bits.last_mut() {
+            *last &= (1u8 << (at % 8)) - 1;
+        }
+    }
+    set
 }
 
 #[cfg(test)]

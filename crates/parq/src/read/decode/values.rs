@@ -252,6 +252,35 @@ impl Storage {
     }
 
     /// Whether [`Storage::decode`] can skip values of `encoding` without decoding them.
+    /// Before decoding a data page of `encoding` whose bytes start at `base`: a PLAIN page's
+    /// long values are to be viewed in those bytes, for the storage of views.
+    pub(in crate::read) fn view_page(&mut self, encoding: Encoding, base: *const u8) {
+        if let (Storage::Views(v), Encoding::Plain) = (self, encoding) {
+            v.view_page(base);
+        }
+    }
+
+    /// True when values of the page are viewed in its bytes: the leaf hands them over
+    /// ([`Storage::adopt_page`]).
+    pub(in crate::read) fn page_viewed(&self) -> bool {
+        matches!(self, Storage::Views(v) if v.page_viewed())
+    }
+
+    /// Keeps the page's bytes for the views into them.
+    pub(in crate::read) fn adopt_page(&mut self, bytes: arrow_buffer::Buffer) -> Result<()> {
+        match self {
+            Storage::Views(v) => v.adopt_page(bytes),
+            _ => Ok(()),
+        }
+    }
+
+    /// After a data page: forgets its bytes (and a failed decode's views into them).
+    pub(in crate::read) fn end_page(&mut self) {
+        if let Storage::Views(v) = self {
+            v.end_page();
+        }
+    }
+
     pub(in crate::read) fn can_skip(&self, encoding: Encoding) -> bool {
         let plain_or_dict = matches!(
             encoding,

@@ -1,8 +1,11 @@
 //! BYTE_ARRAY columns read as Arrow `Utf8View` / `BinaryView` ([`ViewBytes`]). The values
 //! of a dictionary-encoded page become views into the chunk's dictionary page, decoded
 //! once and shared by every batch that uses it: each value is one 16-byte view gathered
-//! from the dictionary's views, and no string is copied. Values of pages written without
-//! the dictionary are decoded once into a buffer of their own and viewed there.
+//! from the dictionary's views, and no string is copied. The values of a PLAIN page are
+//! viewed where they are, in the page's own bytes (the decompressed page, or the file bytes
+//! of an uncompressed one), which the arrays then keep ([`ViewBytes::view_page`],
+//! [`ViewBytes::adopt_page`]); values of other encodings are decoded once into a buffer of
+//! their own and viewed there.
 //!
 //! The views name their buffer by index. The current dictionary is always buffer 0; the
 //! buffer non-dictionary pages are decoded into (`plain.values`, "open") becomes buffer
@@ -17,6 +20,7 @@ use std::sync::Arc;
 
 use crate::encoding::dictionary::{bad_index, DictionaryDecoder};
 use crate::encoding::{plain, try_reserve};
+use crate::error::internal;
 use crate::format::metadata::Encoding;
 use crate::read::decode::bytes::Bytes;
 use crate::read::decode::convert::{invalid_utf8, values_utf8};
@@ -58,6 +62,19 @@ pub(crate) struct ViewBytes {
     utf8: bool,
     /// Every value viewed so far is known to be UTF-8.
     utf8_checked: bool,
+    /// The PLAIN data page being decoded, whose bytes its long values are viewed in.
+    page: Option<PageView>,
+}
+
+/// A page whose values are viewed in its own bytes: the address of those bytes, the buffer
+/// index they take when adopted, the first of the page's views, and whether any view names
+/// the page's bytes yet.
+#[derive(Debug, Clone, Copy)]
+struct PageView {
+    base: usize,
+    index: u32,
+    first: usize,
+    viewed: bool,
 }
 
 impl ViewBytes {
@@ -73,6 +90,58 @@ impl ViewBytes {
             plain: Bytes::new(utf8),
             utf8,
             utf8_checked: utf8,
+            page: None,
+        }
+    }
+
+    /// Before decoding a PLAIN data page whose bytes start at address `base`: its values
+    /// longer than a view holds are to be viewed in place. If any is, the leaf hands the
+    /// page's bytes over with [`ViewBytes::adopt_page`] after the page.
+    pub(in crate::read) fn view_page(&mut self, base: *const u8) {
+        // Views name the open buffer by the index it takes when frozen: frozen first, the
+        // page's bytes take the next index.
+        self.freeze();
+        self.page = Some(PageView {
+            base: base as usize,
+            index: self.buffers.len() as u32,
+            first: self.views.len(),
+            viewed: false,
+        });
+    }
+
+    /// True when the page of [`ViewBytes::view_page`] has views into its bytes.
+    pub(in crate::read) fn page_viewed(&self) -> bool {
+        self.page.is_some_and(|p| p.viewed)
+    }
+
+    /// Keeps `bytes`, the page's bytes (which hold the values viewed from the address given
+    /// to [`ViewBytes::view_page`] on), for the views into them; ends the page.
+    pub(in crate::read) fn adopt_page(&mut self, bytes: Buffer) -> Result<()> {
+        let Some(page) = self.page.take() else {
+            return Ok(());
+        };
+        if !page.viewed {
+            return Ok(());
+        }
+        // The views' offsets count from `base`, where the page's values start in its bytes
+        // (after a v2 page's levels).
+        let start = page.base.wrapping_sub(bytes.as_ptr() as usize);
+        if start > bytes.len() || self.buffers.len() != page.index as usize {
+            return Err(internal(
+                "a page's bytes are not those its values were viewed in",
+            ));
+        }
+        self.buffers.push(bytes.slice(start));
+        Ok(())
+    }
+
+    /// Ends the page of [`ViewBytes::view_page`] without its bytes, dropping the views a
+    /// failed decode made (the page's views when they name its bytes).
+    pub(in crate::read) fn end_page(&mut self) {
+        if let Some(page) = self.page.take() {
+            if page.viewed {
+                self.views.truncate(page.first);
+            }
         }
     }
 
@@ -214,27 +283,54 @@ impl ViewBytes {
     }
 
     /// Appends `n` values of a PLAIN page after skipping its first `skip`, in one pass over
-    /// the page: a value of at most 12 bytes is its view alone (nothing copied), a longer
-    /// one is copied into the open buffer (`index`) and viewed there.
+    /// the page: a value of at most 12 bytes is its view alone (nothing copied); a longer one
+    /// is viewed in the page's own bytes when [`ViewBytes::view_page`] gave them, otherwise
+    /// copied into the open buffer (`index`) and viewed there.
     fn decode_plain(&mut self, data: &[u8], skip: usize, n: usize, index: u32) -> Result<()> {
         let data = plain::skip_byte_array(data, skip)?;
-        let (views, open) = (&mut self.views, &mut self.plain.values);
-        try_reserve(SLOTS, views, n)?;
-        let mut utf8 = true;
+        try_reserve(SLOTS, &mut self.views, n)?;
         let check = self.utf8;
-        plain::for_each_byte_array(data, n, |v| {
+        let mut utf8 = true;
+        let mut valid = |v: &[u8]| {
             if check {
                 utf8 &= v.is_ascii() || std::str::from_utf8(v).is_ok();
             }
-            if v.len() <= INLINE {
-                views.push(make_view(v, 0, 0));
-            } else {
-                // Below FREEZE_AT plus one page (pages are under 2^31 bytes): fits u32.
-                let offset = open.len() as u32;
-                open.extend_from_slice(v);
-                views.push(make_view(v, index, offset));
+        };
+        let views = &mut self.views;
+        match self.page.as_mut() {
+            Some(page) => {
+                let (base, at) = (page.base, page.index);
+                let mut viewed = false;
+                plain::for_each_byte_array(data, n, |v| {
+                    valid(v);
+                    if v.len() <= INLINE {
+                        views.push(make_view(v, 0, 0));
+                    } else {
+                        // `v` lies in the page's bytes, which start at `base` and are
+                        // shorter than 2^31 bytes (the page size limit): fits u32.
+                        let offset = (v.as_ptr() as usize).wrapping_sub(base) as u32;
+                        views.push(make_view(v, at, offset));
+                        viewed = true;
+                    }
+                })?;
+                page.viewed |= viewed;
             }
-        })?;
+            None => {
+                let open = &mut self.plain.values;
+                plain::for_each_byte_array(data, n, |v| {
+                    valid(v);
+                    if v.len() <= INLINE {
+                        views.push(make_view(v, 0, 0));
+                    } else {
+                        // Below FREEZE_AT plus one page (pages are under 2^31 bytes): fits
+                        // u32.
+                        let offset = open.len() as u32;
+                        open.extend_from_slice(v);
+                        views.push(make_view(v, index, offset));
+                    }
+                })?;
+            }
+        }
         self.utf8_checked &= utf8;
         Ok(())
     }
