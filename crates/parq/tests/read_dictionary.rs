@@ -424,3 +424,57 @@ print("ok")
         }
     }
 }
+
+/// `DictionaryColumns::Encoded` over a file whose first row group's `s` is dictionary-encoded
+/// and whose second's is not (two 60.1 files merged by copying their row groups): the column
+/// is not dictionary-encoded in every row group, so it is read as `Utf8`, by one thread and
+/// by row groups decoded side by side alike, with 60.1's values.
+#[test]
+fn encoded_dictionaries_decide_one_type_for_every_row_group() {
+    let dir = tmp_dir("encoded_dictionaries");
+    let rows = cycling_rows(3_000, 40, 9);
+    let schema = Arc::new(Schema::new(vec![Field::new("s", DataType::Utf8, true)]));
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![Arc::new(StringArray::from(rows.clone())) as ArrayRef],
+    )
+    .expect("batch");
+    let mut parts = Vec::new();
+    let mut want = Values::new();
+    for (i, dictionary) in [true, false].into_iter().enumerate() {
+        let props = WriterProperties::builder()
+            .set_dictionary_enabled(dictionary)
+            .build();
+        let mut out = Vec::new();
+        let mut w = ArrowWriter::try_new(&mut out, schema.clone(), Some(props)).expect("writer");
+        w.write(&batch).expect("write");
+        w.close().expect("close");
+        let bytes = Bytes::from(out);
+        want.extend(peer_values(&bytes));
+        let path = dir.join(format!("part{i}.parquet"));
+        std::fs::write(&path, &bytes).expect("write part");
+        parts.push(path);
+    }
+    let merged = dir.join("merged.parquet");
+    parq::edit::merge(&parts, &merged, parq::WriterProperties::default()).expect("merge");
+    for threads in [1, 2] {
+        let reader = ParquetReader::open(&merged)
+            .expect("open")
+            .with_dictionary(parq::read::DictionaryColumns::Encoded)
+            .with_threads(threads)
+            .with_batch_size(1_000);
+        let schema = reader.schema().expect("schema");
+        assert_eq!(
+            schema.field(0).data_type(),
+            &DataType::Utf8,
+            "{threads} threads"
+        );
+        let batches = reader.read_all().expect("read");
+        let got: Values = batches
+            .iter()
+            .inspect(|b| assert_eq!(b.schema(), schema, "{threads} threads"))
+            .flat_map(|b| values_of(b.column(0).as_ref()))
+            .collect();
+        assert_eq!(got, want, "{threads} threads");
+    }
+}

@@ -150,6 +150,21 @@ pub struct ParquetDecoderBuilder {
     /// The footer's key-value metadata decoded (its `ARROW:schema` above all), once for
     /// every plan of this read and its clones.
     key_values: Arc<OnceLock<FileKeyValues>>,
+    /// The plan of this read made for all its row groups, for the decoders of its row groups
+    /// ([`ParquetDecoderBuilder::with_planned`]).
+    planned: Option<Arc<Planned>>,
+}
+
+/// A read's plan, its filter bound to the plan and the schema of its batches: made once
+/// for all the row groups of a read, and shared by the decoders of each.
+#[derive(Debug)]
+pub(crate) struct Planned {
+    /// The chosen columns, then those only the filter reads.
+    pub plan: Arc<Plan>,
+    /// The filter, and how many of the plan's columns are handed out (the first ones).
+    pub filter: Option<(Arc<BoundFilter>, usize)>,
+    /// The schema of the batches handed out.
+    pub output: SchemaRef,
 }
 
 impl ParquetDecoderBuilder {
@@ -165,6 +180,7 @@ impl ParquetDecoderBuilder {
             filter: None,
             selection: None,
             key_values: Arc::new(OnceLock::new()),
+            planned: None,
         }
     }
 
@@ -192,7 +208,10 @@ impl ParquetDecoderBuilder {
 
     /// The Arrow schema of the batches (the chosen columns).
     pub fn schema(&self) -> Result<SchemaRef> {
-        Ok(self.plan(&[])?.schema)
+        match &self.planned {
+            Some(planned) => Ok(planned.output.clone()),
+            None => Ok(self.plan(&[])?.schema),
+        }
     }
 
     /// The chosen row groups, checked.
@@ -230,9 +249,12 @@ impl ParquetDecoderBuilder {
         )
     }
 
-    /// What the read decodes: see [`Setup`].
-    pub(crate) fn setup(&self) -> Result<Setup> {
-        let chosen_groups = self.chosen_row_groups()?;
+    /// The plan of the read, its filter bound to it and the schema of its batches: the one
+    /// given by [`ParquetDecoderBuilder::with_planned`], else made now.
+    pub(crate) fn planned(&self) -> Result<Arc<Planned>> {
+        if let Some(planned) = &self.planned {
+            return Ok(Arc::clone(planned));
+        }
         let chosen = self.plan(&[])?;
         let (plan, filter) = match &self.filter {
             None => (chosen, None),
@@ -251,9 +273,38 @@ impl ParquetDecoderBuilder {
                     false => self.plan(&missing)?,
                 };
                 let bound = BoundFilter::bind_with(predicate, &mut |c| filter_column(&plan, c))?;
-                (plan, Some((bound, outputs)))
+                (plan, Some((Arc::new(bound), outputs)))
             }
         };
+        let output = match &filter {
+            Some((_, n)) => Arc::new(
+                plan.schema
+                    .project(&(0..*n).collect::<Vec<_>>())
+                    .map_err(arrow_error)?,
+            ),
+            None => plan.schema.clone(),
+        };
+        Ok(Arc::new(Planned {
+            plan: Arc::new(plan),
+            filter,
+            output,
+        }))
+    }
+
+    /// Reads with `planned`, the plan of this builder's read made for all its row groups
+    /// ([`ParquetDecoderBuilder::planned`]), rather than planning again: the decoders of a
+    /// read's row groups share it (and so decode each column as the same Arrow type). Only
+    /// the row groups and threads may be changed after it.
+    pub(crate) fn with_planned(mut self, planned: Arc<Planned>) -> Self {
+        self.planned = Some(planned);
+        self
+    }
+
+    /// What the read decodes: see [`Setup`].
+    pub(crate) fn setup(&self) -> Result<Setup> {
+        let chosen_groups = self.chosen_row_groups()?;
+        let planned = self.planned()?;
+        let (plan, filter) = (&planned.plan, &planned.filter);
         // The user's selection, per row group, in its rows.
         let mut row_groups = Vec::with_capacity(chosen_groups.len());
         let mut start = 0u64;
@@ -270,7 +321,7 @@ impl ParquetDecoderBuilder {
                 .is_some_and(|(f, _)| !f.may_match(&self.meta, rg));
             if pruned || selection.as_ref().is_some_and(|s| s.row_count() == 0) {
                 stats.row_groups_skipped += 1;
-                stats.pages_skipped += data_pages(&self.meta, rg, &plan);
+                stats.pages_skipped += data_pages(&self.meta, rg, plan);
                 continue;
             }
             row_groups.push((rg, selection));
@@ -304,14 +355,6 @@ impl ParquetDecoderBuilder {
         // The page index, when pages may be skipped: by the filter's column index, or rows
         // the selection leaves out.
         let read_index = filter.is_some() || self.selection.is_some();
-        let output = match &filter {
-            Some((_, n)) => Arc::new(
-                plan.schema
-                    .project(&(0..*n).collect::<Vec<_>>())
-                    .map_err(arrow_error)?,
-            ),
-            None => plan.schema.clone(),
-        };
         Ok(Setup {
             meta: Arc::clone(&self.meta),
             columns: ColumnOptions {
@@ -330,9 +373,9 @@ impl ParquetDecoderBuilder {
             coalesce: self.options.coalesce_bytes,
             threads: self.options.threads.max(1),
             selected: self.selection.is_some(),
-            plan,
-            output,
-            filter,
+            plan: Arc::clone(plan),
+            output: planned.output.clone(),
+            filter: filter.clone(),
             row_groups,
             leaves,
             dictionary_filters: self.options.dictionary_filters,

@@ -87,34 +87,46 @@ pub struct ParquetDecoder {
     /// The filter, and how many of the decoded columns are handed out (the first ones).
     filter: Option<(Arc<BoundFilter>, usize)>,
     stats: ReadStats,
-    plan: Plan,
+    plan: Arc<Plan>,
     leaves: Vec<LeafReader>,
-    /// Before the leaves exist: the setup waiting for its page index.
-    pending: Option<Box<Setup>>,
+    /// Where the read stands between calls (see [`State`]).
+    state: State,
     /// Decode each leaf's chunks into one array.
     single: bool,
     /// Rows to decode and to skip, when not every row is read.
     runs: Option<Runs>,
-    /// During a skip run: the rows each leaf has still to skip.
-    skip_left: Option<Vec<u64>>,
     /// Rows still to hand out when no column is chosen.
     rows_left: u64,
     /// Chunks whose row counts all leaves agree on.
     checked: usize,
-    failed: bool,
     /// Leaves waiting for bytes, and the file range each needs.
     waiting: Vec<(usize, Range<u64>)>,
     coalesce: u64,
     bytes_pushed: u64,
-    /// An error found by `push`, for the next `poll`.
-    error: Option<Error>,
     /// Threads decoding leaves side by side.
     threads: usize,
     /// With a filter and columns it does not read: per leaf, `None` for the filter's leaves
     /// (decoded first), the late state of the others ([`crate::read::exec::late`]). Empty otherwise.
     late: Vec<Option<LateLeaf>>,
+}
+
+/// Where a [`ParquetDecoder`] stands between calls. The leaves waiting for bytes
+/// (`ParquetDecoder::waiting`) are apart: a read waits for them in any state but the setup.
+#[derive(Debug)]
+enum State {
+    /// Pruning before the leaves exist: waiting for Bloom filters, dictionary pages or the
+    /// page index ([`Setup`]).
+    Setup(Box<Setup>),
+    /// Nothing half done: between batches, or filling the next one.
+    Ready,
+    /// In a skip run: the rows each leaf has still to skip.
+    Skipping(Vec<u64>),
     /// A batch whose filter leaves are decoded, its late leaves still to come.
-    filtered: Option<Filtered>,
+    Filtered(Box<Filtered>),
+    /// An error `push` found, for the next `poll`.
+    Errored(Error),
+    /// Ended by an error: nothing more is read.
+    Failed,
 }
 
 /// A batch of `rows` rows whose filter leaves are decoded: the rows kept, the leaves'
@@ -148,24 +160,20 @@ impl ParquetDecoder {
             output: setup.output.clone(),
             filter: None,
             stats: setup.stats,
-            plan: setup.plan.clone(),
+            plan: Arc::clone(&setup.plan),
             leaves: Vec::new(),
-            pending: None,
+            state: State::Ready,
             single: false,
             runs: None,
-            skip_left: None,
             rows_left: 0,
             checked: 0,
-            failed: false,
             waiting: Vec::new(),
             coalesce: setup.coalesce,
             bytes_pushed: 0,
-            error: None,
             threads: setup.threads.max(1),
             late: Vec::new(),
-            filtered: None,
         };
-        d.pending = Some(Box::new(setup));
+        d.state = State::Setup(Box::new(setup));
         d.advance_setup()?;
         Ok(d)
     }
@@ -173,7 +181,14 @@ impl ParquetDecoder {
     /// Goes on with the pending setup as far as its bytes allow: builds the leaves once it
     /// is pruned.
     fn advance_setup(&mut self) -> Result<()> {
-        if let Some(setup) = self.pending.take_if(|p| p.advance()) {
+        let ready = match &mut self.state {
+            State::Setup(setup) => setup.advance(),
+            _ => false,
+        };
+        if ready {
+            let State::Setup(setup) = std::mem::replace(&mut self.state, State::Ready) else {
+                return Err(internal("a setup lost"));
+            };
             let mut setup = *setup;
             let index = match std::mem::replace(&mut setup.stage, Stage::Ready(None)) {
                 Stage::Ready(index) => index,
@@ -303,7 +318,7 @@ impl ParquetDecoder {
         self.rows_left = groups.iter().map(|g| g.1).sum();
         self.runs = any_selection.then_some(runs);
         self.leaves = leaves;
-        self.filter = filter.map(|(f, n)| (Arc::new(f), n));
+        self.filter = filter;
         Ok(())
     }
 
@@ -378,27 +393,27 @@ impl ParquetDecoder {
     /// The next batch, the file ranges needed first, or the end. After an error the decoder
     /// is finished.
     pub fn poll(&mut self) -> Result<DecodeStep> {
-        if let Some(e) = self.error.take() {
-            self.failed = true;
-            return Err(e);
-        }
-        if self.failed {
-            return Ok(DecodeStep::Finished);
-        }
-        if let Some(p) = &self.pending {
-            let ranges = p.wanted();
-            if ranges.is_empty() {
-                self.failed = true;
-                return Err(internal("a setup waiting for no bytes"));
+        match std::mem::replace(&mut self.state, State::Failed) {
+            State::Errored(e) => Err(e),
+            State::Failed => Ok(DecodeStep::Finished),
+            State::Setup(setup) => {
+                let ranges = setup.wanted();
+                if ranges.is_empty() {
+                    return Err(internal("a setup waiting for no bytes"));
+                }
+                self.state = State::Setup(setup);
+                Ok(DecodeStep::NeedData(coalesce(ranges, self.coalesce)))
             }
-            return Ok(DecodeStep::NeedData(coalesce(ranges, self.coalesce)));
+            state => {
+                self.state = state;
+                let step = self.step();
+                if step.is_err() {
+                    self.state = State::Failed;
+                    self.waiting.clear();
+                }
+                step
+            }
         }
-        let step = self.step();
-        if step.is_err() {
-            self.failed = true;
-            self.waiting.clear();
-        }
-        step
     }
 
     /// Gives the decoder the file bytes `bytes`, starting at file offset `offset`: every leaf
@@ -406,10 +421,10 @@ impl ParquetDecoder {
     pub fn push(&mut self, offset: u64, bytes: Bytes) {
         let end = offset.saturating_add(bytes.len() as u64);
         self.bytes_pushed = self.bytes_pushed.saturating_add(bytes.len() as u64);
-        if let Some(setup) = &mut self.pending {
+        if let State::Setup(setup) = &mut self.state {
             setup.push(offset, &bytes);
             if let Err(e) = self.advance_setup() {
-                self.error = Some(e);
+                self.state = State::Errored(e);
             }
             return;
         }
@@ -487,9 +502,10 @@ impl ParquetDecoder {
         if self.leaves.is_empty() {
             self.rows_left = self.rows_left.saturating_sub(n);
         }
-        let left = self
-            .skip_left
-            .get_or_insert_with(|| vec![n; self.leaves.len()]);
+        let mut left = match std::mem::replace(&mut self.state, State::Ready) {
+            State::Skipping(left) => left,
+            _ => vec![n; self.leaves.len()],
+        };
         for (i, leaf) in self.leaves.iter_mut().enumerate() {
             let Some(l) = left.get_mut(i).filter(|l| **l > 0) else {
                 continue;
@@ -514,9 +530,9 @@ impl ParquetDecoder {
             }
         }
         if !self.waiting.is_empty() {
+            self.state = State::Skipping(left);
             return Ok(false);
         }
-        self.skip_left = None;
         if let Some(runs) = &mut self.runs {
             runs.advance(n);
         }
@@ -637,39 +653,40 @@ impl ParquetDecoder {
         let is_first = |i: usize| matches!(self.late.get(i), Some(None));
         let first: Vec<bool> = (0..self.leaves.len()).map(is_first).collect();
         let first = |i: usize| first.get(i).copied().unwrap_or(false);
-        if self.filtered.is_none() {
-            if !self.fill(want, first)? {
-                return Ok((DecodeStep::NeedData(self.needed()), 0));
-            }
-            let Some(n) = self.ready(want, first)? else {
-                return Ok((DecodeStep::Finished, 0));
-            };
-            let batches = self.take(n, first)?;
-            let mut columns: Vec<ArrayRef> =
-                vec![
-                    arrow_array::new_empty_array(&arrow_schema::DataType::Null,);
-                    self.plan.nodes.len()
-                ];
-            for field in filter.fields() {
-                if let (Some(node), Some(slot)) =
-                    (self.plan.nodes.get(field), columns.get_mut(field))
-                {
-                    *slot = assemble(node, &batches, n)?;
+        let f = match std::mem::replace(&mut self.state, State::Ready) {
+            State::Filtered(f) => f,
+            other => {
+                self.state = other;
+                if !self.fill(want, first)? {
+                    return Ok((DecodeStep::NeedData(self.needed()), 0));
                 }
+                let Some(n) = self.ready(want, first)? else {
+                    return Ok((DecodeStep::Finished, 0));
+                };
+                let batches = self.take(n, first)?;
+                let mut columns: Vec<ArrayRef> =
+                    vec![
+                        arrow_array::new_empty_array(&arrow_schema::DataType::Null,);
+                        self.plan.nodes.len()
+                    ];
+                for field in filter.fields() {
+                    if let (Some(node), Some(slot)) =
+                        (self.plan.nodes.get(field), columns.get_mut(field))
+                    {
+                        *slot = assemble(node, &batches, n)?;
+                    }
+                }
+                let mask = filter.evaluate(&columns)?;
+                let (steps, taken) = steps(&mask);
+                Box::new(Filtered {
+                    rows: n,
+                    mask,
+                    batches,
+                    columns,
+                    steps,
+                    taken,
+                })
             }
-            let mask = filter.evaluate(&columns)?;
-            let (steps, taken) = steps(&mask);
-            self.filtered = Some(Filtered {
-                rows: n,
-                mask,
-                batches,
-                columns,
-                steps,
-                taken,
-            });
-        }
-        let Some(f) = &self.filtered else {
-            return Err(internal("a late batch lost"));
         };
         let steps = &f.steps;
         let mut items: Vec<(&mut LeafReader, &mut LateLeaf)> = self
@@ -689,11 +706,10 @@ impl ParquetDecoder {
                     self.waiting.push((i, range));
                 }
             }
+            self.state = State::Filtered(f);
             return Ok((DecodeStep::NeedData(self.needed()), 0));
         }
-        let Some(mut f) = self.filtered.take() else {
-            return Err(internal("a late batch lost"));
-        };
+        let mut f = *f;
         let kept = f.mask.true_count();
         for (i, state) in self.late.iter_mut().enumerate() {
             if let (Some(state), Some(slot)) = (state, f.batches.get_mut(i)) {

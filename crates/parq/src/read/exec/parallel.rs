@@ -1,7 +1,7 @@
 //! Row groups read side by side ([`RowGroupBatches`]): with `threads` above 1 and several
 //! row groups to read (and no row selection), whole row groups are decoded as jobs of the
 //! process's worker pool ([`crate::workers`]), each its own [`ParquetDecoder`] over the
-//! shared source. Up to `threads` row groups are under way at once, started in order as the
+//! shared source, all of them with the one plan of the read (made for all its row groups). Up to `threads` row groups are under way at once, started in order as the
 //! reader takes the batches of the earlier ones, so that the pool keeps decoding while the
 //! reader takes another row group's batches; a job never waits for the reader (it sends its
 //! batches to a queue of its own), so reads consumed in turn cannot block each other. The
@@ -88,8 +88,13 @@ impl RowGroupBatches {
                 Job { rg, head }
             })
             .collect();
+        // Planned once for all the row groups (a failure is each job's to report).
+        let builder = match builder.planned() {
+            Ok(planned) => builder.clone().with_planned(planned),
+            Err(_) => builder.clone(),
+        };
         let mut batches = RowGroupBatches {
-            builder: builder.clone(),
+            builder,
             source: Arc::clone(source),
             waiting,
             running: VecDeque::new(),

@@ -47,11 +47,11 @@ pub(crate) struct Setup {
     /// Whether the user chose rows.
     pub selected: bool,
     /// The chosen columns, then those only the filter reads.
-    pub plan: Plan,
+    pub plan: Arc<Plan>,
     /// The schema of the batches handed out.
     pub output: SchemaRef,
     /// The filter, and how many of the plan's columns are handed out (the first ones).
-    pub filter: Option<(BoundFilter, usize)>,
+    pub filter: Option<(Arc<BoundFilter>, usize)>,
     /// The row groups to read, with the rows of each the user chose.
     pub row_groups: Vec<(usize, Option<RowSelection>)>,
     /// The leaf columns decoded, sorted.
