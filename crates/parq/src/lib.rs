@@ -59,7 +59,7 @@
 //!   any release.
 
 pub use parq_format as format;
-pub use parq_format::{Error, ErrorKind, Result};
+pub use parq_format::{Error, ErrorKind, Frame, Result};
 
 pub use read::{
     col, parse_filter, AsyncParquetReader, AsyncRecordBatches, ParquetReader, Predicate,
