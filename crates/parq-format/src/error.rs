@@ -122,15 +122,45 @@ pub enum ErrorKind {
     InvalidColumnData { column: String, message: String },
 }
 
-/// A frame of context: the Thrift structure (and field) that was being decoded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Frame {
-    /// parquet.thrift's name of the structure, e.g. `ColumnMetaData`.
-    pub structure: &'static str,
-    /// The field id inside it, when known.
-    pub field: Option<i16>,
-    /// The index of the element inside a list, when the structure is a list element.
-    pub index: Option<u32>,
+/// A frame of context: a Thrift structure (or an element of a list of them) that was being
+/// decoded, or where in the file's layout (row group, column, page) the error is.
+///
+/// `Display` writes the frame as [`Error`]'s message shows it: `ColumnMetaData field 3`,
+/// `RowGroup[2]`, `row group[0]`, `column[4]`, `page[7]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Frame {
+    /// A structure being decoded: parquet.thrift's name (e.g. `ColumnMetaData`, or what the
+    /// bytes were read as: `BloomFilter module`), and the field id inside it when known.
+    Struct {
+        name: &'static str,
+        field: Option<i16>,
+    },
+    /// Element `index` of a list: the list's structure or field name (`RowGroup`,
+    /// `ColumnChunk`, `row_groups`, ...).
+    Element { name: &'static str, index: u32 },
+    /// The row group of this index in the file.
+    RowGroup(u32),
+    /// The leaf column of this index in its row group.
+    Column(u32),
+    /// The page of this ordinal in its column chunk (0 = the first page).
+    Page(u32),
+}
+
+impl fmt::Display for Frame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Frame::Struct { name, field: None } => f.write_str(name),
+            Frame::Struct {
+                name,
+                field: Some(id),
+            } => write!(f, "{name} field {id}"),
+            Frame::Element { name, index } => write!(f, "{name}[{index}]"),
+            Frame::RowGroup(i) => write!(f, "row group[{i}]"),
+            Frame::Column(i) => write!(f, "column[{i}]"),
+            Frame::Page(i) => write!(f, "page[{i}]"),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -226,37 +256,80 @@ impl Error {
         &self.0.frames
     }
 
+    /// Adds `frame`, outside the frames the error has.
+    #[cold]
+    pub fn in_frame(mut self, frame: Frame) -> Error {
+        self.0.frames.push(frame);
+        self
+    }
+
     /// Adds the structure and field that were being decoded.
     #[cold]
-    pub fn in_field(mut self, structure: &'static str, field: i16) -> Error {
-        self.0.frames.push(Frame {
-            structure,
+    pub fn in_field(self, structure: &'static str, field: i16) -> Error {
+        self.in_frame(Frame::Struct {
+            name: structure,
             field: Some(field),
-            index: None,
-        });
-        self
+        })
     }
 
     /// Adds the structure that was being decoded.
     #[cold]
-    pub fn in_struct(mut self, structure: &'static str) -> Error {
-        self.0.frames.push(Frame {
-            structure,
+    pub fn in_struct(self, structure: &'static str) -> Error {
+        self.in_frame(Frame::Struct {
+            name: structure,
             field: None,
-            index: None,
-        });
-        self
+        })
     }
 
     /// Adds the index of the list element that was being decoded.
     #[cold]
-    pub fn in_element(mut self, structure: &'static str, index: u32) -> Error {
-        self.0.frames.push(Frame {
-            structure,
-            field: None,
-            index: Some(index),
-        });
-        self
+    pub fn in_element(self, structure: &'static str, index: u32) -> Error {
+        self.in_frame(Frame::Element {
+            name: structure,
+            index,
+        })
+    }
+
+    /// Adds the row group (its index in the file) the error is in.
+    #[cold]
+    pub fn in_row_group(self, index: u32) -> Error {
+        self.in_frame(Frame::RowGroup(index))
+    }
+
+    /// Adds the leaf column (its index in the row group) the error is in.
+    #[cold]
+    pub fn in_column(self, index: u32) -> Error {
+        self.in_frame(Frame::Column(index))
+    }
+
+    /// Adds the page (its ordinal in the column chunk) the error is in.
+    #[cold]
+    pub fn in_page(self, ordinal: u32) -> Error {
+        self.in_frame(Frame::Page(ordinal))
+    }
+
+    /// The row group the error is in, when a frame names it.
+    pub fn row_group(&self) -> Option<u32> {
+        self.0.frames.iter().find_map(|f| match f {
+            Frame::RowGroup(i) => Some(*i),
+            _ => None,
+        })
+    }
+
+    /// The leaf column (its index in the row group) the error is in, when a frame names it.
+    pub fn column(&self) -> Option<u32> {
+        self.0.frames.iter().find_map(|f| match f {
+            Frame::Column(i) => Some(*i),
+            _ => None,
+        })
+    }
+
+    /// The page (its ordinal in the column chunk) the error is in, when a frame names it.
+    pub fn page(&self) -> Option<u32> {
+        self.0.frames.iter().find_map(|f| match f {
+            Frame::Page(i) => Some(*i),
+            _ => None,
+        })
     }
 
     /// Moves the error's offset by `base` (the offset of the decoded buffer in the file).
@@ -376,13 +449,7 @@ impl fmt::Display for Error {
         for frame in self.0.frames.iter().rev() {
             f.write_str(if first { " (in " } else { " > " })?;
             first = false;
-            f.write_str(frame.structure)?;
-            if let Some(i) = frame.index {
-                write!(f, "[{i}]")?;
-            }
-            if let Some(id) = frame.field {
-                write!(f, " field {id}")?;
-            }
+            write!(f, "{frame}")?;
         }
         if !first {
             f.write_str(")")?;
@@ -408,5 +475,46 @@ impl From<std::io::Error> for Error {
     #[cold]
     fn from(e: std::io::Error) -> Error {
         Error::new(ErrorKind::Io(e.to_string())).with_source(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_read_outermost_first_and_name_the_location() {
+        let e = Error::at(ErrorKind::VarintTooLong, 17)
+            .in_field("Statistics", 5)
+            .in_struct("ColumnMetaData")
+            .in_element("ColumnChunk", 2)
+            .in_page(7)
+            .in_column(4)
+            .in_row_group(3);
+        assert_eq!(
+            e.to_string(),
+            "varint longer than its type allows at byte offset 17 (in row group[3] > column[4] \
+             > page[7] > ColumnChunk[2] > ColumnMetaData > Statistics field 5)"
+        );
+        assert_eq!(
+            (e.row_group(), e.column(), e.page()),
+            (Some(3), Some(4), Some(7))
+        );
+        assert_eq!(
+            e.frames().first(),
+            Some(&Frame::Struct {
+                name: "Statistics",
+                field: Some(5)
+            })
+        );
+        let bare = Error::new(ErrorKind::VarintTooLong).in_element("RowGroup", 1);
+        assert_eq!(
+            bare.to_string(),
+            "varint longer than its type allows (in RowGroup[1])"
+        );
+        assert_eq!(
+            (bare.row_group(), bare.column(), bare.page()),
+            (None, None, None)
+        );
     }
 }

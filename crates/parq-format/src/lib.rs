@@ -10,4 +10,4 @@ pub mod footer;
 pub mod metadata;
 pub mod thrift;
 
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Frame, Result};

@@ -117,8 +117,8 @@ pub fn run(
         });
         rendered.map_err(|e| {
             input.fail(
-                e.in_element("column", u32::try_from(leaf).unwrap_or(u32::MAX))
-                    .in_element("row group", u32::try_from(rg).unwrap_or(u32::MAX)),
+                e.in_column(u32::try_from(leaf).unwrap_or(u32::MAX))
+                    .in_row_group(u32::try_from(rg).unwrap_or(u32::MAX)),
             )
         })?;
         if json {

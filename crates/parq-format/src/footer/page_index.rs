@@ -610,9 +610,7 @@ pub fn decode_page_index(
                 .unwrap_or(PhysicalType::Unknown(-1));
             let (ci, oi) = ranges(c);
             let ctx = |e: Error, what: &'static str| {
-                e.in_struct(what)
-                    .in_element("column", j as u32)
-                    .in_element("row group", i as u32)
+                e.in_struct(what).in_column(j as u32).in_row_group(i as u32)
             };
             // An encrypted chunk's indexes are modules decrypted with its key; without the key
             // they are left out.

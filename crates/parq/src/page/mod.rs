@@ -78,6 +78,6 @@ pub(crate) fn invalid(ordinal: u64, offset: u64, message: String) -> Error {
 pub(crate) fn in_page(e: Error, ordinal: u64) -> Error {
     match e.kind() {
         ErrorKind::InvalidPage { .. } | ErrorKind::PageChecksumMismatch { .. } => e,
-        _ => e.in_element("page", u32::try_from(ordinal).unwrap_or(u32::MAX)),
+        _ => e.in_page(u32::try_from(ordinal).unwrap_or(u32::MAX)),
     }
 }

@@ -883,10 +883,10 @@ impl PageReader {
 fn with_location(mut e: Error, row_group: Option<usize>, column: Option<usize>) -> Error {
     let idx = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
     if let Some(c) = column {
-        e = e.in_element("column", idx(c));
+        e = e.in_column(idx(c));
     }
     if let Some(g) = row_group {
-        e = e.in_element("row group", idx(g));
+        e = e.in_row_group(idx(g));
     }
     e
 }

@@ -68,21 +68,20 @@ pub(crate) fn page_meta(page: &Page<'_>) -> PageMeta {
 pub(crate) fn in_page(e: Error, meta: &PageMeta) -> Error {
     match e.kind() {
         ErrorKind::InvalidPage { .. } | ErrorKind::PageChecksumMismatch { .. } => e,
-        _ if e.frames().iter().any(|f| f.structure == "page") => e,
+        _ if e.page().is_some() => e,
         _ => e
             .with_offset(meta.header_offset)
-            .in_element("page", u32::try_from(meta.ordinal).unwrap_or(u32::MAX)),
+            .in_page(u32::try_from(meta.ordinal).unwrap_or(u32::MAX)),
     }
 }
 
 /// Adds `row group[i] > column[j]` unless the error already names them.
 #[cold]
 pub(crate) fn locate(e: Error, row_group: usize, column: usize) -> Error {
-    if e.frames().iter().any(|f| f.structure == "row group") {
+    if e.row_group().is_some() {
         return e;
     }
-    e.in_element("column", index(column))
-        .in_element("row group", index(row_group))
+    e.in_column(index(column)).in_row_group(index(row_group))
 }
 
 /// An index as the `u32` of an error frame.

@@ -14,7 +14,7 @@
 //!
 //! Every leaf of every physical type and encoding (PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY,
 //! RLE booleans, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
-//! BYTE_STREAM_SPLIT), v1 and v2 data pages, every codec of [`crate::compression`], inside
+//! BYTE_STREAM_SPLIT), v1 and v2 data pages, every codec but LZO, inside
 //! structs, lists and maps at any depth (the legacy list and map layouts included), into the
 //! Arrow type pyarrow 26 gives it (including what an embedded `ARROW:schema` restores: time
 //! zones, Duration, LargeUtf8/LargeBinary, Utf8View/BinaryView, Decimal32/64, LargeList,

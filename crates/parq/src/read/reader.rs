@@ -268,8 +268,10 @@ impl ParquetReader {
 
 /// The batches of a [`ParquetReader`] ([`ParquetReader::batches`]).
 ///
-/// An iterator of `Result<RecordBatch>` that tells what the read has cost so far;
-/// [`RecordBatches::into_reader`] makes it arrow's `RecordBatchReader`.
+/// An iterator of `Result<RecordBatch>` (parq's typed [`Error`](crate::Error)) that tells
+/// what the read has cost so far. Where arrow's [`RecordBatchReader`] is wanted (its items'
+/// errors are `ArrowError`s), `Box<dyn RecordBatchReader + Send>::from(batches)` or
+/// [`RecordBatches::into_reader`] makes one.
 ///
 /// ```
 /// # use std::sync::Arc;
@@ -363,6 +365,12 @@ impl RecordBatches {
     /// These batches as arrow's [`RecordBatchReader`].
     pub fn into_reader(self) -> BatchReader {
         BatchReader(self)
+    }
+}
+
+impl From<RecordBatches> for Box<dyn RecordBatchReader + Send> {
+    fn from(batches: RecordBatches) -> Self {
+        Box::new(batches.into_reader())
     }
 }
 

@@ -41,7 +41,7 @@ pub(crate) fn chunk_of(meta: &FileMetaData, rg: usize, leaf: usize) -> Result<&C
             index: leaf as u64,
             len: group.columns().len() as u64,
         })
-        .in_element("row group", crate::read::error::index(rg))
+        .in_row_group(crate::read::error::index(rg))
     })
 }
 

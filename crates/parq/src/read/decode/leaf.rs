@@ -50,8 +50,8 @@ use crate::{Error, ErrorKind, Result};
 pub struct ColumnOptions {
     /// Verify page CRCs (default false).
     pub verify_crc: bool,
-    /// Extend chunks for old parquet-mr files (see
-    /// [`crate::page::needs_legacy_dictionary_padding`]).
+    /// Extend chunks for old parquet-mr files (`page::needs_legacy_dictionary_padding` says
+    /// which files).
     pub legacy_dictionary_padding: bool,
     /// The most bytes of decompression buffer kept between pages (0: no limit); a read of
     /// many columns keeps less per column, so that the buffers do not add up to a second

@@ -86,6 +86,6 @@ pub(crate) fn row_group_rows(meta: &FileMetaData, rg: usize) -> Result<usize> {
             what: "num_rows",
             value: n,
         })
-        .in_element("row group", index(rg))
+        .in_row_group(index(rg))
     })
 }
