@@ -519,7 +519,7 @@ impl LeafReader {
         let size = compressed.meta.uncompressed_size;
         if cur.pages.codec() != Compression::Uncompressed && cur.pages.buffer_capacity() < size {
             // A buffer an earlier read let go, rather than fresh memory.
-            if let Some(b) = pool::take(size).or_else(|| pool::take_vec::<u8>(size)) {
+            if let Some(b) = pool::take_page(size) {
                 pool::give(cur.pages.replace_buffer(b));
             }
         }

@@ -289,7 +289,9 @@ impl ViewBytes {
     fn decode_plain(&mut self, data: &[u8], skip: usize, n: usize, index: u32) -> Result<()> {
         let data = plain::skip_byte_array(data, skip)?;
         try_reserve(SLOTS, &mut self.views, n)?;
-        let check = self.utf8;
+        // A page that is ASCII throughout (its length prefixes too: values shorter than 128
+        // bytes) holds only UTF-8 values: one pass over it instead of one per value.
+        let check = self.utf8 && !data.is_ascii();
         let mut utf8 = true;
         let mut valid = |v: &[u8]| {
             if check {

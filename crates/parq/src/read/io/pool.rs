@@ -114,6 +114,13 @@ pub(crate) fn take(n: usize) -> Option<Vec<u8>> {
     lock(&READS).take(n..n.saturating_mul(4).max(SMALL) + 1)
 }
 
+/// A buffer of at least `n` bytes for a page to be decompressed into: from the pool, else
+/// from the bytes of arrays dropped (a page whose values arrays viewed in place comes back
+/// there). Its length is the part of it that is initialized.
+pub(crate) fn take_page(n: usize) -> Option<Vec<u8>> {
+    take(n).or_else(|| lock(&OUT_U8).take(n..n.saturating_add(n / 4).saturating_add(2)))
+}
+
 /// Gives `buffer` back for a later read (its length: the bytes initialized), or frees it
 /// when it is empty or too large.
 pub(crate) fn give(buffer: Vec<u8>) {
