@@ -105,7 +105,7 @@ def read_table(
     ``use_threads``: decode on all cores (row groups side by side).
     ``batch_size``: rows per record batch of the table (default: a batch per row group).
     ``string_view``: string columns as ``pa.string_view()``: views into the file's dictionary
-    pages, no string copied (what polars and DataFusion hold strings as).
+    pages and PLAIN pages, no string copied (what polars and DataFusion hold strings as).
     ``decryption_properties``: the keys of an encrypted file (see :mod:`parq.encryption`).
     """
     if _is_dataset_source(source):

@@ -1,7 +1,7 @@
 //! parq reading string and binary columns as Arrow `Utf8View` / `BinaryView`
 //! (`StringType::Utf8View`): views into each chunk's dictionary page, kept across batches and
-//! row groups, and into the decoded values of pages written without it (chunks that fall back
-//! to PLAIN, DELTA_BYTE_ARRAY chunks), with nulls, values of at most and more than 12 bytes
+//! row groups, into the bytes of PLAIN pages (chunks that fall back to PLAIN) and into the
+//! decoded values of other pages (DELTA_BYTE_ARRAY chunks), with nulls, values of at most and more than 12 bytes
 //! (inline and in a buffer), in every batch size, with and without a filter that skips rows.
 //! The long values of PLAIN pages are viewed in the pages' own bytes, which the arrays keep
 //! after the reader, its file and the buffers of later reads are gone.

@@ -12,9 +12,10 @@ pub enum StringType {
     Utf8,
     /// `Utf8View`: the values of dictionary-encoded pages are views into the chunk's
     /// dictionary page, decoded once and shared by every batch (no string is copied; 3.7x
-    /// faster than `Utf8` on the `tag` column of `parq-bench scan`); other pages' values are
-    /// decoded into a buffer the views point into. What query engines such as DataFusion
-    /// read strings as.
+    /// faster than `Utf8` on the `tag` column of `parq-bench scan`); the values of PLAIN
+    /// pages are views into the page's own bytes, which the arrays keep (no string copied
+    /// either); other pages' values are decoded into a buffer the views point into. What
+    /// query engines such as DataFusion read strings as.
     Utf8View,
 }
 
