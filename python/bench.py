@@ -49,6 +49,9 @@ def cases(rows: int) -> dict[str, pa.Table]:
         "double": pa.table({"a": pa.array(rng.random(rows))}),
         "string dict": pa.table({"a": pa.array(words[rng.integers(0, 2000, rows)])}),
         "string plain": pa.table({"a": pa.array([f"v{x}" for x in rng.integers(0, 10**9, rows // 2)])}),
+        "string plain long": pa.table(
+            {"a": pa.array([f"comment {x:012d} of a longer value, {x % 977}" for x in rng.integers(0, 10**12, rows // 2)])}
+        ),
         "list<int64>": pa.table(
             {"a": pa.ListArray.from_arrays(pa.array(offsets), pa.array(rng.integers(0, 1000, offsets[-1])))}
         ),
