@@ -78,6 +78,17 @@ fn file() -> Bytes {
     write(&batch, props)
 }
 
+/// A batch of `id` (Int64, the row number) and `s` (Utf8, `strings`).
+fn ids_and_strings(strings: &[Option<String>]) -> RecordBatch {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("s", DataType::Utf8, true),
+    ]));
+    let ids = Int64Array::from_iter_values(0..strings.len() as i64);
+    let strings = StringArray::from(strings.to_vec());
+    RecordBatch::try_new(schema, vec![Arc::new(ids), Arc::new(strings)]).expect("batch")
+}
+
 /// `batch` written by the `parquet` crate 60.1 with `props`.
 fn write(batch: &RecordBatch, props: WriterProperties) -> Bytes {
     let mut out = Vec::new();
@@ -229,22 +240,11 @@ fn a_filter_on_a_view_column_compares_its_strings() {
 /// the dictionary's offsets, equal to the values.
 #[test]
 fn a_lookup_in_a_large_dictionary_views_its_values() {
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("id", DataType::Int64, false),
-        Field::new("s", DataType::Utf8, true),
-    ]));
     let rows = 20_000;
     let strings: Vec<Option<String>> = (0..rows)
         .map(|i| (i % 97 != 0).then(|| format!("entry {:05} of a large dictionary", i % 4_000)))
         .collect();
-    let batch = RecordBatch::try_new(
-        schema,
-        vec![
-            Arc::new(Int64Array::from_iter_values(0..rows as i64)),
-            Arc::new(StringArray::from(strings.clone())),
-        ],
-    )
-    .expect("batch");
+    let batch = ids_and_strings(&strings);
     let props = WriterProperties::builder()
         .set_data_page_row_count_limit(5_000)
         .set_write_batch_size(1_000)
@@ -302,19 +302,8 @@ fn viewed_in_page(a: &StringViewArray, case: &str) -> usize {
 #[test]
 fn plain_views_point_into_pages_that_outlive_the_reader() {
     let rows = 6_000;
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("id", DataType::Int64, false),
-        Field::new("s", DataType::Utf8, true),
-    ]));
     let strings: Vec<Option<String>> = (0..rows).map(|i| value(i * 7 + 1)).collect();
-    let batch = RecordBatch::try_new(
-        schema,
-        vec![
-            Arc::new(Int64Array::from_iter_values(0..rows as i64)),
-            Arc::new(StringArray::from(strings.clone())),
-        ],
-    )
-    .expect("batch");
+    let batch = ids_and_strings(&strings);
     let dir = common::tmp_dir("plain_views");
     for codec in [
         PCompression::UNCOMPRESSED,
