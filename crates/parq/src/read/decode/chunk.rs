@@ -3,7 +3,8 @@
 //! lets pre-sizing reserve for a chunk's values ([`chunk_hint`]), and a chunk's dictionary
 //! on its own, for filters: whether every data page is dictionary-encoded
 //! ([`only_dictionary_pages`]), where the dictionary page lies ([`dictionary_page_range`]) and
-//! its entries as an Arrow array ([`dictionary_values`]).
+//! its entries as an Arrow array ([`dictionary_values`]); the chunk a leaf is reading
+//! ([`Current`]) and its record counts ([`Counts`]).
 
 use std::ops::Range;
 
@@ -16,6 +17,32 @@ use crate::page::{chunk_range, Page, PageReader, PageReaderOptions};
 use crate::read::decode::values::{Hint, Storage};
 use crate::read::plan::fields::ColumnSpec;
 use crate::{Error, ErrorKind, Result};
+
+/// The chunk a leaf is reading.
+pub(in crate::read) struct Current {
+    pub pages: PageReader,
+    pub row_group: usize,
+    /// The row group's rows.
+    pub rows: u64,
+    pub counts: Counts,
+}
+
+/// The records of the chunk being read.
+pub(in crate::read) struct Counts {
+    /// Records the chunk may still give.
+    pub records_left: usize,
+    /// Records started in the chunk.
+    pub records: usize,
+}
+
+impl Counts {
+    /// Counts the `rows` records of a page skipped whole.
+    pub(in crate::read) fn skipped(&mut self, rows: u64) {
+        let r = usize::try_from(rows).unwrap_or(usize::MAX);
+        self.records_left = self.records_left.saturating_sub(r);
+        self.records = self.records.saturating_add(r);
+    }
+}
 
 /// The largest dictionary page read on its own (for a filter): larger ones are left to the
 /// data path.

@@ -16,7 +16,9 @@
 //! (every slot in one batch moves the buffers to Arrow without a copy; a part is copied out
 //! and the rest dropped from the buffers before the next page is decoded) and their levels.
 //! Records are complete only once the next one has started or the chunk has ended, so a
-//! record spread over several pages is handed out whole.
+//! record spread over several pages is handed out whole. A reader skips records
+//! ([`LeafReader::skip_records`]) by adding them up; they are passed over when it next reads
+//! ([`LeafReader::read_records`]), so skips in a row make one.
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -30,7 +32,7 @@ use crate::encoding::rle::RleDecoder;
 use crate::format::metadata::{Compression, Encoding};
 use crate::format::metadata::{FileMetaData, PageLocation};
 use crate::page::{DataSections, Levels, Page, PageBytes, PageReader, PageReaderOptions, PageStep};
-use crate::read::decode::chunk::{check_chunk, chunk_hint, chunk_of, decrypting};
+use crate::read::decode::chunk::{check_chunk, chunk_hint, chunk_of, decrypting, Counts, Current};
 use crate::read::decode::convert;
 use crate::read::decode::levels::{
     check_max, count_at_least, count_zeros, levels_to_bits, nth_zero, slot_bits,
@@ -101,32 +103,6 @@ pub(crate) struct LeafBatch {
     pub rep: Vec<u16>,
 }
 
-/// The chunk being read.
-struct Current {
-    pages: PageReader,
-    row_group: usize,
-    /// The row group's rows.
-    rows: u64,
-    counts: Counts,
-}
-
-/// The records of the chunk being read.
-struct Counts {
-    /// Records the chunk may still give.
-    records_left: usize,
-    /// Records started in the chunk.
-    records: usize,
-}
-
-impl Counts {
-    /// Counts the `rows` records of a page skipped whole.
-    fn skipped(&mut self, rows: u64) {
-        let r = usize::try_from(rows).unwrap_or(usize::MAX);
-        self.records_left = self.records_left.saturating_sub(r);
-        self.records = self.records.saturating_add(r);
-    }
-}
-
 /// The part of a data page a fill wants: `want` more records, after which the caller
 /// skips `skip` (their values are passed over undecoded).
 #[derive(Debug, Clone, Copy, Default)]
@@ -163,6 +139,9 @@ pub(crate) struct LeafReader {
     ahead: u64,
     /// The records the caller takes next and skips after them ([`LeafReader::plan`]).
     planned: Tail,
+    /// Records skipped ([`LeafReader::skip_records`]) and not passed over yet: passed over
+    /// before the next records are read, so that skips in a row make one.
+    pending_skip: u64,
     /// Records and slots handed out so far (absolute positions of the buffers' starts).
     records_out: u64,
     slots_out: u64,
@@ -226,6 +205,7 @@ impl LeafReader {
             open: false,
             ahead: 0,
             planned: Tail::default(),
+            pending_skip: 0,
             records_out: 0,
             slots_out: 0,
             finished: Vec::new(),
@@ -257,7 +237,7 @@ impl LeafReader {
         self.records_out + self.records as u64 + self.ahead
     }
 
-    /// Says that the caller, after its next [`LeafReader::skip`] (if any), fills and takes
+    /// Says that the caller, after the pending skip (if any), reads and takes
     /// `take` records, then skips `then_skip`: a flat leaf leaves the values of a page's
     /// records past those taken undecoded, and the next skip counts them.
     pub(crate) fn plan(&mut self, take: usize, then_skip: u64) {
@@ -282,11 +262,38 @@ impl LeafReader {
         self.pages_skipped
     }
 
+    /// Skips `records` records, when the next records are read
+    /// ([`LeafReader::read_records`]).
+    pub(crate) fn skip_records(&mut self, records: u64) {
+        self.pending_skip = self.pending_skip.saturating_add(records);
+    }
+
+    /// Passes over the pending skip, then decodes pages until `records` complete records are
+    /// buffered or the chunks end, or until the next page's bytes are needed: then
+    /// [`LeafReader::push`] them and call it again. A skip past the column's end is an error.
+    pub(crate) fn read_records(&mut self, records: usize) -> Result<Fill> {
+        if self.pending_skip > 0 {
+            let (done, fill) = self.skip(self.pending_skip)?;
+            self.pending_skip -= done;
+            match fill {
+                Fill::Need(range) => return Ok(Fill::Need(range)),
+                Fill::Done if self.pending_skip > 0 => {
+                    return Err(inconsistent(format!(
+                        "column `{}` ends {} rows before the others",
+                        self.spec.path, self.pending_skip
+                    )))
+                }
+                Fill::Done => {}
+            }
+        }
+        self.fill(records)
+    }
+
     /// Skips up to `records` records: whole pages the offset index shows lie within them are
     /// never read, whole pages of a leaf with one value per row whose header shows they lie
     /// within them are not decompressed, the records of other pages are decoded and dropped. Returns the records
     /// skipped, and whether the next page's bytes are needed to skip more.
-    pub(crate) fn skip(&mut self, records: u64) -> Result<(u64, Fill)> {
+    fn skip(&mut self, records: u64) -> Result<(u64, Fill)> {
         let mut left = records;
         while left > 0 {
             let complete = self.complete() as u64;
@@ -369,9 +376,8 @@ impl LeafReader {
     }
 
     /// Decodes pages until `records` complete records are buffered or the chunks end, or
-    /// until the next page's bytes are needed: then [`LeafReader::push`] them and call it
-    /// again.
-    pub(crate) fn fill(&mut self, records: usize) -> Result<Fill> {
+    /// until the next page's bytes are needed.
+    fn fill(&mut self, records: usize) -> Result<Fill> {
         let mut reserved = false;
         while self.complete() < records {
             if self.ahead > 0 {

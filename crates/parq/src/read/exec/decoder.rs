@@ -119,8 +119,6 @@ enum State {
     Setup(Box<Setup>),
     /// Nothing half done: between batches, or filling the next one.
     Ready,
-    /// In a skip run: the rows each leaf has still to skip.
-    Skipping(Vec<u64>),
     /// A batch whose filter leaves are decoded, its late leaves still to come.
     Filtered(Box<Filtered>),
     /// An error `push` found, for the next `poll`.
@@ -472,10 +470,8 @@ impl ParquetDecoder {
                 None => self.head.unwrap_or(self.batch_size),
                 Some(None) => return Ok(DecodeStep::Finished),
                 Some(Some((false, n))) => {
-                    if self.skip(n)? {
-                        continue;
-                    }
-                    return Ok(DecodeStep::NeedData(self.needed()));
+                    self.skip(n);
+                    continue;
                 }
                 Some(Some((true, n))) => usize::try_from(n)
                     .unwrap_or(usize::MAX)
@@ -496,47 +492,18 @@ impl ParquetDecoder {
         }
     }
 
-    /// Skips the `n` rows of the current skip run in every leaf (a late leaf adds them to
-    /// the rows it skips before its next take); false when a leaf waits for bytes first.
-    fn skip(&mut self, n: u64) -> Result<bool> {
+    /// Skips the `n` rows of the current skip run: every leaf passes over them before it
+    /// next reads ([`LeafReader::skip_records`]).
+    fn skip(&mut self, n: u64) {
         if self.leaves.is_empty() {
             self.rows_left = self.rows_left.saturating_sub(n);
         }
-        let mut left = match std::mem::replace(&mut self.state, State::Ready) {
-            State::Skipping(left) => left,
-            _ => vec![n; self.leaves.len()],
-        };
-        for (i, leaf) in self.leaves.iter_mut().enumerate() {
-            let Some(l) = left.get_mut(i).filter(|l| **l > 0) else {
-                continue;
-            };
-            if let Some(Some(late)) = self.late.get_mut(i) {
-                late.skip_rows += *l;
-                *l = 0;
-                continue;
-            }
-            let (done, fill) = leaf.skip(*l)?;
-            *l -= done;
-            match fill {
-                Fill::Need(range) => self.waiting.push((i, range)),
-                Fill::Done if *l > 0 => {
-                    return Err(inconsistent(format!(
-                        "column `{}` ends {} rows before the others",
-                        leaf.spec().path,
-                        *l
-                    )))
-                }
-                Fill::Done => {}
-            }
-        }
-        if !self.waiting.is_empty() {
-            self.state = State::Skipping(left);
-            return Ok(false);
+        for leaf in &mut self.leaves {
+            leaf.skip_records(n);
         }
         if let Some(runs) = &mut self.runs {
             runs.advance(n);
         }
-        Ok(true)
     }
 
     /// Fills the leaves `pick` chooses with `want` records, side by side; false when some
@@ -546,7 +513,7 @@ impl ParquetDecoder {
             if !pick(i) {
                 return Ok(None);
             }
-            Ok(match leaf.fill(want)? {
+            Ok(match leaf.read_records(want)? {
                 Fill::Need(range) => Some(range),
                 Fill::Done => None,
             })

@@ -4,9 +4,10 @@
 //! The kept rows of a batch become steps of rows to take and rows to skip ([`steps`]): a gap
 //! between kept rows shorter than [`MIN_SKIP_ROWS`] is taken and filtered out afterwards
 //! (decoding it costs about what skipping it inside a page does), a longer one is skipped.
-//! Skips are not done at once: a leaf adds them up ([`LateLeaf::skip_rows`]) and skips them
-//! just before it next takes rows, so the gaps of many batches without a kept row make one
-//! skip, and whole pages inside it (by the offset index) are never fetched or decompressed.
+//! Skips are not done at once: a leaf adds them up ([`LeafReader::skip_records`]) and passes
+//! over them just before it next reads rows, so the gaps of many batches without a kept row
+//! make one skip, and whole pages inside it (by the offset index) are never fetched or
+//! decompressed.
 
 use arrow_array::{Array, ArrayRef, BooleanArray};
 use arrow_buffer::BooleanBufferBuilder;
@@ -65,12 +66,9 @@ pub(crate) fn steps(mask: &BooleanArray) -> (Vec<Step>, Option<BooleanArray>) {
     (out, Some(BooleanArray::new(taken.finish(), None)))
 }
 
-/// One leaf decoded late: the rows it is to skip before its next take, and its progress
-/// through the steps of the current batch.
+/// One leaf decoded late: its progress through the steps of the current batch.
 #[derive(Debug, Default)]
 pub(crate) struct LateLeaf {
-    /// Rows to skip before the next rows are taken.
-    pub skip_rows: u64,
     /// The next step of the current batch, and the parts taken so far.
     step: usize,
     parts: Vec<LeafBatch>,
@@ -87,7 +85,7 @@ impl LateLeaf {
         while let Some(&step) = steps.get(self.step) {
             let rows = match step {
                 Step::Skip(n) => {
-                    self.skip_rows += n as u64;
+                    leaf.skip_records(n as u64);
                     self.step += 1;
                     continue;
                 }
@@ -98,18 +96,7 @@ impl LateLeaf {
                 _ => 0,
             };
             leaf.plan(rows, after);
-            if self.skip_rows > 0 {
-                let (done, fill) = leaf.skip(self.skip_rows)?;
-                self.skip_rows -= done;
-                match fill {
-                    Fill::Need(range) => return Ok(Some(range)),
-                    Fill::Done if self.skip_rows > 0 => {
-                        return Err(ends_early(leaf, self.skip_rows))
-                    }
-                    Fill::Done => {}
-                }
-            }
-            if let Fill::Need(range) = leaf.fill(rows)? {
+            if let Fill::Need(range) = leaf.read_records(rows)? {
                 return Ok(Some(range));
             }
             if leaf.complete() < rows {
