@@ -152,16 +152,23 @@ fn peer(bytes: &Bytes) -> (Vec<Values>, Vec<i64>) {
     (columns, ids)
 }
 
-/// Every batch valid Arrow data, the strings as views; the values of each column but `id`.
-fn parq_read(bytes: &Bytes, batch_size: usize, filter: Option<&str>) -> (Vec<Values>, usize) {
-    let mut reader = ParquetReader::from_bytes(bytes.clone())
-        .expect("parq open")
+/// `reader` reading strings as views, in batches of `batch_size`, filtered by `filter`.
+fn as_views(reader: ParquetReader, batch_size: usize, filter: Option<&str>) -> ParquetReader {
+    let reader = reader
         .with_strings(StringType::Utf8View)
         .with_batch_size(batch_size);
-    if let Some(sql) = filter {
-        reader = reader.with_filter(parq::read::parse_filter(sql).expect("filter"));
+    match filter {
+        Some(sql) => reader.with_filter(parq::read::parse_filter(sql).expect("filter")),
+        None => reader,
     }
-    let batches = reader.read_all().expect("parq read");
+}
+
+/// Every batch valid Arrow data, the strings as views; the values of each column but `id`.
+fn parq_read(bytes: &Bytes, batch_size: usize, filter: Option<&str>) -> (Vec<Values>, usize) {
+    let reader = ParquetReader::from_bytes(bytes.clone()).expect("parq open");
+    let batches = as_views(reader, batch_size, filter)
+        .read_all()
+        .expect("parq read");
     let mut columns = vec![Values::new(); 3];
     let mut rows = 0;
     for b in &batches {
@@ -332,13 +339,8 @@ fn plain_views_point_into_pages_that_outlive_the_reader() {
             std::fs::write(&path, &bytes).expect("write file");
             for (batch_size, filter) in [(1_000, None), (333, Some("id >= 1234 AND id < 4321"))] {
                 let case = format!("{codec:?} {version:?}, batch size {batch_size}, {filter:?}");
-                let mut reader = ParquetReader::open(&path)
-                    .expect("parq open")
-                    .with_strings(StringType::Utf8View)
-                    .with_batch_size(batch_size);
-                if let Some(sql) = filter {
-                    reader = reader.with_filter(parq::read::parse_filter(sql).expect("filter"));
-                }
+                let reader = ParquetReader::open(&path).expect("parq open");
+                let reader = as_views(reader, batch_size, filter);
                 let batches = reader.read_all().expect("parq read");
                 drop(reader);
                 std::fs::remove_file(&path).expect("remove file");
