@@ -565,12 +565,12 @@ impl LeafReader {
                     })
             }
         };
-        let kept = decoded.and_then(|()| match self.storage.page_viewed() {
-            true => self.storage.adopt_page(match cur.pages.take_page_bytes() {
-                PageBytes::Stored(bytes) => bytes.into(),
-                PageBytes::Decompressed(buffer) => pool::buffer(buffer),
-            }),
-            false => Ok(()),
+        let kept = decoded.and_then(|()| {
+            self.storage
+                .adopt_page(|| match cur.pages.take_page_bytes() {
+                    PageBytes::Stored(bytes) => bytes.into(),
+                    PageBytes::Decompressed(buffer) => pool::buffer(buffer),
+                })
         });
         self.storage.end_page();
         if let Err(e) = kept {

@@ -251,7 +251,6 @@ impl Storage {
         }
     }
 
-    /// Whether [`Storage::decode`] can skip values of `encoding` without decoding them.
     /// Before decoding a data page of `encoding` whose bytes start at `base`: a PLAIN page's
     /// long values are to be viewed in those bytes, for the storage of views.
     pub(in crate::read) fn view_page(&mut self, encoding: Encoding, base: *const u8) {
@@ -260,14 +259,12 @@ impl Storage {
         }
     }
 
-    /// True when values of the page are viewed in its bytes: the leaf hands them over
-    /// ([`Storage::adopt_page`]).
-    pub(in crate::read) fn page_viewed(&self) -> bool {
-        matches!(self, Storage::Views(v) if v.page_viewed())
-    }
-
-    /// Keeps the page's bytes for the views into them.
-    pub(in crate::read) fn adopt_page(&mut self, bytes: arrow_buffer::Buffer) -> Result<()> {
+    /// After a data page decoded: keeps the page's bytes (`bytes` is called for them only
+    /// when values are viewed in them).
+    pub(in crate::read) fn adopt_page(
+        &mut self,
+        bytes: impl FnOnce() -> arrow_buffer::Buffer,
+    ) -> Result<()> {
         match self {
             Storage::Views(v) => v.adopt_page(bytes),
             _ => Ok(()),
@@ -281,6 +278,7 @@ impl Storage {
         }
     }
 
+    /// Whether [`Storage::decode`] can skip values of `encoding` without decoding them.
     pub(in crate::read) fn can_skip(&self, encoding: Encoding) -> bool {
         let plain_or_dict = matches!(
             encoding,

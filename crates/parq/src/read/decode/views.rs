@@ -95,8 +95,8 @@ impl ViewBytes {
     }
 
     /// Before decoding a PLAIN data page whose bytes start at address `base`: its values
-    /// longer than a view holds are to be viewed in place. If any is, the leaf hands the
-    /// page's bytes over with [`ViewBytes::adopt_page`] after the page.
+    /// longer than a view holds are to be viewed in place; the leaf offers the page's bytes
+    /// to [`ViewBytes::adopt_page`] after the page.
     pub(in crate::read) fn view_page(&mut self, base: *const u8) {
         // Views name the open buffer by the index it takes when frozen: frozen first, the
         // page's bytes take the next index.
@@ -109,20 +109,14 @@ impl ViewBytes {
         });
     }
 
-    /// True when the page of [`ViewBytes::view_page`] has views into its bytes.
-    pub(in crate::read) fn page_viewed(&self) -> bool {
-        self.page.is_some_and(|p| p.viewed)
-    }
-
-    /// Keeps `bytes`, the page's bytes (which hold the values viewed from the address given
-    /// to [`ViewBytes::view_page`] on), for the views into them; ends the page.
-    pub(in crate::read) fn adopt_page(&mut self, bytes: Buffer) -> Result<()> {
-        let Some(page) = self.page.take() else {
+    /// Keeps the page's bytes (from `bytes`, called only when a view names them: they hold
+    /// the values viewed from the address given to [`ViewBytes::view_page`] on) for the
+    /// views into them; ends the page.
+    pub(in crate::read) fn adopt_page(&mut self, bytes: impl FnOnce() -> Buffer) -> Result<()> {
+        let Some(page) = self.page.take_if(|p| p.viewed) else {
             return Ok(());
         };
-        if !page.viewed {
-            return Ok(());
-        }
+        let bytes = bytes();
         // The views' offsets count from `base`, where the page's values start in its bytes
         // (after a v2 page's levels).
         let start = page.base.wrapping_sub(bytes.as_ptr() as usize);
@@ -293,45 +287,36 @@ impl ViewBytes {
         // bytes) holds only UTF-8 values: one pass over it instead of one per value.
         let check = self.utf8 && !data.is_ascii();
         let mut utf8 = true;
-        let mut valid = |v: &[u8]| {
+        // Long values' views: into the page's bytes (which start at `base`), or copied into
+        // the open buffer.
+        let page = self.page.map(|p| (p.base, p.index));
+        let (views, open) = (&mut self.views, &mut self.plain.values);
+        let mut viewed = false;
+        plain::for_each_byte_array(data, n, |v| {
             if check {
                 utf8 &= v.is_ascii() || std::str::from_utf8(v).is_ok();
             }
-        };
-        let views = &mut self.views;
-        match self.page.as_mut() {
-            Some(page) => {
-                let (base, at) = (page.base, page.index);
-                let mut viewed = false;
-                plain::for_each_byte_array(data, n, |v| {
-                    valid(v);
-                    if v.len() <= INLINE {
-                        views.push(make_view(v, 0, 0));
-                    } else {
-                        // `v` lies in the page's bytes, which start at `base` and are
-                        // shorter than 2^31 bytes (the page size limit): fits u32.
-                        let offset = (v.as_ptr() as usize).wrapping_sub(base) as u32;
-                        views.push(make_view(v, at, offset));
-                        viewed = true;
-                    }
-                })?;
-                page.viewed |= viewed;
+            if v.len() <= INLINE {
+                views.push(make_view(v, 0, 0));
+                return;
             }
-            None => {
-                let open = &mut self.plain.values;
-                plain::for_each_byte_array(data, n, |v| {
-                    valid(v);
-                    if v.len() <= INLINE {
-                        views.push(make_view(v, 0, 0));
-                    } else {
-                        // Below FREEZE_AT plus one page (pages are under 2^31 bytes): fits
-                        // u32.
-                        let offset = open.len() as u32;
-                        open.extend_from_slice(v);
-                        views.push(make_view(v, index, offset));
-                    }
-                })?;
-            }
+            // Offsets fit u32: a page's bytes are shorter than 2^31 (the page size limit), the
+            // open buffer below FREEZE_AT plus one page.
+            let (buffer, offset) = match page {
+                Some((base, at)) => {
+                    viewed = true;
+                    (at, (v.as_ptr() as usize).wrapping_sub(base) as u32)
+                }
+                None => {
+                    let offset = open.len() as u32;
+                    open.extend_from_slice(v);
+                    (index, offset)
+                }
+            };
+            views.push(make_view(v, buffer, offset));
+        })?;
+        if let Some(p) = self.page.as_mut() {
+            p.viewed |= viewed;
         }
         self.utf8_checked &= utf8;
         Ok(())

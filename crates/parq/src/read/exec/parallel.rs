@@ -1,8 +1,9 @@
 //! Row groups read side by side ([`RowGroupBatches`]): with `threads` above 1 and several
 //! row groups to read (and no row selection), whole row groups are decoded as jobs of the
 //! process's worker pool ([`crate::workers`]), each its own [`ParquetDecoder`] over the
-//! shared source, all of them with the one plan of the read (made for all its row groups). Up to `threads` row groups are under way at once, started in order as the
-//! reader takes the batches of the earlier ones, so that the pool keeps decoding while the
+//! shared source, all of them with the one plan of the read (made for all its row groups).
+//! Up to `threads` row groups are under way at once, started in order as the reader takes
+//! the batches of the earlier ones, so that the pool keeps decoding while the
 //! reader takes another row group's batches; a job never waits for the reader (it sends its
 //! batches to a queue of its own), so reads consumed in turn cannot block each other. The
 //! batches are handed out in row-group order. Without a filter they are the batches of one
