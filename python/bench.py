@@ -9,6 +9,12 @@ interleaved round by round; ``pl.read_parquet`` in a child process (``POLARS_MAX
 then its default pool); then DuckDB ``SELECT *`` to Arrow (``SET threads=1`` / default),
 interleaved, after the others so that its idle workers do not run beside their reads. Writes: ``parq.write_table``, ``pq.write_table`` and DuckDB ``COPY``,
 interleaved, each with SNAPPY and statistics. Every read's row count is checked.
+
+``pq.read_table(use_threads=False)`` runs on one core only for a file of one row group: with
+more (these files have one per million rows), pyarrow's dataset scanner decodes the next row
+groups on its IO pool while the first is read. The table gives each one-thread read's process
+CPU time over its wall time (``cores``), so a ratio between two ``1t`` columns says how many
+cores each spent.
 """
 
 from __future__ import annotations
@@ -67,9 +73,14 @@ def cases(rows: int) -> dict[str, pa.Table]:
 
 
 def timed(f) -> float:
-    t = time.perf_counter()
+    return timed_cpu(f)[0]
+
+
+def timed_cpu(f) -> tuple[float, float]:
+    """Wall and process CPU milliseconds of one call (CPU time of every thread)."""
+    c, t = time.process_time(), time.perf_counter()
     f()
-    return (time.perf_counter() - t) * 1000
+    return (time.perf_counter() - t) * 1000, (time.process_time() - c) * 1000
 
 
 # polars is timed in a child process (one with one thread, one with its default pool),
@@ -128,6 +139,8 @@ def main() -> None:
         "parq sv": lambda p: parq.read_table(p, string_view=True),
     }
     times: dict[tuple[str, str], list[float]] = {}
+    # CPU milliseconds over wall milliseconds of each one-thread read.
+    cores: dict[tuple[str, str], list[float]] = {}
     for name, p in paths.items():
         for impl, f in reads.items():
             got = f(p)
@@ -135,7 +148,9 @@ def main() -> None:
     for _ in range(args.rounds):
         for name, p in paths.items():
             for impl, f in reads.items():
-                times.setdefault((name, impl), []).append(timed(lambda: f(p)))
+                wall, cpu = timed_cpu(lambda: f(p))
+                times.setdefault((name, impl), []).append(wall)
+                cores.setdefault((name, impl), []).append(cpu / max(wall, 1e-9))
     for threads1, label in [(True, "polars 1t"), (False, "polars")]:
         got = polars_times(list(paths.values()), args.rounds, threads1)
         for p, r in got.items():
@@ -175,16 +190,17 @@ def main() -> None:
     print(f"Python reads, median ms of {args.rounds} interleaved rounds, {args.rows:,} rows (pq.write_table, SNAPPY)")
     print(
         "| case | " + " | ".join(order) + " | parq 1t vs pyarrow 1t | parq vs pyarrow 1t | parq vs pyarrow "
-        "| parq vs polars | parq vs duckdb |"
+        "| parq vs polars | parq vs duckdb | parq 1t cores | pyarrow 1t cores |"
     )
-    print("|---" * (len(order) + 6) + "|")
+    print("|---" * (len(order) + 8) + "|")
     for name in paths:
         cells = [f"{med[(name, o)]:.1f}" for o in order]
         r = lambda a, b: f"{med[(name, b)] / med[(name, a)]:.1f}x"  # noqa: E731
+        c = lambda impl: f"{statistics.median(cores[(name, impl)]):.2f}"  # noqa: E731
         print(
             f"| {name} | " + " | ".join(cells) + f" | {r('parq 1t', 'pyarrow 1t')} | {r('parq', 'pyarrow 1t')} "
             f"| {r('parq', 'pyarrow')} "
-            f"| {r('parq', 'polars')} | {r('parq', 'duckdb')} |"
+            f"| {r('parq', 'polars')} | {r('parq', 'duckdb')} | {c('parq 1t')} | {c('pyarrow 1t')} |"
         )
     print()
     print("Strings as views: parq `string_view=True` against polars (which holds strings as views)")

@@ -9,7 +9,14 @@
 //! - `parquet` 60.1.0: `ParquetRecordBatchReaderBuilder::try_new(bytes)` with a batch size of
 //!   all rows, every batch collected;
 //! - pyarrow (`--peers pyarrow`), in a Python process right after:
-//!   `pq.read_table(pa.BufferReader(buf), use_threads=False)`.
+//!   `pq.read_table(pa.BufferReader(buf), use_threads=False)`. That call is one thread only
+//!   for a file of one row group: with more, pyarrow's dataset scanner decodes the next row
+//!   groups on its IO pool while the first is read, so the table gives pyarrow's CPU time per
+//!   call over its wall time (`pyarrow cores`), and `--pin-pyarrow` holds the process to one
+//!   CPU for a one-core comparison.
+//!
+//! With a codec, the case's codec floor (one thread decompressing all its pages with parq's
+//! page reader, [`codec_floor`]) is given beside it: the time only a faster codec removes.
 //!
 //! Every call starts from the file bytes, so the footer decode is part of every time. Before
 //! the clock, parq's arrays are compared with 60.1's and with the arrays that were written
@@ -36,6 +43,7 @@ use crate::report::{
     first_seen, fmt_ms, fmt_speedup, machine_line, render_table, target_summary, write_json_values,
     Tally,
 };
+use crate::scan_floor::codec_floor;
 use crate::workload::{selected_impls, Facts, Mode, PARQ, PARQUET_60, PYARROW};
 
 /// Targets of the issue: parq at least this much faster than `parquet` 60.1.0 ...
@@ -47,6 +55,8 @@ pub const TARGET_VS_PYARROW: f64 = 1.5;
 pub const TARGET_VS_MEMCPY: f64 = 1.5;
 /// Target: the bytes parq allocates to decode seed-001 at most this multiple of the output's.
 pub const TARGET_SEED_ALLOC: f64 = 1.1;
+/// Target: parq's seed-001 decode within this factor of the case's codec floor.
+pub const TARGET_SEED_FLOOR: f64 = 1.2;
 /// The memcpy baseline's row in the cells: copying as many bytes as the decoded output
 /// holds, from one warm buffer to another (the physical limit of any decoder).
 pub const MEMCPY: &str = "memcpy";
@@ -84,6 +94,10 @@ pub struct DecodeArgs {
     /// Python interpreter for pyarrow (default: $PARQ_PYTHON, `<workspace>/.venv/bin/python`, python3).
     #[arg(long, value_name = "PATH")]
     pub python: Option<PathBuf>,
+    /// `decode` only: run pyarrow's process on one CPU (`os.sched_setaffinity` before pyarrow
+    /// is imported), so `use_threads=False` cannot decode row groups ahead on a second core.
+    #[arg(long)]
+    pub pin_pyarrow: bool,
     /// Directory for the files handed to pyarrow (default: `<workspace>/target/parq-bench-data`).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
@@ -188,6 +202,10 @@ pub struct DecodeCell {
     pub alloc_bytes: Option<usize>,
     /// Bytes of the decoded Arrow arrays (their buffers), as parq produces them.
     pub output_bytes: usize,
+    /// Median CPU time of the process per call, all its threads (pyarrow only).
+    pub cpu_ns: Option<u64>,
+    /// The case's codec floor: one thread decompressing every page (cases with a codec).
+    pub floor_ns: Option<u64>,
 }
 
 impl DecodeCell {
@@ -268,44 +286,61 @@ pub fn compare(a: &[RecordBatch], b: &[RecordBatch], what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Times `pq.read_table(pa.BufferReader(buf), use_threads=False)` on the file at `argv[1]`,
-/// with the harness's rules; prints the samples, the row and null counts and the memory
-/// pool's peak during the first read.
+/// Times `pq.read_table(pa.BufferReader(buf), use_threads=False)` on the file at `argv[1]`
+/// (on one CPU when `argv[2]` is `pin`), with the harness's rules; prints the samples, the
+/// process's CPU time of each, the row and null counts and the memory pool's peak during the
+/// first read.
 const PYARROW_SCRIPT: &str = r#"
-import json, sys, time
+import json, os, sys, time
+path, pin, exact, min_iters, min_time_ns, warm_iters, warm_min_ns, warm_max_ns = sys.argv[1:9]
+if pin == "pin":
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 import pyarrow as pa, pyarrow.parquet as pq
-path, exact, min_iters, min_time_ns, warm_iters, warm_min_ns, warm_max_ns = sys.argv[1:8]
 exact, min_iters, min_time_ns = int(exact), int(min_iters), int(min_time_ns)
 warm_iters, warm_min_ns, warm_max_ns = int(warm_iters), int(warm_min_ns), int(warm_max_ns)
 with open(path, "rb") as f:
     buf = pa.py_buffer(f.read())
 pool = pa.default_memory_pool()
+cpu = []
 def once():
-    t = time.perf_counter_ns()
+    c, t = time.process_time_ns(), time.perf_counter_ns()
     table = pq.read_table(pa.BufferReader(buf), use_threads=False)
-    return time.perf_counter_ns() - t, table
+    t = time.perf_counter_ns() - t
+    cpu.append(time.process_time_ns() - c)
+    return t, table
 base = pool.bytes_allocated()
 _, table = once()
 peak = pool.max_memory() - base
 del table
 samples, table = measure(once, exact, min_iters, min_time_ns, warm_iters, warm_min_ns, warm_max_ns)
 print(json.dumps({"samples_ns": samples, "iterations": len(samples),
+    "cpu_ns": cpu[-len(samples):],
     "num_rows": table.num_rows, "num_columns": table.num_columns,
     "null_count": sum(c.null_count for c in table.columns), "peak_bytes": peak,
     "pool": pool.backend_name}))
 "#;
 
-/// Runs the pyarrow cell of one case; returns its samples and pool peak.
+/// What the pyarrow cell of a case reports: its samples, its memory pool's peak and the
+/// median CPU time of its process per call.
+struct PyarrowRun {
+    samples: Samples,
+    peak: Option<usize>,
+    cpu_ns: Option<u64>,
+}
+
+/// Runs the pyarrow cell of one case (on one CPU with `pin`).
 fn pyarrow_case(
     py: &Python,
     path: &Path,
     spec: &CaseSpec,
     written: &Written,
     cfg: &MeasureConfig,
-) -> Result<(Samples, Option<usize>)> {
+    pin: bool,
+) -> Result<PyarrowRun> {
     std::fs::write(path, &written.bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;
-    let v = run_harness_script(py, PYARROW_SCRIPT, vec![path.into()], cfg);
+    let pin = if pin { "pin" } else { "any" };
+    let v = run_harness_script(py, PYARROW_SCRIPT, vec![path.into(), pin.into()], cfg);
     let _ = std::fs::remove_file(path);
     let v = v?;
     let (rows, columns) = (json_u64(&v, "num_rows")?, json_u64(&v, "num_columns")?);
@@ -320,10 +355,16 @@ fn pyarrow_case(
         spec.columns.len(),
         written.null_count
     );
-    Ok((
-        json_samples(&v)?,
-        v["peak_bytes"].as_u64().map(|b| b as usize),
-    ))
+    let mut cpu: Vec<u64> = v["cpu_ns"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x.as_u64()).collect())
+        .unwrap_or_default();
+    cpu.sort_unstable();
+    Ok(PyarrowRun {
+        samples: json_samples(&v)?,
+        peak: v["peak_bytes"].as_u64().map(|b| b as usize),
+        cpu_ns: cpu.get(cpu.len() / 2).copied(),
+    })
 }
 
 /// Measures one case: checks the decodes, then the Rust implementations interleaved, then
@@ -334,6 +375,7 @@ fn measure_case(
     python: Option<&Python>,
     pyarrow_path: &Path,
     cfg: &MeasureConfig,
+    pin_pyarrow: bool,
 ) -> Result<Vec<DecodeCell>> {
     let written = decode_cases_write(spec)?;
     let bytes = &written.bytes;
@@ -353,6 +395,10 @@ fn measure_case(
     // The memcpy baseline: warm source and destination buffers of the output's size.
     let src = vec![0x5au8; output_bytes];
     let mut dst = vec![0u8; output_bytes];
+    let floor_ns = match spec.codec {
+        Codec::Uncompressed => None,
+        _ => Some(u64::try_from(codec_floor(bytes, None)?.as_nanos()).unwrap_or(u64::MAX)),
+    };
 
     let expected = Facts {
         num_rows: Some(rows as i64),
@@ -414,6 +460,8 @@ fn measure_case(
         heap_bytes,
         alloc_bytes: allocated.iter().find(|(i, _)| *i == imp).map(|&(_, b)| b),
         output_bytes,
+        cpu_ns: None,
+        floor_ns,
     };
     let mut cells: Vec<DecodeCell> = cases
         .iter()
@@ -423,8 +471,11 @@ fn measure_case(
     drop(cases);
     // pyarrow 26 does not read ALP.
     if let Some(py) = python.filter(|_| !spec.has_alp()) {
-        let (samples, peak) = pyarrow_case(py, pyarrow_path, spec, &written, cfg)?;
-        cells.push(cell(PYARROW, samples.stats(), peak));
+        let run = pyarrow_case(py, pyarrow_path, spec, &written, cfg, pin_pyarrow)?;
+        cells.push(DecodeCell {
+            cpu_ns: run.cpu_ns,
+            ..cell(PYARROW, run.samples.stats(), run.peak)
+        });
     }
     Ok(cells)
 }
@@ -459,8 +510,15 @@ pub fn run(args: &DecodeArgs, workspace_root: &Path) -> Result<()> {
     let mut cells = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         eprintln!("[{}/{}] {}", i + 1, specs.len(), spec.name);
-        let measured = measure_case(spec, &impls, python.as_ref(), &pyarrow_path, &cfg)
-            .with_context(|| spec.name.clone())?;
+        let measured = measure_case(
+            spec,
+            &impls,
+            python.as_ref(),
+            &pyarrow_path,
+            &cfg,
+            args.pin_pyarrow,
+        )
+        .with_context(|| spec.name.clone())?;
         for c in &measured {
             eprintln!("    {:<16} {:>9} ms", c.imp, fmt_ms(c.stats.median_ns));
         }
@@ -501,6 +559,9 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
         "parq alloc\n/ output",
         "60.1 peak\nheap MB",
         "pyarrow pool\npeak MB",
+        "pyarrow\ncores",
+        "codec floor\nms",
+        "parq /\nfloor",
     ]
     .map(String::from)
     .to_vec();
@@ -515,7 +576,7 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
         c.alloc_bytes
             .map(|a| a as f64 / c.output_bytes.max(1) as f64)
     };
-    let mut alloc_seed = None;
+    let (mut alloc_seed, mut floor_seed) = (None, None);
     let (mut speed_60, mut speed_py, mut near_mem) =
         (Tally::default(), Tally::default(), Tally::default());
     for &case in &cases {
@@ -536,6 +597,9 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
         }
         let s60 = speedup(p60, parq);
         let spy = speedup(py, parq);
+        // parq time / the codec floor.
+        let vs_floor =
+            parq.and_then(|c| Some(c.stats.median_ns as f64 / c.floor_ns?.max(1) as f64));
         speed_60.add(case, s60, |s| s < TARGET_VS_60);
         speed_py.add(case, spy, |s| s < TARGET_VS_PYARROW);
         rows.push(vec![
@@ -556,7 +620,14 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
                 .map_or("-".into(), |r| format!("{r:.2}")),
             heap(p60),
             heap(py),
+            py.and_then(|c| Some(c.cpu_ns? as f64 / c.stats.median_ns.max(1) as f64))
+                .map_or("-".into(), |r| format!("{r:.2}")),
+            any.floor_ns.map_or("-".into(), fmt_ms),
+            vs_floor.map_or("-".into(), |r| format!("{r:.2}")),
         ]);
+        if case.starts_with("seed-001") {
+            floor_seed = vs_floor;
+        }
         if let Some(r) = parq.and_then(alloc_ratio) {
             if case.starts_with("seed-001") {
                 alloc_seed = Some(r);
@@ -579,6 +650,17 @@ pub fn render_decode_tables(cells: &[DecodeCell]) -> String {
         out.push_str(&format!(
             "target seed-001 bytes allocated by parq <= {TARGET_SEED_ALLOC}x the output: \
              {verdict} ({r:.2}x)\n"
+        ));
+    }
+    if let Some(r) = floor_seed {
+        let verdict = if r <= TARGET_SEED_FLOOR {
+            "met"
+        } else {
+            "missed"
+        };
+        out.push_str(&format!(
+            "target seed-001 parq within {TARGET_SEED_FLOOR}x its codec floor: {verdict} \
+             ({r:.2}x)\n"
         ));
     }
     if near_mem.n > 0 {
@@ -619,6 +701,8 @@ pub fn write_json(cells: &[DecodeCell], path: &Path) -> Result<()> {
                 "file_bytes": c.file_bytes,
                 "values_per_s": c.values_per_s(),
                 "output_bytes": c.output_bytes,
+                "cpu_ns": c.cpu_ns,
+                "codec_floor_ns": c.floor_ns,
             })
         })
         .collect();
