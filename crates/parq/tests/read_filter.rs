@@ -370,6 +370,92 @@ fn row_selections_match_pyarrow_take() {
     assert!(skipped_pages > 50, "{skipped_pages} pages skipped");
 }
 
+/// A selection's runs end inside pages: the values of a page after a run that a skip follows
+/// are passed over, as those before a run that starts inside a page are, and the rows are
+/// those `parquet` 60.1 reads with the same selection (PLAIN and dictionary, required and
+/// nullable, runs ending in the middle of a batch and at its end).
+#[test]
+fn runs_that_end_inside_pages_pass_over_the_rest() {
+    use parquet::arrow::arrow_reader::{
+        ParquetRecordBatchReaderBuilder, RowSelection as Selection60, RowSelector,
+    };
+    use parquet::arrow::ArrowWriter;
+    use parquet::file::properties::WriterProperties as Props60;
+
+    let n = 20_000u64;
+    let ids = arrow_array::Int64Array::from_iter_values((0..n as i64).map(|i| i * 7));
+    let maybe =
+        arrow_array::Int32Array::from_iter((0..n as i32).map(|i| (i % 5 != 0).then_some(i)));
+    let words = arrow_array::StringArray::from_iter_values((0..n).map(|i| format!("w{}", i % 37)));
+    let batch = RecordBatch::try_from_iter([
+        ("id", std::sync::Arc::new(ids) as arrow_array::ArrayRef),
+        ("maybe", std::sync::Arc::new(maybe) as _),
+        ("word", std::sync::Arc::new(words) as _),
+    ])
+    .unwrap();
+    let props = Props60::builder()
+        .set_data_page_row_count_limit(1000)
+        .set_write_batch_size(1000)
+        .set_column_dictionary_enabled("id".into(), false)
+        .set_column_dictionary_enabled("maybe".into(), false)
+        .set_max_row_group_row_count(Some(7000))
+        .build();
+    let mut file = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut file, batch.schema(), Some(props)).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    let file = bytes::Bytes::from(file);
+
+    // Runs ending mid-page, one across a row group's end, one to the file's end.
+    let ranges = [
+        100..150u64,
+        2_300..2_301,
+        4_050..8_500,
+        12_999..13_000,
+        19_990..n,
+    ];
+    let mut selectors = Vec::new();
+    let mut at = 0;
+    for r in &ranges {
+        selectors.push(RowSelector::skip((r.start - at) as usize));
+        selectors.push(RowSelector::select((r.end - r.start) as usize));
+        at = r.end;
+    }
+    let expected: Vec<RecordBatch> = ParquetRecordBatchReaderBuilder::try_new(file.clone())
+        .unwrap()
+        .with_row_selection(Selection60::from(selectors))
+        .build()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let expected = [concat(&expected)];
+    let selected: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+    for batch_size in [97, 8192] {
+        let r = ParquetReader::from_bytes(file.clone())
+            .unwrap()
+            .with_batch_size(batch_size)
+            .with_row_selection(RowSelection::from_ranges(ranges.clone()));
+        let mut batches = r.batches().unwrap();
+        let got = concat(&(&mut batches).collect::<parq::Result<Vec<_>>>().unwrap());
+        let diff = differences(&got, &expected);
+        assert!(diff.is_empty(), "batch size {batch_size}: {diff:?}");
+        assert_eq!(got.num_rows() as u64, selected);
+        // Of `id` and `maybe` (PLAIN) and `word` (dictionary indices): each page a run
+        // starts or ends in passes over its rows outside the run. Without passing over
+        // the page's rest after a run, only the rows before the runs' starts would be.
+        // Per run: its page's rows before it, and after it (the last two runs end with
+        // their pages).
+        let before: u64 = 100 + 300 + 50 + 999 + 990;
+        let after: u64 = 850 + 699 + 500;
+        let stats = batches.stats();
+        assert_eq!(
+            stats.values_passed_over,
+            3 * (before + after),
+            "batch size {batch_size}: {stats:?}"
+        );
+    }
+}
+
 /// With a filter on one column, the other columns decode only the rows it keeps: their pages
 /// that hold none are never read (skipped by the offset index) or, without a page index,
 /// never decompressed (skipped by their headers); on one thread or three.

@@ -45,6 +45,7 @@ use crate::read::error::{
 };
 use crate::read::io::pool;
 use crate::read::plan::fields::ColumnSpec;
+use crate::read::plan::selection::Run;
 use crate::{Error, ErrorKind, Result};
 
 /// Options of the reader of one leaf column.
@@ -105,7 +106,7 @@ pub(crate) struct LeafBatch {
 
 /// The part of a data page a fill wants: `want` more records, after which the caller
 /// skips `skip` (their values are passed over undecoded).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 struct Tail {
     want: usize,
     skip: u64,
@@ -137,8 +138,6 @@ pub(crate) struct LeafReader {
     /// Records after the buffered ones already passed over (the tail of a page the caller
     /// said it would skip): the next [`LeafReader::skip`] counts them first.
     ahead: u64,
-    /// The records the caller takes next and skips after them ([`LeafReader::plan`]).
-    planned: Tail,
     /// Records skipped ([`LeafReader::skip_records`]) and not passed over yet: passed over
     /// before the next records are read, so that skips in a row make one.
     pending_skip: u64,
@@ -150,6 +149,8 @@ pub(crate) struct LeafReader {
     /// Data pages decoded, and skipped.
     pages: u64,
     pages_skipped: u64,
+    /// Values of decoded pages passed over undecoded.
+    values_passed_over: u64,
     /// Scratch: decoded levels of one page.
     scratch: Vec<u16>,
     /// (first absolute slot, row group) of recent chunks and (first absolute slot, page
@@ -204,13 +205,13 @@ impl LeafReader {
             records: 0,
             open: false,
             ahead: 0,
-            planned: Tail::default(),
             pending_skip: 0,
             records_out: 0,
             slots_out: 0,
             finished: Vec::new(),
             pages: 0,
             pages_skipped: 0,
+            values_passed_over: 0,
             scratch: Vec::new(),
             chunk_marks: Vec::new(),
             page_marks: Vec::new(),
@@ -237,16 +238,6 @@ impl LeafReader {
         self.records_out + self.records as u64 + self.ahead
     }
 
-    /// Says that the caller, after the pending skip (if any), reads and takes
-    /// `take` records, then skips `then_skip`: a flat leaf leaves the values of a page's
-    /// records past those taken undecoded, and the next skip counts them.
-    pub(crate) fn plan(&mut self, take: usize, then_skip: u64) {
-        self.planned = Tail {
-            want: take,
-            skip: then_skip,
-        };
-    }
-
     /// Every chunk finished so far: (row group, records it gave).
     pub(crate) fn finished(&self) -> &[(usize, usize)] {
         &self.finished
@@ -262,6 +253,11 @@ impl LeafReader {
         self.pages_skipped
     }
 
+    /// Values of the pages decoded that were passed over undecoded so far.
+    pub(crate) fn values_passed_over(&self) -> u64 {
+        self.values_passed_over
+    }
+
     /// Skips `records` records, when the next records are read
     /// ([`LeafReader::read_records`]).
     pub(crate) fn skip_records(&mut self, records: u64) {
@@ -271,9 +267,25 @@ impl LeafReader {
     /// Passes over the pending skip, then decodes pages until `records` complete records are
     /// buffered or the chunks end, or until the next page's bytes are needed: then
     /// [`LeafReader::push`] them and call it again. A skip past the column's end is an error.
-    pub(crate) fn read_records(&mut self, records: usize) -> Result<Fill> {
+    ///
+    /// `run` says what the caller does with the records after the pending skip: it reads
+    /// its `Read` rows (these `records` first, and those buffered count) and then runs
+    /// `next`. When `next` skips, a flat leaf leaves the values of the page the run ends in
+    /// that lie past the run undecoded, and that skip counts them.
+    pub(crate) fn read_records(
+        &mut self,
+        records: usize,
+        run: u64,
+        next: Option<Run>,
+    ) -> Result<Fill> {
+        let run = usize::try_from(run).unwrap_or(usize::MAX).max(records);
+        let then_skip = Run::skipped(next);
         if self.pending_skip > 0 {
-            let (done, fill) = self.skip(self.pending_skip)?;
+            let tail = Tail {
+                want: run,
+                skip: then_skip,
+            };
+            let (done, fill) = self.skip(self.pending_skip, tail)?;
             self.pending_skip -= done;
             match fill {
                 Fill::Need(range) => return Ok(Fill::Need(range)),
@@ -286,14 +298,15 @@ impl LeafReader {
                 Fill::Done => {}
             }
         }
-        self.fill(records)
+        self.fill(records, run, then_skip)
     }
 
     /// Skips up to `records` records: whole pages the offset index shows lie within them are
     /// never read, whole pages of a leaf with one value per row whose header shows they lie
     /// within them are not decompressed, the records of other pages are decoded and dropped. Returns the records
-    /// skipped, and whether the next page's bytes are needed to skip more.
-    fn skip(&mut self, records: u64) -> Result<(u64, Fill)> {
+    /// skipped, and whether the next page's bytes are needed to skip more. A page the skip
+    /// ends in decodes no more of the records after it than `tail` wants.
+    fn skip(&mut self, records: u64, tail: Tail) -> Result<(u64, Fill)> {
         let mut left = records;
         while left > 0 {
             let complete = self.complete() as u64;
@@ -334,7 +347,6 @@ impl LeafReader {
             }
             let mut skippable = if self.records == 0 { left } else { 0 };
             let before = skippable;
-            let tail = self.planned;
             if let Some(range) = self.next_page(left.saturating_add(1), &mut skippable, tail)? {
                 return Ok((records - left, Fill::Need(range)));
             }
@@ -376,8 +388,9 @@ impl LeafReader {
     }
 
     /// Decodes pages until `records` complete records are buffered or the chunks end, or
-    /// until the next page's bytes are needed.
-    fn fill(&mut self, records: usize) -> Result<Fill> {
+    /// until the next page's bytes are needed; `then_skip` records are skipped after the
+    /// first `run` (at least `records`).
+    fn fill(&mut self, records: usize, run: usize, then_skip: u64) -> Result<Fill> {
         let mut reserved = false;
         while self.complete() < records {
             if self.ahead > 0 {
@@ -395,14 +408,13 @@ impl LeafReader {
             // Up to the page of the record after them, which completes the last.
             let want = records.saturating_sub(self.complete());
             let tail = Tail {
-                want,
-                skip: self.planned.skip,
+                want: run.saturating_sub(self.complete()),
+                skip: then_skip,
             };
             if let Some(range) = self.next_page(want.saturating_add(1) as u64, &mut 0, tail)? {
                 return Ok(Fill::Need(range));
             }
         }
-        self.planned = Tail::default();
         Ok(Fill::Done)
     }
 
@@ -680,6 +692,7 @@ impl LeafReader {
                     true => drop_bits(&mut self.validity, start, k, n),
                     false => k,
                 };
+                self.values_passed_over += k as u64;
                 (slots - k, valid - valid_k, valid_k)
             }
         };
@@ -696,6 +709,7 @@ impl LeafReader {
             };
             self.records -= rest;
             self.ahead += rest as u64;
+            self.values_passed_over += rest as u64;
             (kept, valid - valid_rest)
         } else {
             (slots, valid)

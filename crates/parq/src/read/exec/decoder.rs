@@ -14,13 +14,13 @@ use crate::read::decode::chunk::chunk_of;
 use crate::read::decode::leaf::{ChunkTask, Fill, LeafBatch, LeafReader};
 use crate::read::decode::nested::assemble;
 use crate::read::error::inconsistent;
-use crate::read::exec::late::{keep, steps, LateLeaf, Step};
+use crate::read::exec::late::{keep, steps, LateLeaf};
 use crate::read::exec::prune::{Setup, Stage};
 use crate::read::exec::stats::{data_pages, row_group_rows, ReadStats};
 use crate::read::filter::bind::BoundFilter;
 use crate::read::io::source::{short_read, RangeRead};
 use crate::read::plan::fields::{all_dictionary_encoded, ColumnSpec, Node, Plan, Shape};
-use crate::read::plan::selection::{RowSelection, Runs};
+use crate::read::plan::selection::{RowSelection, Run, Runs};
 use crate::workers::par_each;
 use crate::{Error, Result};
 
@@ -136,7 +136,7 @@ struct Filtered {
     mask: BooleanArray,
     batches: Vec<LeafBatch>,
     columns: Vec<ArrayRef>,
-    steps: Vec<Step>,
+    steps: Vec<Run>,
     taken: Option<BooleanArray>,
 }
 
@@ -342,6 +342,7 @@ impl ParquetDecoder {
             bytes_read: self.bytes_pushed,
             pages_read: self.leaves.iter().map(LeafReader::pages_read).sum(),
             pages_skipped: self.stats.pages_skipped + skipped,
+            values_passed_over: self.leaves.iter().map(LeafReader::values_passed_over).sum(),
             ..self.stats
         }
     }
@@ -466,20 +467,28 @@ impl ParquetDecoder {
             if !self.waiting.is_empty() {
                 return Ok(DecodeStep::NeedData(self.needed()));
             }
-            let want = match self.runs.as_ref().map(Runs::front) {
-                None => self.head.unwrap_or(self.batch_size),
-                Some(None) => return Ok(DecodeStep::Finished),
-                Some(Some((false, n))) => {
+            // The rows to read, the rows of the run they start (at least as many) and the
+            // run after it.
+            let (want, run, next) = match self.runs.as_ref().map(|r| (r.front(), r.next())) {
+                None => {
+                    let want = self.head.unwrap_or(self.batch_size);
+                    (want, want as u64, None)
+                }
+                Some((None, _)) => return Ok(DecodeStep::Finished),
+                Some((Some(Run::Skip(n)), _)) => {
                     self.skip(n);
                     continue;
                 }
-                Some(Some((true, n))) => usize::try_from(n)
-                    .unwrap_or(usize::MAX)
-                    .min(self.batch_size),
+                Some((Some(Run::Read(n)), next)) => {
+                    let want = usize::try_from(n)
+                        .unwrap_or(usize::MAX)
+                        .min(self.batch_size);
+                    (want, n, next)
+                }
             };
             let (step, rows) = match self.late.is_empty() {
-                true => self.decode_rows(want)?,
-                false => self.decode_late(want)?,
+                true => self.decode_rows(want, (run, next))?,
+                false => self.decode_late(want, (run, next))?,
             };
             self.stats.rows_decoded += rows as u64;
             if rows > 0 {
@@ -506,14 +515,20 @@ impl ParquetDecoder {
         }
     }
 
-    /// Fills the leaves `pick` chooses with `want` records, side by side; false when some
-    /// wait for bytes (then in `waiting`).
-    fn fill(&mut self, want: usize, pick: impl Fn(usize) -> bool + Sync) -> Result<bool> {
+    /// Fills the leaves `pick` chooses with `want` records, side by side (`run`: the rows
+    /// of the run they start and the run after it); false when some wait for bytes (then in
+    /// `waiting`).
+    fn fill(
+        &mut self,
+        want: usize,
+        (run, next): (u64, Option<Run>),
+        pick: impl Fn(usize) -> bool + Sync,
+    ) -> Result<bool> {
         let need = par_each(&mut self.leaves, self.threads, |i, leaf| {
             if !pick(i) {
                 return Ok(None);
             }
-            Ok(match leaf.read_records(want)? {
+            Ok(match leaf.read_records(want, run, next)? {
                 Fill::Need(range) => Some(range),
                 Fill::Done => None,
             })
@@ -566,7 +581,7 @@ impl ParquetDecoder {
     }
 
     /// The next batch of at most `want` rows read (filtered) and the rows read.
-    fn decode_rows(&mut self, want: usize) -> Result<(DecodeStep, usize)> {
+    fn decode_rows(&mut self, want: usize, run: (u64, Option<Run>)) -> Result<(DecodeStep, usize)> {
         if self.leaves.is_empty() {
             let n = want.min(usize::try_from(self.rows_left).unwrap_or(usize::MAX));
             self.rows_left -= n as u64;
@@ -575,7 +590,7 @@ impl ParquetDecoder {
                 n => Ok((DecodeStep::Batch(self.kept(Vec::new(), n)?), n)),
             };
         }
-        if !self.fill(want, |_| true)? {
+        if !self.fill(want, run, |_| true)? {
             return Ok((DecodeStep::NeedData(self.needed()), 0));
         }
         let Some(n) = self.ready(want, |_| true)? else {
@@ -612,7 +627,7 @@ impl ParquetDecoder {
 
     /// The next batch of at most `want` rows read and the rows read, the filter's leaves
     /// decoded first and the others only for the rows it keeps ([`crate::read::exec::late`]).
-    fn decode_late(&mut self, want: usize) -> Result<(DecodeStep, usize)> {
+    fn decode_late(&mut self, want: usize, run: (u64, Option<Run>)) -> Result<(DecodeStep, usize)> {
         // Shared, not copied, for the batch.
         let Some((filter, outputs)) = self.filter.clone() else {
             return Err(internal("a late read without a filter"));
@@ -624,7 +639,7 @@ impl ParquetDecoder {
             State::Filtered(f) => f,
             other => {
                 self.state = other;
-                if !self.fill(want, first)? {
+                if !self.fill(want, run, first)? {
                     return Ok((DecodeStep::NeedData(self.needed()), 0));
                 }
                 let Some(n) = self.ready(want, first)? else {
@@ -696,10 +711,11 @@ impl ParquetDecoder {
             .steps
             .iter()
             .map(|s| match s {
-                Step::Take(n) => *n,
-                Step::Skip(_) => 0,
+                Run::Read(n) => *n,
+                Run::Skip(_) => 0,
             })
-            .sum();
+            .sum::<u64>();
+        let taken_rows = usize::try_from(taken_rows).unwrap_or(usize::MAX);
         let mut arrays = Vec::with_capacity(outputs);
         for (field, node) in self.plan.nodes.iter().enumerate().take(outputs) {
             let array = match filter.fields().any(|c| c == field) {

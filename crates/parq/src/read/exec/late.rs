@@ -1,7 +1,7 @@
 //! Late materialization: with a filter, the leaves of its columns are decoded first, a batch
 //! of rows at a time; the other leaves then decode only the rows the filter kept.
 //!
-//! The kept rows of a batch become steps of rows to take and rows to skip ([`steps`]): a gap
+//! The kept rows of a batch become runs of rows to read and rows to skip ([`steps`]): a gap
 //! between kept rows shorter than [`MIN_SKIP_ROWS`] is taken and filtered out afterwards
 //! (decoding it costs about what skipping it inside a page does), a longer one is skipped.
 //! Skips are not done at once: a leaf adds them up ([`LeafReader::skip_records`]) and passes
@@ -15,25 +15,19 @@ use arrow_buffer::BooleanBufferBuilder;
 use crate::error::arrow_error;
 use crate::read::decode::leaf::{Fill, LeafBatch, LeafReader};
 use crate::read::error::inconsistent;
+use crate::read::plan::selection::Run;
 use crate::{Error, Result};
 
 /// Gaps between kept rows at least this long are skipped, shorter ones decoded and
 /// filtered out.
 pub(crate) const MIN_SKIP_ROWS: usize = 1024;
 
-/// Rows to take or to skip, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Step {
-    Take(usize),
-    Skip(usize),
-}
-
-/// The steps of a batch whose kept rows are `mask`, and the mask of the taken rows (`None`
-/// when every taken row is kept).
-pub(crate) fn steps(mask: &BooleanArray) -> (Vec<Step>, Option<BooleanArray>) {
+/// The runs through a batch whose kept rows are `mask`, and the mask of the rows read
+/// (`None` when every row read is kept).
+pub(crate) fn steps(mask: &BooleanArray) -> (Vec<Run>, Option<BooleanArray>) {
     let bits = mask.values();
     let len = bits.len();
-    let mut out: Vec<Step> = Vec::new();
+    let mut out: Vec<Run> = Vec::new();
     // Taken runs as (start, end), gaps shorter than the minimum merged.
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for (start, end) in bits.set_slices() {
@@ -46,14 +40,14 @@ pub(crate) fn steps(mask: &BooleanArray) -> (Vec<Step>, Option<BooleanArray>) {
     let mut taken_rows = 0;
     for &(start, end) in &runs {
         if start > at {
-            out.push(Step::Skip(start - at));
+            out.push(Run::Skip((start - at) as u64));
         }
-        out.push(Step::Take(end - start));
+        out.push(Run::Read((end - start) as u64));
         taken_rows += end - start;
         at = end;
     }
     if len > at {
-        out.push(Step::Skip(len - at));
+        out.push(Run::Skip((len - at) as u64));
     }
     let kept = bits.count_set_bits();
     if kept == taken_rows {
@@ -80,23 +74,20 @@ impl LateLeaf {
     pub(crate) fn advance(
         &mut self,
         leaf: &mut LeafReader,
-        steps: &[Step],
+        steps: &[Run],
     ) -> Result<Option<std::ops::Range<u64>>> {
         while let Some(&step) = steps.get(self.step) {
             let rows = match step {
-                Step::Skip(n) => {
-                    leaf.skip_records(n as u64);
+                Run::Skip(n) => {
+                    leaf.skip_records(n);
                     self.step += 1;
                     continue;
                 }
-                Step::Take(n) => n,
+                // A batch's rows are counted in `usize`.
+                Run::Read(n) => usize::try_from(n).unwrap_or(usize::MAX),
             };
-            let after = match steps.get(self.step + 1) {
-                Some(&Step::Skip(m)) => m as u64,
-                _ => 0,
-            };
-            leaf.plan(rows, after);
-            if let Fill::Need(range) = leaf.read_records(rows)? {
+            let next = steps.get(self.step + 1).copied();
+            if let Fill::Need(range) = leaf.read_records(rows, rows as u64, next)? {
                 return Ok(Some(range));
             }
             if leaf.complete() < rows {
@@ -158,11 +149,11 @@ mod tests {
         assert_eq!(
             steps,
             vec![
-                Step::Skip(10),
-                Step::Take(11),
-                Step::Skip(2979),
-                Step::Take(1),
-                Step::Skip(1999)
+                Run::Skip(10),
+                Run::Read(11),
+                Run::Skip(2979),
+                Run::Read(1),
+                Run::Skip(1999)
             ]
         );
         let taken = taken.unwrap();
@@ -173,8 +164,8 @@ mod tests {
 
     #[test]
     fn no_kept_row_is_one_skip_and_all_kept_one_take() {
-        assert_eq!(steps(&mask(&[false; 7])), (vec![Step::Skip(7)], None));
-        assert_eq!(steps(&mask(&[true; 7])), (vec![Step::Take(7)], None));
+        assert_eq!(steps(&mask(&[false; 7])), (vec![Run::Skip(7)], None));
+        assert_eq!(steps(&mask(&[true; 7])), (vec![Run::Read(7)], None));
         assert_eq!(steps(&mask(&[])), (vec![], None));
     }
 }

@@ -34,6 +34,10 @@ pub struct ReadStats {
     /// Data pages of the chosen columns in the skipped row groups (as their chunks'
     /// `encoding_stats` count them; chunks without them count none).
     pub pages_skipped: u64,
+    /// Values of the data pages decoded that were passed over undecoded: of a column with
+    /// one value per row, the rows of a page before the selection (or the filter's kept
+    /// rows) starts and after it ends, where the page's encoding lets values be skipped.
+    pub values_passed_over: u64,
     /// Bytes read (pushed) so far: what the decoder asked for, coalesced gaps included.
     pub bytes_read: u64,
     /// The bytes of the column chunks the read decodes (the chosen columns, and those the
@@ -54,6 +58,7 @@ impl ReadStats {
         self.rows_kept += other.rows_kept;
         self.pages_read += other.pages_read;
         self.pages_skipped += other.pages_skipped;
+        self.values_passed_over += other.values_passed_over;
         self.bytes_read += other.bytes_read;
         self.chunk_bytes += other.chunk_bytes;
     }

@@ -79,10 +79,45 @@ impl RowSelection {
     }
 }
 
-/// Runs of rows to decode (`true`) and to skip (`false`), in read order.
+/// Rows to read or to skip, in order: the one vocabulary of a read's row selection
+/// ([`Runs`]), of late materialization's steps through a batch and of what a leaf is told
+/// comes after the records it reads ([`crate::read::decode::leaf::LeafReader::read_records`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Run {
+    Read(u64),
+    Skip(u64),
+}
+
+impl Run {
+    /// The rows of the run.
+    pub(crate) fn rows(self) -> u64 {
+        match self {
+            Run::Read(n) | Run::Skip(n) => n,
+        }
+    }
+
+    /// The same kind of run over `rows` rows.
+    fn with_rows(self, rows: u64) -> Run {
+        match self {
+            Run::Read(_) => Run::Read(rows),
+            Run::Skip(_) => Run::Skip(rows),
+        }
+    }
+
+    /// The rows skipped when `next` follows a read (0 when it is a read or nothing).
+    pub(crate) fn skipped(next: Option<Run>) -> u64 {
+        match next {
+            Some(Run::Skip(n)) => n,
+            _ => 0,
+        }
+    }
+}
+
+/// The runs of a read's selection, in read order; runs of one kind next to each other are
+/// merged.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Runs {
-    runs: VecDeque<(bool, u64)>,
+    runs: VecDeque<Run>,
 }
 
 impl Runs {
@@ -91,33 +126,40 @@ impl Runs {
         let mut at = 0;
         for r in selection.ranges() {
             let (s, e) = (r.start.min(rows), r.end.min(rows));
-            self.push(false, s.saturating_sub(at));
-            self.push(true, e.saturating_sub(s));
+            self.push(Run::Skip(s.saturating_sub(at)));
+            self.push(Run::Read(e.saturating_sub(s)));
             at = e;
         }
-        self.push(false, rows.saturating_sub(at));
+        self.push(Run::Skip(rows.saturating_sub(at)));
     }
 
-    fn push(&mut self, select: bool, rows: u64) {
-        if rows == 0 {
+    fn push(&mut self, run: Run) {
+        if run.rows() == 0 {
             return;
         }
         match self.runs.back_mut() {
-            Some((s, n)) if *s == select => *n += rows,
-            _ => self.runs.push_back((select, rows)),
+            Some(last) if std::mem::discriminant(last) == std::mem::discriminant(&run) => {
+                *last = last.with_rows(last.rows() + run.rows());
+            }
+            _ => self.runs.push_back(run),
         }
     }
 
     /// The current run.
-    pub(crate) fn front(&self) -> Option<(bool, u64)> {
+    pub(crate) fn front(&self) -> Option<Run> {
         self.runs.front().copied()
+    }
+
+    /// The run after the current one.
+    pub(crate) fn next(&self) -> Option<Run> {
+        self.runs.get(1).copied()
     }
 
     /// Marks `rows` of the current run done.
     pub(crate) fn advance(&mut self, rows: u64) {
-        if let Some((_, n)) = self.runs.front_mut() {
-            *n = n.saturating_sub(rows);
-            if *n == 0 {
+        if let Some(run) = self.runs.front_mut() {
+            *run = run.with_rows(run.rows().saturating_sub(rows));
+            if run.rows() == 0 {
                 self.runs.pop_front();
             }
         }
@@ -125,7 +167,13 @@ impl Runs {
 
     /// The rows selected.
     pub(crate) fn selected(&self) -> u64 {
-        self.runs.iter().filter(|(s, _)| *s).map(|(_, n)| n).sum()
+        self.runs
+            .iter()
+            .map(|r| match r {
+                Run::Read(n) => *n,
+                Run::Skip(_) => 0,
+            })
+            .sum()
     }
 }
 
@@ -146,10 +194,19 @@ mod tests {
         runs.push_row_group(&RowSelection::all(4), 4);
         assert_eq!(
             runs.runs,
-            [(true, 3), (false, 2), (true, 1 + 4)]
+            [Run::Read(3), Run::Skip(2), Run::Read(1 + 4)]
                 .into_iter()
                 .collect::<VecDeque<_>>()
         );
         assert_eq!(runs.selected(), 8);
+        assert_eq!(
+            (runs.front(), runs.next()),
+            (Some(Run::Read(3)), Some(Run::Skip(2)))
+        );
+        runs.advance(3);
+        assert_eq!(
+            (runs.front(), runs.next()),
+            (Some(Run::Skip(2)), Some(Run::Read(5)))
+        );
     }
 }
