@@ -3,10 +3,11 @@ Python, on one thread and on the default threads; prints median times and parq's
 
     python python/bench.py [--rounds N] [--rows N] [--cases a,b] [--dir DIR]
 
-Reads: ``parq.read_table`` and ``pq.read_table`` (``use_threads=False`` / ``True``; parq also
-with ``string_view=True``, set against polars, which holds strings as views),
+Reads: ``parq.read_table`` and ``pq.read_table`` (``use_threads=False`` / ``True``),
 interleaved round by round; ``pl.read_parquet`` in a child process (``POLARS_MAX_THREADS=1``,
-then its default pool); then DuckDB ``SELECT *`` to Arrow (``SET threads=1`` / default),
+then its default pool), interleaved there with parq's reads on as many threads (strings as
+``string`` and, set against polars, which holds strings as views, ``string_view=True``): the
+comparisons with polars use those; then DuckDB ``SELECT *`` to Arrow (``SET threads=1`` / default),
 interleaved, after the others so that its idle workers do not run beside their reads. Writes: ``parq.write_table``, ``pq.write_table`` and DuckDB ``COPY``,
 interleaved, each with SNAPPY and statistics. Every read's row count is checked.
 
@@ -84,17 +85,28 @@ def timed_cpu(f) -> tuple[float, float]:
 
 
 # polars is timed in a child process (one with one thread, one with its default pool),
-# which prints its samples and row counts as JSON.
+# which prints its samples and row counts as JSON. parq's reads with strings as `Utf8` and
+# as views, on as many threads, are timed in the same child, interleaved with polars' round
+# by round, so that parq and polars are compared on the same machine state (the reads in
+# the parent run at other times).
 POLARS_CHILD = r"""
 import json, os, sys, time
+sys.path = [p for p in sys.path if p not in ("", os.getcwd())]
 import polars as pl
+import parq
 paths, rounds = json.loads(sys.argv[1]), int(sys.argv[2])
+threads = os.environ.get("POLARS_MAX_THREADS") != "1"
+reads = {
+    "polars": lambda p: pl.read_parquet(p).height,
+    "parq": lambda p: parq.read_table(p, use_threads=threads).num_rows,
+    "parq sv": lambda p: parq.read_table(p, use_threads=threads, string_view=True).num_rows,
+}
 out = {}
 for p in paths:
-    ms, rows = [], pl.read_parquet(p).height
+    out[p] = {k: {"ms": [], "rows": f(p)} for k, f in reads.items()}
     for _ in range(rounds):
-        t = time.perf_counter(); pl.read_parquet(p); ms.append((time.perf_counter() - t) * 1000)
-    out[p] = {"ms": ms, "rows": rows}
+        for k, f in reads.items():
+            t = time.perf_counter(); f(p); out[p][k]["ms"].append((time.perf_counter() - t) * 1000)
 print(json.dumps(out))
 """
 
@@ -134,9 +146,6 @@ def main() -> None:
         "pyarrow 1t": lambda p: pq.read_table(p, use_threads=False),
         "parq": lambda p: parq.read_table(p),
         "pyarrow": lambda p: pq.read_table(p),
-        # Strings as views (polars' own representation), where the case has strings.
-        "parq sv 1t": lambda p: parq.read_table(p, use_threads=False, string_view=True),
-        "parq sv": lambda p: parq.read_table(p, string_view=True),
     }
     times: dict[tuple[str, str], list[float]] = {}
     # CPU milliseconds over wall milliseconds of each one-thread read.
@@ -151,12 +160,15 @@ def main() -> None:
                 wall, cpu = timed_cpu(lambda: f(p))
                 times.setdefault((name, impl), []).append(wall)
                 cores.setdefault((name, impl), []).append(cpu / max(wall, 1e-9))
-    for threads1, label in [(True, "polars 1t"), (False, "polars")]:
+    # Keys `(case, "polars 1t")`, `(case, "parq 1t @polars")`, ...: the child's reads.
+    for threads1, suffix in [(True, " 1t"), (False, "")]:
         got = polars_times(list(paths.values()), args.rounds, threads1)
-        for p, r in got.items():
+        for p, by_impl in got.items():
             name = next(k for k, v in paths.items() if v == p)
-            assert r["rows"] == tables[name].num_rows, (label, name)
-            times[(name, label)] = r["ms"]
+            for impl, r in by_impl.items():
+                label = impl + suffix + ("" if impl == "polars" else " @polars")
+                assert r["rows"] == tables[name].num_rows, (label, name)
+                times[(name, label)] = r["ms"]
     # DuckDB after the others: its idle workers take a core from the threaded reads timed
     # after its queries (parq's int64 read took 13 ms among them, 9 ms without them).
     con1, con = duckdb.connect(), duckdb.connect()
@@ -200,14 +212,14 @@ def main() -> None:
         print(
             f"| {name} | " + " | ".join(cells) + f" | {r('parq 1t', 'pyarrow 1t')} | {r('parq', 'pyarrow 1t')} "
             f"| {r('parq', 'pyarrow')} "
-            f"| {r('parq', 'polars')} | {r('parq', 'duckdb')} | {c('parq 1t')} | {c('pyarrow 1t')} |"
+            f"| {r('parq @polars', 'polars')} | {r('parq', 'duckdb')} | {c('parq 1t')} | {c('pyarrow 1t')} |"
         )
     print()
     print("Strings as views: parq `string_view=True` against polars (which holds strings as views)")
     print("| case | parq sv 1t | polars 1t | parq sv | polars | parq sv 1t vs polars 1t | parq sv vs polars |")
     print("|---|---|---|---|---|---|---|")
     for name in [n for n in paths if n.startswith("string") or n == "table"]:
-        a1, p1, a, p = (med[(name, i)] for i in ("parq sv 1t", "polars 1t", "parq sv", "polars"))
+        a1, p1, a, p = (med[(name, i)] for i in ("parq sv 1t @polars", "polars 1t", "parq sv @polars", "polars"))
         print(f"| {name} | {a1:.1f} | {p1:.1f} | {a:.1f} | {p:.1f} | {p1 / a1:.1f}x | {p / a:.1f}x |")
     print()
     print(f"Python writes, median ms of {args.rounds} interleaved rounds (SNAPPY, statistics)")
