@@ -81,6 +81,7 @@ def read_table(
     partitioning="hive",
     storage_options=None,
     decryption_properties=None,
+    memory_map=False,
 ):
     """Reads a Parquet file or dataset into a ``pyarrow.Table``.
 
@@ -107,6 +108,11 @@ def read_table(
     ``string_view``: string columns as ``pa.string_view()``: views into the file's dictionary
     pages and PLAIN pages, no string copied (what polars and DataFusion hold strings as).
     ``decryption_properties``: the keys of an encrypted file (see :mod:`parq.encryption`).
+    ``memory_map``: a file path is read through a memory mapping (as pyarrow's
+    ``memory_map``) instead of by positional reads: no copy of the file's bytes, so faster
+    when the pages are not compressed. The file must not be changed or truncated while it
+    or the arrays read from it are in use (a read of a truncated part ends the process with
+    SIGBUS). The files of a dataset are read by positional reads.
     """
     if _is_dataset_source(source):
         if row_groups is not None:
@@ -132,6 +138,7 @@ def read_table(
             batch_size=batch_size,
             string_view=string_view,
             decryption_properties=decryption_properties,
+            memory_map=memory_map,
         )
         table = table.filter(filters)
         return table if columns is None else table.select(list(columns))
@@ -144,4 +151,5 @@ def read_table(
         batch_size=batch_size,
         string_view=string_view,
         decryption_properties=decryption_properties,
+        memory_map=memory_map,
     )

@@ -44,6 +44,7 @@ def read_table(
     partitioning: Union[str, None, pa.Schema] = "hive",
     storage_options: Optional[dict[str, str]] = None,
     decryption_properties: Optional[encryption.FileDecryptionProperties] = None,
+    memory_map: bool = False,
 ) -> pa.Table: ...
 
 class Dataset:

@@ -32,6 +32,7 @@ def read_table(
     batch_size: Optional[int] = None,
     string_view: bool = False,
     decryption_properties: Optional[FileDecryptionProperties] = None,
+    memory_map: bool = False,
 ) -> pa.Table: ...
 def read_metadata(
     source: Source,
@@ -142,6 +143,7 @@ class ParquetFile:
         source: Source,
         string_view: bool = False,
         decryption_properties: Optional[FileDecryptionProperties] = None,
+        memory_map: bool = False,
     ) -> None: ...
     @property
     def metadata(self) -> FileMetaData: ...

@@ -138,7 +138,7 @@ pub(crate) fn arrow(e: ArrowError) -> parq::Error {
 
 /// Reads a Parquet file into a `pyarrow.Table`.
 #[pyfunction]
-#[pyo3(signature = (source, columns=None, row_groups=None, filter=None, use_threads=true, batch_size=None, string_view=false, decryption_properties=None))]
+#[pyo3(signature = (source, columns=None, row_groups=None, filter=None, use_threads=true, batch_size=None, string_view=false, decryption_properties=None, memory_map=false))]
 #[allow(clippy::too_many_arguments)]
 fn read_table<'py>(
     py: Python<'py>,
@@ -150,6 +150,7 @@ fn read_table<'py>(
     batch_size: Option<usize>,
     string_view: bool,
     decryption_properties: Option<PyRef<'py, crypto::PyFileDecryptionProperties>>,
+    memory_map: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let keys = decryption_properties.as_ref().map(|k| &k.inner);
     // With columns named, only their part of the footer is read (and those a filter names).
@@ -160,9 +161,9 @@ fn read_table<'py>(
                 let p = parq::read::parse_filter(f).map_err(error)?;
                 needed.extend(p.columns().iter().map(|c| c.to_string()));
             }
-            open_columns(py, source, Some(&needed), keys)?
+            open_columns(py, source, Some(&needed), keys, memory_map)?
         }
-        None => open(py, source, keys)?,
+        None => open(py, source, keys, memory_map)?,
     };
     let reader = configure(
         with_strings(reader, string_view),
@@ -199,7 +200,8 @@ impl RecordBatchReader for Batches {
 }
 
 /// A Parquet file opened for reading: its footer is read once, its row groups and columns
-/// read on demand.
+/// read on demand. With `memory_map=True` a path is read through a memory mapping (see
+/// `read_table`: the file must not change while it is read).
 #[pyclass(module = "parq")]
 struct ParquetFile {
     reader: ParquetReader,
@@ -232,15 +234,16 @@ impl ParquetFile {
 #[pymethods]
 impl ParquetFile {
     #[new]
-    #[pyo3(signature = (source, string_view=false, decryption_properties=None))]
+    #[pyo3(signature = (source, string_view=false, decryption_properties=None, memory_map=false))]
     fn new(
         py: Python<'_>,
         source: &Bound<'_, PyAny>,
         string_view: bool,
         decryption_properties: Option<PyRef<'_, crypto::PyFileDecryptionProperties>>,
+        memory_map: bool,
     ) -> PyResult<Self> {
         let keys = decryption_properties.as_ref().map(|k| &k.inner);
-        let (reader, file_like) = open(py, source, keys)?;
+        let (reader, file_like) = open(py, source, keys, memory_map)?;
         let reader = with_strings(reader, string_view);
         Ok(ParquetFile { reader, file_like })
     }
@@ -427,7 +430,7 @@ fn read_schema<'py>(
     decryption_properties: Option<PyRef<'py, crypto::PyFileDecryptionProperties>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let keys = decryption_properties.as_ref().map(|k| &k.inner);
-    let (reader, _) = open(py, source, keys)?;
+    let (reader, _) = open(py, source, keys, false)?;
     let schema = reader.schema().map_err(error)?;
     schema.as_ref().to_pyarrow(py)
 }

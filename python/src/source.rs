@@ -14,7 +14,7 @@ use parq::format::footer::{
 };
 use parq::format::metadata::FileMetaData;
 use parq::read::{read_footer as read_source_footer, RangeRead};
-use parq::read::{FileSource, ParquetReader};
+use parq::read::{FileSource, MappedFile, ParquetReader};
 use parq::{Error, ErrorKind};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -133,15 +133,30 @@ enum Source {
     Memory(Bytes),
 }
 
-fn source_of(source: &Bound<'_, PyAny>) -> PyResult<Source> {
+/// The bytes of `source`; a path is read through a memory mapping when `memory_map`.
+fn source_of(source: &Bound<'_, PyAny>, memory_map: bool) -> PyResult<Source> {
     if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
         let path: PathBuf = source.extract()?;
-        let file = source
-            .py()
-            .detach(|| FileSource::open(&path))
-            .map_err(error)?;
+        let read: Arc<dyn RangeRead> = if memory_map {
+            // SAFETY: `memory_map=True` is the caller's promise, as with pyarrow's, that
+            // the file is not changed or truncated while it or the arrays read from it are
+            // in use (the docs of `read_table` and `ParquetFile` say so).
+            Arc::new(
+                source
+                    .py()
+                    .detach(|| unsafe { MappedFile::open(&path) })
+                    .map_err(error)?,
+            )
+        } else {
+            Arc::new(
+                source
+                    .py()
+                    .detach(|| FileSource::open(&path))
+                    .map_err(error)?,
+            )
+        };
         return Ok(Source::Ranges {
-            read: Arc::new(file),
+            read,
             python: false,
             path: Some(path),
         });
@@ -173,8 +188,9 @@ pub(crate) fn open(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     keys: Option<&Arc<FileDecryptionProperties>>,
+    memory_map: bool,
 ) -> PyResult<(ParquetReader, bool)> {
-    open_columns(py, source, None, keys)
+    open_columns(py, source, None, keys, memory_map)
 }
 
 /// Decode options with `keys` (for the file at `path`, whose key material may lie beside
@@ -192,14 +208,16 @@ fn keyed(keys: Option<&Arc<FileDecryptionProperties>>, path: Option<&PathBuf>) -
 /// [`open`] for a read of the top-level columns `columns` only (`None`: all): from a file or
 /// file-like object just their part of the footer is decoded
 /// (`ParquetReader::from_source_columns`; of an encrypted file, only their keys asked for);
-/// bytes in memory are opened whole.
+/// bytes in memory are opened whole. `memory_map`: a path is read through a memory mapping
+/// ([`MappedFile`]).
 pub(crate) fn open_columns(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     columns: Option<&[String]>,
     keys: Option<&Arc<FileDecryptionProperties>>,
+    memory_map: bool,
 ) -> PyResult<(ParquetReader, bool)> {
-    match source_of(source)? {
+    match source_of(source, memory_map)? {
         Source::Ranges { read, python, path } => {
             let opts = keyed(keys, path.as_ref());
             py.detach(|| match columns {
@@ -224,7 +242,7 @@ pub(crate) fn read_footer(
     source: &Bound<'_, PyAny>,
     options: DecodeOptions,
 ) -> PyResult<FileMetaData> {
-    let result = match source_of(source)? {
+    let result = match source_of(source, false)? {
         Source::Ranges { read, path, .. } => {
             let options = DecodeOptions {
                 decryption: keyed(options.decryption.as_ref(), path.as_ref()).decryption,
@@ -244,7 +262,7 @@ pub(crate) fn lazy_footer(
     source: &Bound<'_, PyAny>,
     options: &DecodeOptions,
 ) -> PyResult<LazyFooter> {
-    let result = match source_of(source)? {
+    let result = match source_of(source, false)? {
         Source::Ranges { read: file, .. } => py.detach(|| {
             let len = file.file_len();
             let tail = file.read_range(len.saturating_sub(8)..len)?;

@@ -144,6 +144,42 @@ def test_string_view_reads_pyarrows_strings(tmp_path):
     assert pl.from_arrow(parq.read_table(path, string_view=True)).equals(pl.from_arrow(expected))
 
 
+def test_memory_map_reads_equal_to_pyarrow_and_its_views_outlive_the_file_object(tmp_path):
+    # Uncompressed pages (decoded where the mapping holds them), PLAIN long strings (views
+    # into the mapped pages), a dictionary column, nulls, several row groups.
+    n = 30_000
+    table = pa.table(
+        {
+            "i": pa.array([None if i % 11 == 4 else i * 7 for i in range(n)], pa.int64()),
+            "f": pa.array([i / 4 for i in range(n)], pa.float64()),
+            "s": [f"value {i} with a tail longer than twelve bytes" for i in range(n)],
+            "d": [f"tag{i % 50}" for i in range(n)],
+        }
+    )
+    path = tmp_path / "m.parquet"
+    pq.write_table(table, path, compression="none", row_group_size=7_000, use_dictionary=["d"])
+    expected = pq.read_table(path, memory_map=True)
+    assert parq.read_table(path, memory_map=True).equals(expected)
+    assert parq.read_table(str(path), memory_map=True, use_threads=False, columns=["s", "i"]).equals(
+        expected.select(["s", "i"])
+    )
+    filtered = parq.read_table(path, memory_map=True, filters=[("i", ">=", 100_000)])
+    assert filtered.equals(pq.read_table(path, filters=[("i", ">=", 100_000)]))
+    views = parq.ParquetFile(path, string_view=True, memory_map=True).read()
+    assert views.schema.field("s").type == pa.string_view()
+    # The views point into the mapping, which the table keeps alive after the reader is gone.
+    import gc
+
+    gc.collect()
+    assert views.cast(expected.schema).equals(expected)
+    with pytest.raises(FileNotFoundError):
+        parq.read_table(tmp_path / "missing.parquet", memory_map=True)
+    empty = tmp_path / "empty.parquet"
+    empty.write_bytes(b"")
+    with pytest.raises(parq.ParquetError):
+        parq.read_table(empty, memory_map=True)
+
+
 def test_writes_what_polars_and_duckdb_export(tmp_path):
     df = pl.DataFrame({"a": [1, 2, None], "b": ["x", None, "z"]})
     parq.write_table(df, str(tmp_path / "pl.parquet"))

@@ -32,7 +32,7 @@ use crate::report::{
 };
 use crate::scan_data::{ensure_table, CODECS, DEFAULT_ROWS, QUICK_ROWS};
 use crate::scan_floor::{codec_floor, file_bytes};
-use crate::scan_impls::{read_60, read_parq, Answer, Query, Scanned};
+use crate::scan_impls::{read_60, read_parq, Answer, ParqSource, Query, Scanned};
 use crate::scan_python::{has_polars, run_peer};
 use crate::worker::ROUNDS;
 use crate::workload::{selected_impls, Facts, Mode, PARQ, PARQUET_60, POLARS, PYARROW};
@@ -58,6 +58,10 @@ pub struct ScanArgs {
     /// instead of `Utf8`; pyarrow reads them as `string` either way.
     #[arg(long)]
     pub views: bool,
+    /// parq reads the file through a memory mapping (`parq::read::MappedFile`, as polars
+    /// reads local files) instead of positional reads.
+    #[arg(long)]
+    pub mmap: bool,
     /// The page codec of the table (`none` shows the decode path without a codec).
     #[arg(long, value_name = "CODEC", default_value = "snappy", value_parser = CODECS)]
     pub codec: String,
@@ -108,6 +112,8 @@ struct Setup {
     threads: usize,
     /// The Rust implementations read strings as `Utf8View`.
     views: bool,
+    /// How parq reads the file.
+    parq_source: ParqSource,
     /// The page codec's `--codec` name.
     codec: String,
 }
@@ -132,7 +138,13 @@ fn read(imp: &str, setup: &Setup, q: &Query) -> Result<Scanned> {
     let batch_size = parq::read::ReadOptions::default().batch_size;
     let (path, views) = (&setup.path, setup.views);
     match imp {
-        PARQ => read_parq(path, q.filter, rust_threads(imp, q, setup.threads), views),
+        PARQ => read_parq(
+            path,
+            q.filter,
+            rust_threads(imp, q, setup.threads),
+            views,
+            setup.parq_source,
+        ),
         _ => read_60(path, q.filter, batch_size, views),
     }
 }
@@ -244,6 +256,11 @@ pub fn run(args: &ScanArgs, root: &Path) -> Result<()> {
             .collect(),
         threads: args.threads.map_or(cores, usize::from),
         views: args.views,
+        parq_source: if args.mmap {
+            ParqSource::Mmap
+        } else {
+            ParqSource::Pread
+        },
         codec: args.codec.clone(),
         path,
     };
@@ -470,6 +487,9 @@ fn render_scan_table(setup: &Setup, expected: &[Answer], cells: &[ScanCell]) -> 
     } else {
         "  strings: parq, 60.1 and pyarrow Utf8 / string, polars its own views\n"
     });
+    if setup.parq_source == ParqSource::Mmap {
+        out.push_str("  parq reads the file through a memory mapping (--mmap)\n");
+    }
     let versions: Vec<String> = [PYARROW, POLARS]
         .iter()
         .filter_map(|p| {
@@ -579,10 +599,16 @@ mod tests {
             queries: Query::all(rows),
             threads: 2,
             views: false,
+            parq_source: ParqSource::Pread,
             codec: "snappy".into(),
         };
-        for views in [false, true] {
+        for (views, from) in [
+            (false, ParqSource::Pread),
+            (true, ParqSource::Pread),
+            (false, ParqSource::Mmap),
+        ] {
             setup.views = views;
+            setup.parq_source = from;
             for q in &setup.queries {
                 let (answer, bytes) = check_rust(&setup, q, &[PARQ, PARQUET_60]).unwrap();
                 assert_eq!(answer.rows, q.filter.matching_rows(rows), "{}", q.name);

@@ -18,7 +18,7 @@ use arrow_60::cast::AsArray;
 use arrow_60::types::{Float64Type, Int32Type, Int64Type, TimestampMicrosecondType};
 use arrow_60::{Array, BooleanArray, Int64Array, RecordBatch};
 use bytes::Bytes;
-use parq::read::{FileSource, ParquetReader, RangeRead, StringType};
+use parq::read::{FileSource, MappedFile, ParquetReader, RangeRead, StringType};
 use parquet_60::arrow::arrow_reader::statistics::StatisticsConverter;
 use parquet_60::arrow::arrow_reader::{
     ArrowPredicateFn, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowFilter, RowSelection,
@@ -298,10 +298,12 @@ impl ChunkReader for CountingFile {
     }
 }
 
-/// parq's own positional reads ([`FileSource`], what `ParquetReader::open` uses), counted.
+/// parq's own source, counted: positional reads ([`FileSource`], what
+/// `ParquetReader::open` uses) or slices of a memory mapping ([`MappedFile`]: the bytes
+/// asked for).
 #[derive(Debug)]
 struct CountingSource {
-    inner: FileSource,
+    inner: Box<dyn RangeRead>,
     read: Counter,
 }
 
@@ -323,12 +325,33 @@ pub struct Scanned {
     pub bytes_read: u64,
 }
 
-/// parq: `ParquetReader` over the file's positional reads with the query's SQL filter, on
-/// `threads` threads.
-pub fn read_parq(path: &Path, filter: Filter, threads: usize, views: bool) -> Result<Scanned> {
+/// How parq reads the file (`parq-bench scan --mmap`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParqSource {
+    /// Positional reads ([`FileSource`]).
+    Pread,
+    /// A memory mapping ([`MappedFile`]).
+    Mmap,
+}
+
+/// parq: `ParquetReader` over the file's positional reads (or its mapping) with the query's
+/// SQL filter, on `threads` threads.
+pub fn read_parq(
+    path: &Path,
+    filter: Filter,
+    threads: usize,
+    views: bool,
+    from: ParqSource,
+) -> Result<Scanned> {
     let read = Counter::default();
+    let inner: Box<dyn RangeRead> = match from {
+        ParqSource::Pread => Box::new(FileSource::open(path)?),
+        // SAFETY: the benchmark's table is written once, before any read, and not changed
+        // while it is read.
+        ParqSource::Mmap => Box::new(unsafe { MappedFile::open(path)? }),
+    };
     let source = CountingSource {
-        inner: FileSource::open(path)?,
+        inner,
         read: read.clone(),
     };
     let mut reader = ParquetReader::from_source(Arc::new(source))?.with_threads(threads);

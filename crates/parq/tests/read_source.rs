@@ -1,4 +1,5 @@
-//! Reading by byte ranges: the sync reader over a file (positional reads) and over a source
+//! Reading by byte ranges: the sync reader over a file (positional reads, and a memory
+//! mapping) and over a source
 //! that records what it is asked for, and the push decoder driven by hand, all against the
 //! reading of the whole file held in memory, on every Parquet file of the shared corpus.
 //!
@@ -22,7 +23,8 @@ use bytes::Bytes;
 use parq::format::footer::{decode_file_metadata, DecodeOptions};
 use parq::page::chunk_range;
 use parq::read::{
-    DecodeStep, FileSource, ParquetDecoderBuilder, ParquetReader, RangeRead, ReadOptions,
+    DecodeStep, FileSource, MappedFile, ParquetDecoderBuilder, ParquetReader, RangeRead,
+    ReadOptions,
 };
 
 /// Every `.parquet` file under the corpus directories (sorted).
@@ -99,6 +101,13 @@ fn every_corpus_file_reads_the_same_by_ranges_as_from_memory() {
         // Positional reads of the file, the default fetch.
         let file = read(|| ParquetReader::open(&path));
         assert_eq!(file, whole, "{name}: file source");
+        // The file's memory mapping, on two threads: slices of the mapping decoded in place.
+        let mapped = read(|| {
+            // SAFETY: the corpus files are not changed while the tests run.
+            let src = Arc::new(unsafe { MappedFile::open(&path)? });
+            Ok(ParquetReader::from_source(src)?.with_threads(2))
+        });
+        assert_eq!(mapped, whole, "{name}: memory mapping");
         // Columns decoded on three threads: the same batches, the same first error.
         let threads = read(|| Ok(ParquetReader::open(&path)?.with_threads(3)));
         assert_eq!(threads, whole, "{name}: 3 threads");

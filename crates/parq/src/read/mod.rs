@@ -39,6 +39,7 @@ pub use exec::decoder::{DecodeStep, ParquetDecoder};
 pub use exec::stats::ReadStats;
 pub use filter::predicate::{col, CmpOp, Column, Literal, Predicate};
 pub use filter::sql::parse_filter;
+pub use io::mapped::MappedFile;
 #[cfg(feature = "object_store")]
 pub use io::object_store::ObjectStoreSource;
 pub use io::pool::release_buffers;

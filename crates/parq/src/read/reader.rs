@@ -64,8 +64,9 @@ use crate::Result;
 /// A file is read by positional reads of the byte ranges the batches need
 /// ([`ParquetReader::open`]: per chosen column about [`ReadOptions::fetch_bytes`](crate::read::ReadOptions::fetch_bytes) of its
 /// chunk at a time, so memory follows the batch, not the file), from bytes in memory
-/// ([`ParquetReader::from_bytes`]: slices, nothing copied) or from any [`RangeRead`]. The
-/// reader drives a [`ParquetDecoder`], which does no IO itself.
+/// ([`ParquetReader::from_bytes`]: slices, nothing copied) or from any [`RangeRead`], such as
+/// a file's memory mapping ([`MappedFile`](crate::read::MappedFile): no copy of the file's
+/// bytes, the fastest source for uncompressed files). The reader drives a [`ParquetDecoder`], which does no IO itself.
 #[derive(Debug, Clone)]
 pub struct ParquetReader {
     source: Arc<dyn RangeRead>,

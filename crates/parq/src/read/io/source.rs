@@ -85,6 +85,21 @@ impl RangeRead for Bytes {
     }
 }
 
+/// The file at `path`, opened for reading (a missing file is [`ErrorKind::NotFound`]).
+pub(crate) fn open_file(path: &Path) -> Result<File> {
+    File::open(path).map_err(|e| io_error(path, e))
+}
+
+/// The error of `e` on the file at `path`.
+pub(crate) fn io_error(path: &Path, e: std::io::Error) -> Error {
+    let kind = if e.kind() == std::io::ErrorKind::NotFound {
+        ErrorKind::NotFound(path.display().to_string())
+    } else {
+        ErrorKind::Io(format!("{}: {e}", path.display()))
+    };
+    Error::new(kind).with_source(e)
+}
+
 /// A file on disk, read range by range by positional reads, so that one handle serves any
 /// number of readers and threads at once, into buffers earlier reads let go
 /// or new ones, not zeroed first.
@@ -99,16 +114,8 @@ impl FileSource {
     /// Opens the file at `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref().to_path_buf();
-        let io = |e: std::io::Error| {
-            let kind = if e.kind() == std::io::ErrorKind::NotFound {
-                ErrorKind::NotFound(path.display().to_string())
-            } else {
-                ErrorKind::Io(format!("{}: {e}", path.display()))
-            };
-            Error::new(kind).with_source(e)
-        };
-        let file = File::open(&path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
+        let file = open_file(&path)?;
+        let len = file.metadata().map_err(|e| io_error(&path, e))?.len();
         Ok(FileSource { file, len, path })
     }
 
