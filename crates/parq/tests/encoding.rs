@@ -605,14 +605,25 @@ fn oracle_byte_stream_split_typed_kernels() {
 #[test]
 fn oracle_dictionary_byte_array_gather() {
     fn run<O: parq::encoding::OffsetSize + PartialEq + std::fmt::Debug>(rng: &mut Rng) {
-        for w in [1u32, 3, 7, 10] {
+        // Dictionaries of short entries only (the output sized by the longest), of entries
+        // up to 132 bytes (sized by the exact total), and up to 400 (copied by `memcpy`).
+        for (w, longest) in [
+            (1u32, 132),
+            (3, 132),
+            (7, 132),
+            (10, 132),
+            (5, 30),
+            (9, 30),
+            (6, 400),
+        ] {
             let entries = 1usize << w;
             let dict: Vec<Vec<u8>> = (0..entries)
                 .map(|i| {
                     let len = match i % 5 {
                         0 => 0,
-                        1 => 31 + rng.below(4) as usize,
-                        2 => 33 + rng.below(100) as usize,
+                        1 => 31.min(longest) + rng.below(4) as usize,
+                        2 => (33 + rng.below(longest.saturating_sub(32) as u64) as usize)
+                            .min(longest),
                         _ => rng.below(24) as usize,
                     };
                     (0..len).map(|_| rng.next() as u8).collect()

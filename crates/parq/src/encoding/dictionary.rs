@@ -5,11 +5,9 @@
 //! the output with the entry; bit-packed runs are unpacked in small stack chunks and gathered,
 //! so no index array is materialized. Every index is checked against the dictionary length.
 
-use std::mem::MaybeUninit;
-
 use super::bitpack::unpack_unchecked;
 use super::rle::{RleDecoder, Sink};
-use super::{error, reserve_byte_array, try_reserve, OffsetSize};
+use super::{copy_chunks, error, reserve_byte_array, try_reserve, OffsetSize, COPY_SLACK};
 use crate::Result;
 
 const NAME: &str = "RLE_DICTIONARY";
@@ -54,7 +52,9 @@ impl<'a> DictionaryDecoder<'a> {
 
     /// Appends the entries of the next `n` indices to Arrow-style byte-array output, from a
     /// dictionary of byte ranges (`dict_offsets[i]..dict_offsets[i + 1]` of `dict_values`,
-    /// as [`super::plain::decode_byte_array`] produces).
+    /// as [`super::plain::decode_byte_array`] produces). Checks and copies the dictionary
+    /// first: a reader of many pages of one dictionary makes a [`ByteArrayDictionary`] once
+    /// and calls [`DictionaryDecoder::gather_bytes`].
     pub fn gather_byte_array<O: OffsetSize>(
         &mut self,
         n: usize,
@@ -63,15 +63,25 @@ impl<'a> DictionaryDecoder<'a> {
         offsets: &mut Vec<O>,
         values: &mut Vec<u8>,
     ) -> Result<()> {
+        let dict = ByteArrayDictionary::new(dict_offsets, dict_values)?;
+        self.gather_bytes(n, &dict, offsets, values)
+    }
+
+    /// Appends the entries of `dict` of the next `n` indices to Arrow-style byte-array output.
+    pub fn gather_bytes<O: OffsetSize>(
+        &mut self,
+        n: usize,
+        dict: &ByteArrayDictionary,
+        offsets: &mut Vec<O>,
+        values: &mut Vec<u8>,
+    ) -> Result<()> {
         // Offsets for what the data's bytes can hold bit-packed; RLE runs grow them as they
         // are decoded.
         reserve_byte_array(NAME, offsets, values, self.indices.size_hint(n), 0)?;
         let mut sink = ByteArraySink {
-            dict_offsets,
-            dict_values,
+            dict,
             offsets,
             values,
-            spans: Vec::with_capacity(CHUNK),
         };
         let got = self.indices.run(n, &mut sink)?;
         self.indices.check_count(got, n)
@@ -152,38 +162,86 @@ impl<T: Copy> Sink for GatherSink<'_, '_, T> {
     }
 }
 
-struct ByteArraySink<'d, 'o, O> {
-    dict_offsets: &'d [O],
-    dict_values: &'d [u8],
-    offsets: &'o mut Vec<O>,
-    values: &'o mut Vec<u8>,
-    /// Scratch of [`ByteArraySink::push_all`]: each value's start and length in the
-    /// dictionary's bytes.
-    spans: Vec<(usize, usize)>,
+/// A byte-array dictionary made ready for gathering: each entry's start and length checked
+/// once, when the dictionary is made, and its bytes followed by [`COPY_SLACK`] bytes, so that
+/// gathering a value is a lookup and a block copy with no check of its own.
+#[derive(Debug, Clone, Default)]
+pub struct ByteArrayDictionary {
+    /// Entry `i`: its start in `bytes` (low 32 bits) and its length (high 32 bits).
+    spans: Vec<u64>,
+    /// The entries' bytes, then [`COPY_SLACK`] zero bytes.
+    bytes: Vec<u8>,
+    /// The longest entry's length.
+    max_len: usize,
 }
 
-/// Slack the byte-array gather keeps after the output's end, so that short values can be
-/// copied as one fixed-size [`SHORT`]-byte block (over-copying into bytes the next value or
-/// the final truncation overwrites).
-const SHORT: usize = 32;
-
-impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
-    /// The byte range of dictionary entry `index` in `dict_values`.
-    #[inline]
-    fn entry(&self, index: u32) -> Result<(usize, usize)> {
-        let i = index as usize;
-        let entries = self.dict_offsets.len().saturating_sub(1);
-        if i >= entries {
-            return Err(bad_index(u64::from(index), entries));
+impl ByteArrayDictionary {
+    /// The dictionary whose entry `i` is `values[offsets[i]..offsets[i + 1]]` (as
+    /// [`super::plain::decode_byte_array`] produces them); no offsets, or one, is an empty
+    /// dictionary. Offsets that decrease, are negative or lie past `values` are an error.
+    pub fn new<O: OffsetSize>(offsets: &[O], values: &[u8]) -> Result<Self> {
+        let entries = offsets.len().saturating_sub(1);
+        let mut spans = Vec::new();
+        try_reserve(NAME, &mut spans, entries)?;
+        if values.len() > u32::MAX as usize {
+            return Err(error(NAME, "dictionary of more than 4 GiB".into()));
         }
-        let start = self.dict_offsets[i].to_usize();
-        let end = self.dict_offsets[i + 1].to_usize();
-        match (start, end) {
-            (Some(s), Some(e)) if s <= e && e <= self.dict_values.len() => Ok((s, e)),
-            _ => Err(bad_entry(i)),
+        let mut max_len = 0;
+        for (i, pair) in offsets.windows(2).enumerate() {
+            let (s, e) = match (pair[0].to_usize(), pair[1].to_usize()) {
+                (Some(s), Some(e)) if s <= e && e <= values.len() => (s, e),
+                _ => return Err(bad_entry(i)),
+            };
+            max_len = max_len.max(e - s);
+            // Both below 2^32 (`values` is at most 4 GiB, checked above).
+            spans.push(s as u64 | ((e - s) as u64) << 32);
         }
+        let mut bytes = Vec::new();
+        try_reserve(NAME, &mut bytes, values.len() + COPY_SLACK)?;
+        bytes.extend_from_slice(values);
+        bytes.resize(values.len() + COPY_SLACK, 0);
+        Ok(ByteArrayDictionary {
+            spans,
+            bytes,
+            max_len,
+        })
     }
 
+    /// How many entries it holds.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Whether it holds no entry.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The bytes of entry `i`, if there is one.
+    pub fn entry(&self, i: usize) -> Option<&[u8]> {
+        let (s, len) = split(*self.spans.get(i)?);
+        self.bytes.get(s..s + len)
+    }
+}
+
+/// The start and length of a packed span.
+#[inline(always)]
+fn split(span: u64) -> (usize, usize) {
+    ((span & 0xFFFF_FFFF) as usize, (span >> 32) as usize)
+}
+
+/// Gathers byte-array entries of a [`ByteArrayDictionary`] into Arrow-style offsets and bytes.
+struct ByteArraySink<'d, 'o, O> {
+    dict: &'d ByteArrayDictionary,
+    offsets: &'o mut Vec<O>,
+    values: &'o mut Vec<u8>,
+}
+
+/// Above this longest entry, a chunk's output is sized by the sum of its values' lengths
+/// (one pass more) rather than by the chunk's length times the longest entry.
+const BOUNDED: usize = 64;
+
+impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
     /// Checks that `bytes` more value bytes fit the offset type.
     #[inline]
     fn check_size(&self, bytes: Option<usize>) -> Result<()> {
@@ -195,9 +253,11 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
 
     /// Appends `times` copies of entry `index` (an RLE run).
     fn push_run(&mut self, index: u32, times: usize) -> Result<()> {
-        let (s, e) = self.entry(index)?;
-        self.check_size((e - s).checked_mul(times))?;
-        let value = &self.dict_values[s..e];
+        let entries = self.dict.len();
+        let Some(value) = self.dict.entry(index as usize) else {
+            return Err(bad_index(u64::from(index), entries));
+        };
+        self.check_size(value.len().checked_mul(times))?;
         // `check_size` checked that the product fits the offset type.
         try_reserve(NAME, self.values, value.len().saturating_mul(times))?;
         try_reserve(NAME, self.offsets, times)?;
@@ -208,67 +268,55 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
         Ok(())
     }
 
-    /// Appends the entries of `idx` (at most [`CHUNK`]): validates the indices (their max)
-    /// and the entries' offsets, sizes the output exactly, then copies each value as one
-    /// [`SHORT`]-byte block when it is that short and the dictionary has the bytes after it.
+    /// Appends the entries of `idx` (at most [`CHUNK`]): checks the indices (their max), makes
+    /// room for the values (the chunk's length times the longest entry, or their exact total
+    /// for a dictionary of long entries), then copies each value in [`COPY_SLACK`]-byte
+    /// blocks.
     fn push_all(&mut self, idx: &[u32]) -> Result<()> {
-        let entries = self.dict_offsets.len().saturating_sub(1);
+        let spans = self.dict.spans.as_slice();
         let max = idx.iter().copied().max().unwrap_or(0);
-        if idx.len() > CHUNK || max as usize >= entries {
-            return Err(bad_index(u64::from(max), entries));
+        if idx.len() > CHUNK || max as usize >= spans.len() {
+            return Err(bad_index(u64::from(max), spans.len()));
         }
-        let (dict_offsets, dict_values) = (self.dict_offsets, self.dict_values);
-        // Pass 1: each value's start and length in `dict_values`, and their total.
-        let (mut total, mut bad) = (0usize, false);
-        self.spans.clear();
-        self.spans.extend(idx.iter().map(|&i| {
-            let i = i as usize;
-            // `i + 1 <= entries < dict_offsets.len()`; negative offsets become usize::MAX.
-            let s = dict_offsets[i].to_usize().unwrap_or(usize::MAX);
-            let e = dict_offsets[i + 1].to_usize().unwrap_or(usize::MAX);
-            bad |= s > e || e > dict_values.len();
-            let len = e.wrapping_sub(s);
-            total = total.saturating_add(len);
-            (s, len)
-        }));
-        if bad {
-            let i = idx.iter().find(|&&i| self.entry(i).is_err()).copied();
-            return Err(bad_entry(i.unwrap_or(0) as usize));
-        }
-        self.check_size(Some(total))?;
-        // Pass 2: copy into the output's spare capacity, reserved for the exact total plus
-        // slack (not zeroed first: every byte up to the total is written once).
-        let base = self.values.len();
-        try_reserve(NAME, self.values, total + SHORT)?;
-        let Some(dst) = self.values.spare_capacity_mut().get_mut(..total + SHORT) else {
-            return Err(error(NAME, "values buffer not reserved".into()));
+        // At most CHUNK * 4 GiB: no overflow.
+        let room = if self.dict.max_len <= BOUNDED {
+            idx.len() * self.dict.max_len
+        } else {
+            // Every index is below `spans.len()` (checked above).
+            idx.iter().map(|&i| split(spans[i as usize]).1).sum()
         };
-        let mut pos = 0;
-        self.offsets.extend(self.spans.iter().map(|&(s, len)| {
-            // Every span is in bounds (checked above) and `pos + len <= total`, so the
-            // block copy stays within `dst` (`total + SHORT` bytes).
-            match dict_values.get(s..s + SHORT) {
-                Some(src) if len <= SHORT => {
-                    dst[pos..pos + SHORT].write_copy_of_slice(src);
-                }
-                _ => copy_long(&mut dst[pos..pos + len], &dict_values[s..s + len]),
+        let room = match self.check_size(Some(room)) {
+            Ok(()) => room,
+            Err(e) => {
+                let total: usize = idx.iter().map(|&i| split(spans[i as usize]).1).sum();
+                self.check_size(Some(total)).map_err(|_| e)?;
+                total
             }
+        };
+        try_reserve(NAME, self.values, room + COPY_SLACK)?;
+        try_reserve(NAME, self.offsets, idx.len())?;
+        let base = self.values.len();
+        let src = self.dict.bytes.as_ptr();
+        // SAFETY: the capacity reserved above holds `base + room + COPY_SLACK` bytes.
+        let dst = unsafe { self.values.as_mut_ptr().add(base) };
+        let mut pos = 0;
+        self.offsets.extend(idx.iter().map(|&i| {
+            // SAFETY: `i <= max < spans.len()` (checked above).
+            let (s, len) = split(unsafe { *spans.get_unchecked(i as usize) });
+            // SAFETY: `ByteArrayDictionary::new` checked that `s + len` lies within the
+            // entries' bytes, which `COPY_SLACK` bytes follow, so `src + s..src + s + len +
+            // COPY_SLACK` is readable. `pos + len <= room` (the values' lengths add up to at
+            // most `room`), so `dst + pos..dst + pos + len + COPY_SLACK` lies within the
+            // capacity reserved above. The dictionary and the output do not overlap.
+            unsafe { copy_chunks(src.add(s), dst.add(pos), len) };
             pos += len;
             O::from_usize(base + pos)
         }));
-        // SAFETY: the loop wrote `dst[..total]` (the values back to back, `pos == total`),
-        // the `total` bytes after the length, within the capacity reserved above.
-        unsafe { self.values.set_len(base + total) };
+        // SAFETY: the loop wrote the `pos` bytes after `base` (the values back to back),
+        // within the capacity reserved above.
+        unsafe { self.values.set_len(base + pos) };
         Ok(())
     }
-}
-
-/// Copies a value too long for one [`SHORT`]-byte block (or too near the dictionary's end).
-/// Kept out of line so that the compiler cannot merge it with the block copy into one call
-/// to `memcpy` of a variable length per value; the block copy stays two vector moves.
-#[inline(never)]
-fn copy_long(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
-    dst.write_copy_of_slice(src);
 }
 
 #[cold]

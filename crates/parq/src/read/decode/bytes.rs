@@ -1,9 +1,9 @@
 //! BYTE_ARRAY values of one column ([`Bytes`]): Arrow-style offsets and one value buffer,
-//! with the chunk's dictionary as offsets + bytes, for every byte-array encoding.
+//! with the chunk's dictionary made ready for gathering once, for every byte-array encoding.
 
 use crate::encoding::delta_byte_array::DeltaByteArrayDecoder;
 use crate::encoding::delta_length_byte_array::DeltaLengthByteArrayDecoder;
-use crate::encoding::dictionary::DictionaryDecoder;
+use crate::encoding::dictionary::{ByteArrayDictionary, DictionaryDecoder};
 use crate::encoding::plain;
 use crate::encoding::OffsetSize;
 use crate::format::metadata::Encoding;
@@ -17,8 +17,7 @@ use crate::Result;
 pub(crate) struct Bytes<O> {
     pub(in crate::read) offsets: Vec<O>,
     pub(in crate::read) values: Vec<u8>,
-    dict_offsets: Vec<O>,
-    dict_values: Vec<u8>,
+    dict: ByteArrayDictionary,
     pub(in crate::read) has_dict: bool,
     /// Length buffers of the DELTA_LENGTH_BYTE_ARRAY (`lengths`) and DELTA_BYTE_ARRAY
     /// (`prefixes`, `lengths`) decoders, kept from page to page.
@@ -39,8 +38,7 @@ impl<O: OffsetSize> Default for Bytes<O> {
         Bytes {
             offsets: vec![O::from_usize(0)],
             values: Vec::new(),
-            dict_offsets: Vec::new(),
-            dict_values: Vec::new(),
+            dict: ByteArrayDictionary::default(),
             has_dict: false,
             lengths: Vec::new(),
             prefixes: Vec::new(),
@@ -135,13 +133,13 @@ impl<O: OffsetSize + Recycled> Bytes<O> {
     }
 
     pub(in crate::read) fn load_dictionary(&mut self, data: &[u8], n: usize) -> Result<()> {
-        self.dict_offsets.clear();
-        self.dict_values.clear();
-        plain::decode_byte_array(data, n, &mut self.dict_offsets, &mut self.dict_values)?;
-        if self.dict_offsets.is_empty() {
-            self.dict_offsets.push(O::from_usize(0));
+        let (mut offsets, mut values) = (Vec::<O>::new(), Vec::new());
+        plain::decode_byte_array(data, n, &mut offsets, &mut values)?;
+        if offsets.is_empty() {
+            offsets.push(O::from_usize(0));
         }
-        self.dict_utf8 = self.utf8 && values_utf8(&self.dict_offsets, &self.dict_values);
+        self.dict_utf8 = self.utf8 && values_utf8(&offsets, &values);
+        self.dict = ByteArrayDictionary::new(&offsets, &values)?;
         self.has_dict = true;
         Ok(())
     }
@@ -188,13 +186,7 @@ impl<O: OffsetSize + Recycled> Bytes<O> {
                 }
                 let mut d = DictionaryDecoder::new(data)?;
                 d.skip(skip)?;
-                d.gather_byte_array(
-                    n,
-                    &self.dict_offsets,
-                    &self.dict_values,
-                    &mut self.offsets,
-                    &mut self.values,
-                )
+                d.gather_bytes(n, &self.dict, &mut self.offsets, &mut self.values)
             }
             Encoding::DeltaLengthByteArray => {
                 let lengths = std::mem::take(&mut self.lengths);
