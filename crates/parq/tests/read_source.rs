@@ -430,3 +430,38 @@ fn the_batches_as_an_arrow_record_batch_reader() {
     }
     assert!(reader.next().is_none());
 }
+
+/// A mapped file cut short after it was opened: a range past its new end is an error naming
+/// the range, not a `SIGBUS` (Linux: the range's pages are mapped in before they are read).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_mapped_file_truncated_under_the_reader_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("parq-mapped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cut.parquet");
+    let data =
+        std::fs::read(testdata().join("parquet-testing/data/alltypes_plain.parquet")).unwrap();
+    std::fs::write(&path, &data).unwrap();
+    // SAFETY: the file is cut short below on purpose; only ranges asked for after the cut
+    // are read, and those are refused before any byte of them is touched.
+    let src = unsafe { MappedFile::open(&path) }.unwrap();
+    let len = src.file_len();
+    assert_eq!(src.read_range(0..len).unwrap(), Bytes::from(data.clone()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let e = src.read_range(0..len).unwrap_err().to_string();
+    assert!(
+        e.contains("cannot be read") && e.contains("0..") && e.contains("cut.parquet"),
+        "{e}"
+    );
+    // The reader over it: its footer read fails the same way.
+    let e = ParquetReader::from_source(Arc::new(src))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("truncated while mapped"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use bytes::Bytes;
 
 use crate::read::io::source::{check_range, io_error, open_file};
-use crate::Result;
+use crate::{Error, ErrorKind, Result};
 
 /// A file on disk read through a read-only memory mapping of the whole file: a range is a
 /// slice of the mapping (nothing copied; the slice keeps the mapping alive, so arrays that
@@ -32,9 +32,10 @@ impl MappedFile {
     ///
     /// The file must not be changed or truncated by anyone (this process or another) while
     /// the source, or any array read from it, is alive: the mapping shows the change, so
-    /// values could change under the reader's checks (undefined behaviour), and a read of a
-    /// part cut off by truncation ends the process with `SIGBUS`. This is the contract of
-    /// every memory-mapped reader (pyarrow's `memory_map=True`, polars).
+    /// values could change under the reader's checks (undefined behaviour). A range asked for
+    /// after the file was cut short is an error (on Linux), but bytes cut off while they are
+    /// being decoded, or held by arrays, end the process with `SIGBUS` when touched. This is
+    /// the contract of every memory-mapped reader (pyarrow's `memory_map=True`, polars).
     pub unsafe fn open(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref().to_path_buf();
         let file = open_file(&path)?;
@@ -89,18 +90,32 @@ impl super::source::RangeRead for MappedFile {
         check_range(&range, self.bytes.len() as u64)?;
         // Within the mapping (checked above).
         let part = self.bytes.slice(range.start as usize..range.end as usize);
-        populate(&part);
+        populate(&part).map_err(|e| {
+            Error::at(
+                ErrorKind::Io(format!(
+                    "{}: bytes {}..{} of the mapped file cannot be read (was the file truncated \
+                     while mapped?): {e}",
+                    self.path.display(),
+                    range.start,
+                    range.end
+                )),
+                range.start,
+            )
+            .with_source(e)
+        })?;
         Ok(part)
     }
 }
 
 /// Maps the memory pages of `part` (a slice of a file mapping) in one call, so that reading
-/// it does not fault once per page. Only a hint: kernels before 5.14 refuse it, and the
-/// pages then fault in as they are read.
+/// it does not fault once per page. Pages the file no longer has (it was truncated while
+/// mapped) are an error here, where reading them would end the process with `SIGBUS`. A
+/// kernel without the call (before 5.14) refuses it, and the pages then fault in as they are
+/// read.
 #[cfg(target_os = "linux")]
-fn populate(part: &[u8]) {
+fn populate(part: &[u8]) -> std::io::Result<()> {
     if part.is_empty() {
-        return;
+        return Ok(());
     }
     // The advice works on whole memory pages: from the page `part` starts in.
     let page = page_size();
@@ -110,13 +125,24 @@ fn populate(part: &[u8]) {
     // SAFETY: `[aligned, start + part.len())` lies within the live mapping `part` is a slice
     // of (mappings start on a page boundary, so the page `start` lies in is mapped), and
     // MADV_POPULATE_READ only reads the pages in; it changes no memory.
-    unsafe {
-        libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_POPULATE_READ);
+    let done =
+        unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_POPULATE_READ) };
+    if done == 0 {
+        return Ok(());
+    }
+    let e = std::io::Error::last_os_error();
+    match e.raw_os_error() {
+        // Past the file's end (EFAULT) or unreadable (EIO): reading would fault.
+        Some(libc::EFAULT) | Some(libc::EIO) => Err(e),
+        // Unknown advice (an older kernel), or anything else: only a hint.
+        _ => Ok(()),
     }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn populate(_part: &[u8]) {}
+fn populate(_part: &[u8]) -> std::io::Result<()> {
+    Ok(())
+}
 
 /// The size of a memory page.
 #[cfg(target_os = "linux")]
