@@ -76,6 +76,28 @@ fn recycled<T: Recycled + ArrowNativeType>(values: Vec<T>) -> ScalarBuffer<T> {
     ScalarBuffer::new(pool::buffer(values), 0, len)
 }
 
+/// `offsets` as Arrow offsets in a buffer recycled once the array is dropped, checked to
+/// start at 0 or more and never decrease (the decoders build them so). The check runs over
+/// every pair without stopping early, so it vectorizes, where `OffsetBuffer::new`'s stops at
+/// each pair (and panics on a bad one, where this is an error).
+fn offset_buffer<O>(offsets: Vec<O>) -> Result<OffsetBuffer<O>, ConvertError>
+where
+    O: Recycled + ArrowNativeType + arrow_array::OffsetSizeTrait,
+{
+    let ordered = offsets
+        .iter()
+        .zip(offsets.iter().skip(1))
+        .fold(true, |ok, (a, b)| ok & (a <= b));
+    if !ordered || offsets.first().is_none_or(|&first| first < O::usize_as(0)) {
+        return Err(ConvertError::new(
+            "byte-array offsets out of order".to_string(),
+        ));
+    }
+    // SAFETY: `offsets` is not empty, its first offset is not negative and no offset is
+    // smaller than the one before it (checked above): what `OffsetBuffer::new` asserts.
+    Ok(unsafe { OffsetBuffer::new_unchecked(recycled(offsets)) })
+}
+
 /// The values decoded, as they are, in a buffer recycled once the array is dropped.
 fn kept<T: ArrowPrimitiveType>(
     values: Vec<T::Native>,
@@ -475,11 +497,11 @@ pub(crate) fn from_bytes(
     match t {
         DataType::Utf8 => {
             // Offsets are built increasing from 0 by the decoders.
-            let o = OffsetBuffer::new(recycled(offsets));
+            let o = offset_buffer(offsets)?;
             string_array(o, pool::buffer(values), nulls, checked)
         }
         DataType::Binary => {
-            let o = OffsetBuffer::new(recycled(offsets));
+            let o = offset_buffer(offsets)?;
             let a = BinaryArray::try_new(o, pool::buffer(values), nulls)
                 .map_err(|e| ConvertError::new(e.to_string()))?;
             Ok(Arc::new(a))
@@ -542,11 +564,11 @@ pub(crate) fn from_large_bytes(
 ) -> Res {
     match t {
         DataType::LargeUtf8 => {
-            let o = OffsetBuffer::new(recycled(offsets));
+            let o = offset_buffer(offsets)?;
             string_array(o, pool::buffer(values), nulls, checked)
         }
         DataType::LargeBinary => {
-            let o = OffsetBuffer::new(recycled(offsets));
+            let o = offset_buffer(offsets)?;
             let a = LargeBinaryArray::try_new(o, pool::buffer(values), nulls)
                 .map_err(|e| ConvertError::new(e.to_string()))?;
             Ok(Arc::new(a))
@@ -647,5 +669,27 @@ pub(crate) fn dictionary_array(
         _ => Err(ConvertError::new(format!(
             "invalid dictionary key type {key}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_out_of_order_are_an_error_not_a_panic() {
+        let o = offset_buffer(vec![0i32, 0, 3, 3, 7]).unwrap();
+        assert_eq!(o.as_ref(), &[0, 0, 3, 3, 7]);
+        assert_eq!(offset_buffer(vec![5i64]).unwrap().as_ref(), &[5]);
+        // A decrease anywhere (past the vector width too), a negative start, no offsets.
+        for bad in [
+            vec![0i32, 2, 1],
+            (0..40).chain([39, 38]).collect(),
+            vec![-1, 0, 1],
+            vec![],
+        ] {
+            assert!(offset_buffer(bad.clone()).is_err(), "{bad:?}");
+        }
+        assert!(offset_buffer(vec![0i64, 4, 2, 8]).is_err());
     }
 }
