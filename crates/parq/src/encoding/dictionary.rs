@@ -196,10 +196,13 @@ impl ByteArrayDictionary {
             // Both below 2^32 (`values` is at most 4 GiB, checked above).
             spans.push(s as u64 | ((e - s) as u64) << 32);
         }
+        let Some(padded) = values.len().checked_add(COPY_SLACK) else {
+            return Err(error(NAME, "dictionary too large to address".into()));
+        };
         let mut bytes = Vec::new();
-        try_reserve(NAME, &mut bytes, values.len() + COPY_SLACK)?;
+        try_reserve(NAME, &mut bytes, padded)?;
         bytes.extend_from_slice(values);
-        bytes.resize(values.len() + COPY_SLACK, 0);
+        bytes.resize(padded, 0);
         Ok(ByteArrayDictionary {
             spans,
             bytes,
@@ -278,22 +281,29 @@ impl<O: OffsetSize> ByteArraySink<'_, '_, O> {
         if idx.len() > CHUNK || max as usize >= spans.len() {
             return Err(bad_index(u64::from(max), spans.len()));
         }
-        // At most CHUNK * 4 GiB: no overflow.
+        // The values' total length (every index is below `spans.len()`, checked above).
+        let total = || {
+            idx.iter()
+                .fold(0usize, |t, &i| t.saturating_add(split(spans[i as usize]).1))
+        };
         let room = if self.dict.max_len <= BOUNDED {
+            // At most CHUNK * BOUNDED: no overflow.
             idx.len() * self.dict.max_len
         } else {
-            // Every index is below `spans.len()` (checked above).
-            idx.iter().map(|&i| split(spans[i as usize]).1).sum()
+            total()
         };
         let room = match self.check_size(Some(room)) {
             Ok(()) => room,
             Err(e) => {
-                let total: usize = idx.iter().map(|&i| split(spans[i as usize]).1).sum();
+                let total = total();
                 self.check_size(Some(total)).map_err(|_| e)?;
                 total
             }
         };
-        try_reserve(NAME, self.values, room + COPY_SLACK)?;
+        let Some(reserve) = room.checked_add(COPY_SLACK) else {
+            return Err(error(NAME, "value bytes overflow the address space".into()));
+        };
+        try_reserve(NAME, self.values, reserve)?;
         try_reserve(NAME, self.offsets, idx.len())?;
         let base = self.values.len();
         let src = self.dict.bytes.as_ptr();
