@@ -163,7 +163,7 @@ impl<T: Copy> Sink for GatherSink<'_, '_, T> {
 }
 
 /// A byte-array dictionary made ready for gathering: each entry's start and length checked
-/// once, when the dictionary is made, and its bytes followed by [`COPY_SLACK`] bytes, so that
+/// once, when the dictionary is made, and its bytes followed by 32 spare bytes, so that
 /// gathering a value is a lookup and a block copy with no check of its own.
 #[derive(Debug, Clone, Default)]
 pub struct ByteArrayDictionary {
