@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use bytes::Bytes;
 
@@ -21,6 +22,9 @@ use crate::{Error, ErrorKind, Result};
 /// See [`MappedFile::open`] for what it asks of the file.
 #[derive(Debug)]
 pub struct MappedFile {
+    /// The mapping (`None` for an empty file, which cannot be mapped).
+    map: Option<Arc<memmap2::Mmap>>,
+    /// The whole mapping, whose slices the ranges are.
     bytes: Bytes,
     path: PathBuf,
 }
@@ -62,15 +66,17 @@ impl MappedFile {
         if len == 0 {
             // An empty file cannot be mapped; its footer read reports it as too short.
             return Ok(MappedFile {
+                map: None,
                 bytes: Bytes::new(),
                 path,
             });
         }
         // SAFETY: the caller promises that the file is not changed while it is mapped; the
         // mapping is read-only and private to this source.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+        let map = Arc::new(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?);
         Ok(MappedFile {
-            bytes: Bytes::from_owner(map),
+            bytes: Bytes::from_owner(Shared(Arc::clone(&map))),
+            map: Some(map),
             path,
         })
     }
@@ -89,8 +95,13 @@ impl super::source::RangeRead for MappedFile {
     fn read_range(&self, range: Range<u64>) -> Result<Bytes> {
         check_range(&range, self.bytes.len() as u64)?;
         // Within the mapping (checked above).
-        let part = self.bytes.slice(range.start as usize..range.end as usize);
-        populate(&part).map_err(|e| {
+        let (start, end) = (range.start as usize, range.end as usize);
+        let part = self.bytes.slice(start..end);
+        let populated = match &self.map {
+            Some(map) => populate(map, start, end - start),
+            None => Ok(()),
+        };
+        populated.map_err(|e| {
             Error::at(
                 ErrorKind::Io(format!(
                     "{}: bytes {}..{} of the mapped file cannot be read (was the file truncated \
@@ -107,54 +118,35 @@ impl super::source::RangeRead for MappedFile {
     }
 }
 
-/// Maps the memory pages of `part` (a slice of a file mapping) in one call, so that reading
-/// it does not fault once per page. Pages the file no longer has (it was truncated while
+/// A file mapping as the owner of [`Bytes`] slices, itself kept to advise the kernel.
+struct Shared(Arc<memmap2::Mmap>);
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// Maps the memory pages of `len` bytes from `offset` of `map` in one call, so that reading
+/// them does not fault once per page. Pages the file no longer has (it was truncated while
 /// mapped) are an error here, where reading them would end the process with `SIGBUS`. A
 /// kernel without the call (before 5.14) refuses it, and the pages then fault in as they are
 /// read.
 #[cfg(target_os = "linux")]
-fn populate(part: &[u8]) -> std::io::Result<()> {
-    if part.is_empty() {
+fn populate(map: &memmap2::Mmap, offset: usize, len: usize) -> std::io::Result<()> {
+    if len == 0 {
         return Ok(());
     }
-    // The advice works on whole memory pages: from the page `part` starts in.
-    let page = page_size();
-    let start = part.as_ptr() as usize;
-    let aligned = start & !(page - 1);
-    let len = part.len() + (start - aligned);
-    // SAFETY: `[aligned, start + part.len())` lies within the live mapping `part` is a slice
-    // of (mappings start on a page boundary, so the page `start` lies in is mapped), and
-    // MADV_POPULATE_READ only reads the pages in; it changes no memory.
-    let done =
-        unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_POPULATE_READ) };
-    if done == 0 {
-        return Ok(());
-    }
-    let e = std::io::Error::last_os_error();
-    match e.raw_os_error() {
+    match map.advise_range(memmap2::Advice::PopulateRead, offset, len) {
+        Ok(()) => Ok(()),
         // Past the file's end (EFAULT) or unreadable (EIO): reading would fault.
-        Some(libc::EFAULT) | Some(libc::EIO) => Err(e),
+        Err(e) if matches!(e.raw_os_error(), Some(libc::EFAULT) | Some(libc::EIO)) => Err(e),
         // Unknown advice (an older kernel), or anything else: only a hint.
-        _ => Ok(()),
+        Err(_) => Ok(()),
     }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn populate(_part: &[u8]) -> std::io::Result<()> {
+fn populate(_map: &memmap2::Mmap, _offset: usize, _len: usize) -> std::io::Result<()> {
     Ok(())
-}
-
-/// The size of a memory page.
-#[cfg(target_os = "linux")]
-fn page_size() -> usize {
-    use std::sync::OnceLock;
-    static PAGE: OnceLock<usize> = OnceLock::new();
-    *PAGE.get_or_init(|| {
-        // SAFETY: sysconf has no preconditions.
-        let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-        usize::try_from(n)
-            .ok()
-            .filter(|n| n.is_power_of_two())
-            .unwrap_or(4096)
-    })
 }
