@@ -471,6 +471,7 @@ impl Storage {
             Storage::F64(p) => Storage::F64(Prim::with(split(&mut p.values, n))),
             Storage::Bytes(b) => Storage::Bytes(b.split_head(n)),
             Storage::LargeBytes(b) => Storage::LargeBytes(b.split_head(n)),
+            Storage::Views(v) if n < len => Storage::Views(v.split_head(n)),
             Storage::Null
             | Storage::Bool(_)
             | Storage::Fixed(_)

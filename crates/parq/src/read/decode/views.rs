@@ -140,11 +140,17 @@ impl ViewBytes {
     }
 
     pub(in crate::read) fn reserve(&mut self, values: usize) {
-        self.views.reserve(values);
+        pool::reserve(&mut self.views, values);
     }
 
-    /// Room for `slots` views in all, or an error if they cannot be allocated.
+    /// Room for `slots` views in all (recycled memory first), or an error if they cannot be
+    /// allocated.
     pub(in crate::read) fn try_room(&mut self, slots: usize) -> Result<()> {
+        if self.views.is_empty() && self.views.capacity() < slots {
+            if let Some(recycled) = pool::take_vec(slots) {
+                self.views = recycled;
+            }
+        }
         let more = slots.saturating_sub(self.views.len());
         try_reserve(SLOTS, &mut self.views, more)
     }
@@ -338,7 +344,8 @@ impl ViewBytes {
     pub(in crate::read) fn take(&mut self, from: usize, n: usize, all: bool) -> Self {
         self.freeze();
         let views = if all {
-            std::mem::take(&mut self.views)
+            let next = pool::take_vec(self.views.capacity()).unwrap_or_default();
+            std::mem::replace(&mut self.views, next)
         } else {
             self.views
                 .get(from..from + n)
@@ -353,6 +360,22 @@ impl ViewBytes {
             self.buffers.truncate(1);
             self.utf8_checked = self.utf8;
         }
+        head
+    }
+
+    /// The first `n` views (fewer than held) as values of their own: the views' vector moved
+    /// out and the rest copied into another (so fewer views are copied than by
+    /// [`ViewBytes::take`] and the compaction after it).
+    pub(in crate::read) fn split_head(&mut self, n: usize) -> Self {
+        self.freeze();
+        let mut rest = pool::vec_for(self.views.capacity());
+        rest.extend_from_slice(self.views.get(n..).unwrap_or_default());
+        let mut views = std::mem::replace(&mut self.views, rest);
+        views.truncate(n);
+        let mut head = ViewBytes::new(self.utf8);
+        head.views = views;
+        head.buffers = self.buffers.clone();
+        head.utf8_checked = self.utf8_checked;
         head
     }
 
@@ -389,7 +412,7 @@ impl ViewBytes {
                 nulls.as_ref().map_or(0, NullBuffer::len)
             )));
         }
-        let views = ScalarBuffer::from(views);
+        let views = ScalarBuffer::new(pool::buffer(views), 0, len);
         match t {
             DataType::Utf8View if utf8_checked => {
                 // SAFETY: every view was made by `make_view` from the bytes it describes, in

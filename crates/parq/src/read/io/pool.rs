@@ -187,7 +187,8 @@ recycled!(
     i64 => OUT_I64,
     Int96 => OUT_I96,
     f32 => OUT_F32,
-    f64 => OUT_F64
+    f64 => OUT_F64,
+    u128 => OUT_VIEWS
 );
 
 /// An empty vector with room for `n` values and not much more (a quarter), from the
