@@ -15,7 +15,7 @@ column ``v`` by a ``typed_value`` schema). Errors are
 (a partition per row group) on any Dask scheduler, ``parq.ray`` Ray Data datasets. ``parq.encryption`` has the keys of
 encrypted files: explicit, or through a KMS as ``pyarrow.parquet.encryption`` makes them. parq
 keeps the buffers of its reads (and of the tables it returned, once dropped) for the next
-reads, up to about 144 MiB; ``release_buffers()`` frees them.
+reads, up to about 144 MiB and 32 MiB per thread that read; ``release_buffers()`` frees them.
 """
 
 from parq._parq import (

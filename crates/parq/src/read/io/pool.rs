@@ -10,16 +10,23 @@
 //! batches are dropped as it goes writes into memory already mapped (the system allocator
 //! hands large freed blocks back to the kernel, which faults them in again page by page).
 //!
-//! The pool and the shelves are shared by every thread of the process and bounded: at most
-//! [`POOL_BYTES`] of read buffers and [`OUTPUT_BYTES`] per output type, each shelf at most
-//! [`MAX_BUFFERS`] buffers of at most [`MAX_POOLED`] bytes; a buffer given back to a full
-//! shelf frees its oldest ones, and [`release_buffers`] frees them all. A read buffer's
-//! length is the part of it that is initialized: whoever takes it may use that much without
-//! writing it first.
+//! Read buffers are kept first by the thread that gives them back, on a shelf of its own
+//! whose lock no other thread takes (but [`release_buffers`]): a worker decoding row group
+//! after row group takes back the ranges and pages it let go without meeting the others. What
+//! a thread's shelf has no room for, and what it does not have, go to and come from the
+//! process's shelf. The output shelves are the process's: arrays are dropped by whoever
+//! consumes them, and their buffers made into the next batches by the workers.
+//!
+//! Every shelf is bounded: at most [`POOL_BYTES`] of read buffers on the process's shelf and
+//! [`THREAD_BYTES`] on each thread's, and [`OUTPUT_BYTES`] per output type, each shelf at
+//! most [`MAX_BUFFERS`] buffers of at most [`MAX_POOLED`] bytes; a buffer given back to a full
+//! shelf frees its oldest ones (a thread's moves them to the process's), and
+//! [`release_buffers`] frees them all. A read buffer's length is the part of it that is
+//! initialized: whoever takes it may use that much without writing it first.
 
 use std::ops::Range;
 use std::ptr::NonNull;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use arrow_buffer::alloc::Allocation;
 use arrow_buffer::{ArrowNativeType, Buffer};
@@ -29,6 +36,8 @@ use crate::encoding::plain::Int96;
 
 /// Bytes the read buffers kept take at most.
 pub(crate) const POOL_BYTES: usize = 64 << 20;
+/// Bytes the read buffers kept by one thread take at most (on top of [`POOL_BYTES`]).
+pub(crate) const THREAD_BYTES: usize = 32 << 20;
 /// Bytes the output buffers of each type kept take at most.
 pub(crate) const OUTPUT_BYTES: usize = 64 << 20;
 /// The largest buffer kept: a whole column of a few million values read as one array (the
@@ -74,9 +83,18 @@ impl<T> Shelf<T> {
     /// Keeps `buffer` (unless it is empty or too large), freeing the oldest buffers kept
     /// as far as it needs room.
     fn give(&mut self, buffer: Vec<T>) {
+        self.give_evicting(buffer, drop);
+    }
+
+    /// Keeps `buffer` like [`Shelf::give`], handing `evicted` the buffers it makes room by
+    /// letting go of (and `buffer` itself when it is too large for this shelf).
+    fn give_evicting(&mut self, buffer: Vec<T>, mut evicted: impl FnMut(Vec<T>)) {
         let size = bytes_of(&buffer);
-        if size == 0 || size > MAX_POOLED.min(self.limit) {
+        if size == 0 {
             return;
+        }
+        if size > MAX_POOLED.min(self.limit) {
+            return evicted(buffer);
         }
         let mut evict = 0;
         let mut bytes = self.bytes;
@@ -84,7 +102,7 @@ impl<T> Shelf<T> {
             bytes -= self.buffers.get(evict).map_or(0, bytes_of);
             evict += 1;
         }
-        self.buffers.drain(..evict);
+        self.buffers.drain(..evict).for_each(&mut evicted);
         self.bytes = bytes + size;
         self.buffers.push(buffer);
     }
@@ -108,10 +126,44 @@ fn lock<T>(shelf: &'static Mutex<Shelf<T>>) -> MutexGuard<'static, Shelf<T>> {
 
 static READS: Mutex<Shelf<u8>> = Mutex::new(Shelf::new(POOL_BYTES));
 
+/// A thread's own shelf of read buffers: locked by its thread, and by [`release_buffers`].
+type ThreadShelf = Arc<Mutex<Shelf<u8>>>;
+
+/// The threads' shelves, for [`release_buffers`] (a thread's goes with it).
+static THREADS: Mutex<Vec<Weak<Mutex<Shelf<u8>>>>> = Mutex::new(Vec::new());
+
+thread_local! {
+    static OWN: ThreadShelf = {
+        let shelf = Arc::new(Mutex::new(Shelf::new(THREAD_BYTES)));
+        let mut threads = THREADS.lock().unwrap_or_else(|p| p.into_inner());
+        threads.retain(|t| t.strong_count() > 0);
+        threads.push(Arc::downgrade(&shelf));
+        shelf
+    };
+}
+
+/// `f` on this thread's shelf; `None` while the thread is being torn down.
+fn own<R>(f: impl FnOnce(&mut Shelf<u8>) -> R) -> Option<R> {
+    OWN.try_with(|shelf| f(&mut shelf.lock().unwrap_or_else(|p| p.into_inner())))
+        .ok()
+}
+
+/// Frees the read buffers every thread's shelf keeps.
+fn clear_threads() {
+    let threads = THREADS.lock().unwrap_or_else(|p| p.into_inner());
+    for shelf in threads.iter().filter_map(Weak::upgrade) {
+        shelf.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+}
+
 /// A buffer from the pool of at least `n` bytes and, so that a small read does not hold on
-/// to a large buffer, at most 4 times that (or [`SMALL`] bytes).
+/// to a large buffer, at most 4 times that (or [`SMALL`] bytes): this thread's, else the
+/// process's.
 pub(crate) fn take(n: usize) -> Option<Vec<u8>> {
-    lock(&READS).take(n..n.saturating_mul(4).max(SMALL) + 1)
+    let caps = n..n.saturating_mul(4).max(SMALL) + 1;
+    own(|shelf| shelf.take(caps.clone()))
+        .flatten()
+        .or_else(|| lock(&READS).take(caps))
 }
 
 /// A buffer of at least `n` bytes for a page to be decompressed into: from the pool, else
@@ -124,7 +176,14 @@ pub(crate) fn take_page(n: usize) -> Option<Vec<u8>> {
 /// Gives `buffer` back for a later read (its length: the bytes initialized), or frees it
 /// when it is empty or too large.
 pub(crate) fn give(buffer: Vec<u8>) {
-    lock(&READS).give(buffer);
+    // What this thread's shelf lets go of goes to the process's (a thread being torn down
+    // frees `buffer`).
+    let mut spill = Vec::new();
+    own(|shelf| shelf.give_evicting(buffer, |b| spill.push(b)));
+    if !spill.is_empty() {
+        let mut reads = lock(&READS);
+        spill.into_iter().for_each(|b| reads.give(b));
+    }
 }
 
 /// The first `len` bytes of `buffer` as [`Bytes`], the buffer given back to the pool when the
@@ -170,10 +229,12 @@ macro_rules! recycled {
 
         /// Frees the buffers parq keeps for its next reads: the file ranges and pages read,
         /// and the buffers of the arrays handed out and dropped since (at most
-        /// 64 MiB of reads and pages, and 64 MiB per output type). Reads after it allocate
+        /// 64 MiB of reads and pages, 32 MiB more per thread that read, and 64 MiB per
+        /// output type), every thread's. Reads after it allocate
         /// afresh, then keep buffers again.
         pub fn release_buffers() {
             lock(&READS).clear();
+            clear_threads();
             $(lock(&$shelf).clear();)*
         }
     };
@@ -303,6 +364,33 @@ mod tests {
         // Too small to keep: moved into the buffer, freed with it.
         let small = buffer(vec![1i64; 10]);
         assert_eq!(small.typed_data::<i64>(), &[1; 10]);
+    }
+
+    #[test]
+    fn a_thread_takes_back_its_own_read_buffers_and_spills_the_rest_to_the_process() {
+        // Capacities no other test's read asks for (the process's shelf is shared).
+        let n = 3_333_331;
+        let mine = Vec::<u8>::with_capacity(n);
+        let at = mine.as_ptr();
+        give(mine);
+        assert!(lock(&READS).buffers.iter().all(|b| b.as_ptr() != at));
+        // Another thread does not see it.
+        let addr = at as usize;
+        std::thread::spawn(move || assert!(take(n).is_none_or(|b| b.as_ptr() as usize != addr)))
+            .join()
+            .unwrap();
+        let back = take(n).expect("this thread's buffer");
+        assert_eq!(back.as_ptr(), at);
+        // Too large for a thread's shelf: kept by the process's.
+        let large = Vec::<u8>::with_capacity(THREAD_BYTES + 4_321);
+        let at = large.as_ptr();
+        give(large);
+        assert!(lock(&READS).buffers.iter().any(|b| b.as_ptr() == at));
+        // `release_buffers` reaches every thread's shelf (the output shelves it clears too
+        // are left to the test above).
+        give(back);
+        clear_threads();
+        assert!(own(|s| s.buffers.is_empty()).unwrap());
     }
 
     #[test]
