@@ -25,6 +25,9 @@ pub(in crate::read) struct Current {
     /// The row group's rows.
     pub rows: u64,
     pub counts: Counts,
+    /// What pre-sizing may reserve for the chunk's values, all `max_records` of them.
+    pub hint: Hint,
+    pub max_records: usize,
 }
 
 /// The records of the chunk being read.

@@ -392,6 +392,17 @@ impl LeafReader {
     /// first `run` (at least `records`).
     fn fill(&mut self, records: usize, run: usize, then_skip: u64) -> Result<Fill> {
         let mut reserved = false;
+        if let Some(cur) = &self.current {
+            // The open chunk's part of the batch (its buffers may have gone with the last
+            // batch): reserved at once rather than grown page by page.
+            let want = records.saturating_sub(self.complete());
+            if want > 0 {
+                let want = want.min(cur.counts.records_left);
+                let hint = cur.hint.part(want, cur.max_records);
+                self.reserve(hint);
+                reserved = true;
+            }
+        }
         while self.complete() < records {
             if self.ahead > 0 {
                 return Err(crate::error::internal(format!(
@@ -455,19 +466,14 @@ impl LeafReader {
                 .map_err(|e| locate(e, row_group, leaf))?;
             pages.set_fetch(1);
         }
-        let mut hint = chunk_hint(chunk, meta.buf(), file_len);
+        let hint = chunk_hint(chunk, meta.buf(), file_len);
         if let Some((d, b)) = self.reuse.take() {
             pages = pages.with_decompressor(d).with_buffer(b);
         }
         self.compact();
         if !*reserved {
-            if want < max_records {
-                // Only what the batch's records need, in proportion to the chunk's records.
-                let part = |n: usize| (n as u128 * want as u128 / max_records as u128) as usize;
-                hint.bytes = part(hint.bytes);
-                hint.values = part(hint.values);
-            }
-            self.reserve(hint);
+            // Only what the batch's records need, in proportion to the chunk's records.
+            self.reserve(hint.part(want, max_records));
             *reserved = true;
         }
         self.chunk_marks.push((
@@ -483,6 +489,8 @@ impl LeafReader {
                 records_left: max_records,
                 records: 0,
             },
+            hint,
+            max_records,
         });
         Ok(())
     }

@@ -63,6 +63,22 @@ pub(crate) struct Hint {
     pub budget: usize,
 }
 
+impl Hint {
+    /// What `want` of the `of` records this hint is for need, in proportion (all of it for
+    /// `want` at or above `of`).
+    pub(crate) fn part(self, want: usize, of: usize) -> Hint {
+        if want >= of {
+            return self;
+        }
+        let part = |n: usize| (n as u128 * want as u128 / of as u128) as usize;
+        Hint {
+            values: part(self.values),
+            bytes: part(self.bytes),
+            budget: self.budget,
+        }
+    }
+}
+
 impl Storage {
     pub(in crate::read) fn for_spec(spec: &ColumnSpec) -> Result<Storage> {
         use DataType as D;
