@@ -38,6 +38,15 @@ pub(in crate::read) struct Counts {
     pub records: usize,
 }
 
+impl Current {
+    /// What pre-sizing may reserve for the next `want` records of the chunk (`None` for
+    /// none), so that a batch's buffers are reserved at once rather than grown page by page.
+    pub(in crate::read) fn hint_for(&self, want: usize) -> Option<Hint> {
+        let want = want.min(self.counts.records_left);
+        (want > 0).then(|| self.hint.part(want, self.max_records))
+    }
+}
+
 impl Counts {
     /// Counts the `rows` records of a page skipped whole.
     pub(in crate::read) fn skipped(&mut self, rows: u64) {

@@ -391,18 +391,11 @@ impl LeafReader {
     /// until the next page's bytes are needed; `then_skip` records are skipped after the
     /// first `run` (at least `records`).
     fn fill(&mut self, records: usize, run: usize, then_skip: u64) -> Result<Fill> {
-        let mut reserved = false;
-        if let Some(cur) = &self.current {
-            // The open chunk's part of the batch (its buffers may have gone with the last
-            // batch): reserved at once rather than grown page by page.
-            let want = records.saturating_sub(self.complete());
-            if want > 0 {
-                let want = want.min(cur.counts.records_left);
-                let hint = cur.hint.part(want, cur.max_records);
-                self.reserve(hint);
-                reserved = true;
-            }
-        }
+        // The open chunk's part of the batch (its buffers may have gone with the last one).
+        let want = records.saturating_sub(self.complete());
+        let hint = self.current.as_ref().and_then(|c| c.hint_for(want));
+        let mut reserved = hint.is_some();
+        hint.into_iter().for_each(|h| self.reserve(h));
         while self.complete() < records {
             if self.ahead > 0 {
                 return Err(crate::error::internal(format!(
