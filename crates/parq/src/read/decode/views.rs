@@ -146,11 +146,7 @@ impl ViewBytes {
     /// Room for `slots` views in all (recycled memory first), or an error if they cannot be
     /// allocated.
     pub(in crate::read) fn try_room(&mut self, slots: usize) -> Result<()> {
-        if self.views.is_empty() && self.views.capacity() < slots {
-            if let Some(recycled) = pool::take_vec(slots) {
-                self.views = recycled;
-            }
-        }
+        pool::recycle_into(&mut self.views, slots);
         let more = slots.saturating_sub(self.views.len());
         try_reserve(SLOTS, &mut self.views, more)
     }
@@ -352,10 +348,7 @@ impl ViewBytes {
                 .map(<[u128]>::to_vec)
                 .unwrap_or_default()
         };
-        let mut head = ViewBytes::new(self.utf8);
-        head.views = views;
-        head.buffers = self.buffers.clone();
-        head.utf8_checked = self.utf8_checked;
+        let head = self.head(views);
         if all {
             self.buffers.truncate(1);
             self.utf8_checked = self.utf8;
@@ -372,6 +365,11 @@ impl ViewBytes {
         rest.extend_from_slice(self.views.get(n..).unwrap_or_default());
         let mut views = std::mem::replace(&mut self.views, rest);
         views.truncate(n);
+        self.head(views)
+    }
+
+    /// `views` taken from these as values of their own, with the buffers they may name.
+    fn head(&self, views: Vec<u128>) -> Self {
         let mut head = ViewBytes::new(self.utf8);
         head.views = views;
         head.buffers = self.buffers.clone();

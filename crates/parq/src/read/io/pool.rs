@@ -265,12 +265,18 @@ pub(crate) fn take_vec<T: Recycled>(n: usize) -> Option<Vec<T>> {
 /// writes into memory already mapped. A vector that holds values grows as vectors do (the
 /// system allocator moves a large one by remapping its pages, not by copying them).
 pub(crate) fn reserve<T: Recycled>(v: &mut Vec<T>, n: usize) {
+    recycle_into(v, n);
+    v.reserve(n);
+}
+
+/// Swaps an empty `v` short of room for `n` values for a recycled vector with that room,
+/// if one fits (the caller then reserves as it must).
+pub(crate) fn recycle_into<T: Recycled>(v: &mut Vec<T>, n: usize) {
     if v.is_empty() && v.capacity() < n {
         if let Some(recycled) = take_vec(n) {
             *v = recycled;
         }
     }
-    v.reserve(n);
 }
 
 /// An empty vector with room for `n` values: [`take_vec`]'s, or a new one.
