@@ -19,8 +19,8 @@ use arrow_schema::{DataType, Field, TimeUnit};
 use parq::format::footer::DecodeOptions;
 use parq::format::metadata::FileMetaData;
 use parq::schema::{
-    arrow_schema, column_statistics, decode_arrow_schema, ArrowSchemaOptions, EmbeddedSchema,
-    FieldNode, StatValue,
+    arrow_schema, column_statistics, decode_arrow_schema, embedded::decode_arrow_schema_fields,
+    ArrowSchemaOptions, EmbeddedSchema, FieldNode, StatValue,
 };
 use serde_json::{json, Value};
 
@@ -691,6 +691,9 @@ fn decoding_garbage_never_panics() {
     let bytes = b64.decode(value).expect("base64");
     for n in 0..bytes.len() {
         let _ = decode_arrow_schema(&b64.encode(&bytes[..n]));
+        for some in [&[0usize][..], &[1], &[0, 2]] {
+            let _ = decode_arrow_schema_fields(b64.encode(&bytes[..n]).as_bytes(), Some(some));
+        }
     }
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     for _ in 0..2000 {
@@ -703,6 +706,9 @@ fn decoding_garbage_never_panics() {
             b[i] ^= (state >> 32) as u8 | 1;
         }
         let _ = decode_arrow_schema(&b64.encode(&b));
+        for some in [&[0usize][..], &[1], &[0, 2]] {
+            let _ = decode_arrow_schema_fields(b64.encode(&b).as_bytes(), Some(some));
+        }
     }
     for bad in [
         "",
@@ -715,6 +721,52 @@ fn decoding_garbage_never_panics() {
     ] {
         assert!(decode_arrow_schema(bad).is_err(), "{bad:?}");
     }
+}
+
+/// Some fields of an `ARROW:schema` decoded alone are the same fields of the whole schema
+/// (whose decoding the tests above check against pyarrow), with the same metadata, for every
+/// corpus and generated file that has one; a position past the last field is an error.
+#[test]
+fn some_fields_decode_as_in_the_whole_schema() {
+    let mut checked = 0;
+    for path in corpus().iter().chain(generated()) {
+        let Some(meta) = read_meta(path) else {
+            continue;
+        };
+        let kv = parq::schema::key_value_metadata(&meta);
+        let Some((_, value)) = kv.iter().find(|(k, _)| k == "ARROW:schema") else {
+            continue;
+        };
+        let Ok(whole) = decode_arrow_schema(value) else {
+            assert!(
+                decode_arrow_schema_fields(value.as_bytes(), Some(&[0])).is_err()
+                    || value.contains('\u{fffd}'),
+                "{}: a field of a schema that does not decode",
+                path.display()
+            );
+            continue;
+        };
+        let n = whole.fields().len();
+        let mut projections: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+        projections.push((0..n).step_by(2).collect());
+        projections.push((0..n).rev().collect());
+        projections.push(Vec::new());
+        for p in &projections {
+            let some = decode_arrow_schema_fields(value.as_bytes(), Some(p))
+                .unwrap_or_else(|e| panic!("{}: fields {p:?}: {e}", path.display()));
+            let expected: Vec<&Field> = p.iter().map(|&i| whole.field(i)).collect();
+            let got: Vec<&Field> = some.fields().iter().map(|f| f.as_ref()).collect();
+            assert_eq!(got, expected, "{}: fields {p:?}", path.display());
+            assert_eq!(some.metadata(), whole.metadata(), "{}", path.display());
+        }
+        assert!(
+            decode_arrow_schema_fields(value.as_bytes(), Some(&[n])).is_err(),
+            "{}",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} files with an ARROW:schema");
 }
 
 #[test]

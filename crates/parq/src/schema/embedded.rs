@@ -32,10 +32,23 @@ pub const ARROW_SCHEMA_KEY: &str = "ARROW:schema";
 /// Decodes the value of an `ARROW:schema` key: base64, then an Arrow IPC schema message.
 /// Errors are described in words; a malformed value never panics.
 pub fn decode_arrow_schema(value: &str) -> Result<ArrowSchema, String> {
+    decode_arrow_schema_fields(value.as_bytes(), None)
+}
+
+/// [`decode_arrow_schema`] of the top-level fields at the positions `fields` (in that
+/// order; all of them with `None`). Only those fields are verified and converted
+/// ([`super::ipc_select`]).
+pub fn decode_arrow_schema_fields(
+    value: &[u8],
+    fields: Option<&[usize]>,
+) -> Result<ArrowSchema, String> {
     let engine = base64::engine::general_purpose::STANDARD;
     let bytes = engine
-        .decode(value.trim().as_bytes())
+        .decode(value.trim_ascii())
         .map_err(|e| format!("invalid base64: {e}"))?;
+    if let Some(fields) = fields {
+        return super::ipc_select::schema_fields_from_ipc(&bytes, fields);
+    }
     match schema_from_ipc(&bytes) {
         // Some writers (nanoparquet) leave the Schema's `features` vector unaligned, which
         // Arrow C++ accepts and arrow-ipc's verifier refuses: without the field (it only

@@ -5,6 +5,7 @@
 //!   Arrow type;
 //! - [`tree`]: groups, lists, maps and repeated fields;
 //! - [`embedded`]: the `ARROW:schema` key-value that restores what Parquet cannot express;
+//!   [`ipc_select`] decodes only some of its fields, for a read of some columns;
 //! - [`geo`]: GEOMETRY / GEOGRAPHY as the `geoarrow.wkb` extension type;
 //! - [`stats`]: typed min/max statistics.
 //!
@@ -49,6 +50,7 @@
 pub mod annotation;
 pub mod embedded;
 pub mod geo;
+pub mod ipc_select;
 pub mod stats;
 pub mod tree;
 
@@ -110,41 +112,103 @@ pub struct SchemaConversion {
 /// The key-value metadata of `meta` as (key, value) strings (lossy UTF-8; a missing value is
 /// empty).
 pub fn key_value_metadata(meta: &FileMetaData) -> Vec<(String, String)> {
+    raw_key_values(meta)
+        .map(|(k, v)| (lossy(k), lossy(v)))
+        .collect()
+}
+
+/// The key-value pairs of `meta` as bytes (a missing value is empty).
+fn raw_key_values(meta: &FileMetaData) -> impl Iterator<Item = (&[u8], &[u8])> {
     meta.key_value_metadata
         .as_deref()
         .unwrap_or(&[])
         .iter()
         .map(|kv| {
             (
-                String::from_utf8_lossy(meta.bytes(kv.key)).into_owned(),
-                kv.value
-                    .map(|v| String::from_utf8_lossy(meta.bytes(v)).into_owned())
-                    .unwrap_or_default(),
+                meta.bytes(kv.key),
+                kv.value.map(|v| meta.bytes(v)).unwrap_or(&[]),
             )
         })
-        .collect()
+}
+
+fn lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
 }
 
 /// What a file's key-value metadata gives its Arrow schema, decoded once per file: the
 /// pairs as strings and the embedded `ARROW:schema` (decoded, or why it could not be).
 #[derive(Debug, Clone)]
 pub struct FileKeyValues {
+    /// The pairs other than the first `ARROW:schema`.
     pairs: Vec<(String, String)>,
-    embedded: Option<std::result::Result<ArrowSchema, String>>,
+    embedded: Option<Embedded>,
+}
+
+/// A file's `ARROW:schema`: its value as written, and its fields decoded (those at the
+/// positions `projection` names, or all of them).
+#[derive(Debug, Clone)]
+struct Embedded {
+    value: Vec<u8>,
+    projection: Option<Vec<usize>>,
+    decoded: std::result::Result<ArrowSchema, String>,
 }
 
 impl FileKeyValues {
-    /// The key-value metadata of `meta`, its `ARROW:schema` decoded.
+    /// The key-value metadata of `meta`, its `ARROW:schema` decoded (only the fields of
+    /// `meta`'s projection, when it has one).
     pub fn of(meta: &FileMetaData) -> FileKeyValues {
-        Self::from_pairs(key_value_metadata(meta))
+        let mut pairs = Vec::new();
+        let mut embedded = None;
+        for (k, v) in raw_key_values(meta) {
+            if embedded.is_none() && k == ARROW_SCHEMA_KEY.as_bytes() {
+                embedded = Some(Embedded::decode(v.to_vec(), meta.projection.clone()));
+            } else {
+                pairs.push((lossy(k), lossy(v)));
+            }
+        }
+        FileKeyValues { pairs, embedded }
     }
 
-    fn from_pairs(pairs: Vec<(String, String)>) -> FileKeyValues {
+    fn from_pairs(mut pairs: Vec<(String, String)>) -> FileKeyValues {
         let embedded = pairs
             .iter()
-            .find(|(k, _)| k == ARROW_SCHEMA_KEY)
-            .map(|(_, v)| decode_arrow_schema(v));
+            .position(|(k, _)| k == ARROW_SCHEMA_KEY)
+            .map(|i| Embedded::decode(pairs.remove(i).1.into_bytes(), None));
         FileKeyValues { pairs, embedded }
+    }
+
+    /// Every pair, the `ARROW:schema` included (later pairs of a key win).
+    fn all_metadata(&self) -> HashMap<String, String> {
+        let first = self
+            .embedded
+            .as_ref()
+            .map(|e| (ARROW_SCHEMA_KEY.to_string(), lossy(&e.value)));
+        first
+            .into_iter()
+            .chain(self.pairs.iter().cloned())
+            .collect()
+    }
+}
+
+impl Embedded {
+    fn decode(value: Vec<u8>, projection: Option<Vec<usize>>) -> Embedded {
+        let decoded = embedded::decode_arrow_schema_fields(&value, projection.as_deref());
+        Embedded {
+            value,
+            projection,
+            decoded,
+        }
+    }
+
+    /// The fields at the positions `projection` names (all without one).
+    fn fields_at(&self, projection: Option<&[usize]>) -> std::result::Result<ArrowSchema, String> {
+        if self.projection.as_deref() == projection {
+            return self.decoded.clone();
+        }
+        match (&self.projection, projection) {
+            (None, Some(p)) => self.decoded.clone().and_then(|o| project(o, Some(p))),
+            _ => embedded::decode_arrow_schema_fields(&self.value, projection),
+        }
     }
 }
 
@@ -185,17 +249,16 @@ fn convert(
     opts: &ArrowSchemaOptions,
 ) -> Result<SchemaConversion> {
     let mut fields = tree::convert(schema, opts.int96_unit)?;
-    let all_metadata: HashMap<String, String> = key_values.pairs.iter().cloned().collect();
     let embedded_value = key_values
         .embedded
         .as_ref()
         .filter(|_| opts.use_embedded_schema);
     let (metadata, embedded) = match embedded_value {
-        None => (all_metadata, EmbeddedSchema::Absent),
-        Some(value) => match value.clone().and_then(|o| project(o, projection)) {
-            Err(reason) => (all_metadata, EmbeddedSchema::Ignored(reason)),
+        None => (key_values.all_metadata(), EmbeddedSchema::Absent),
+        Some(value) => match value.fields_at(projection) {
+            Err(reason) => (key_values.all_metadata(), EmbeddedSchema::Ignored(reason)),
             Ok(origin) if origin.fields().len() != fields.len() => (
-                all_metadata,
+                key_values.all_metadata(),
                 EmbeddedSchema::Ignored(format!(
                     "it has {} top-level fields, the Parquet schema {}",
                     origin.fields().len(),
