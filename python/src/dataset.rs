@@ -4,15 +4,15 @@
 use std::sync::Arc;
 
 use arrow_array::RecordBatchReader;
-use arrow_pyarrow::{FromPyArrow, IntoPyArrow, Table, ToPyArrow};
+use arrow_pyarrow::{FromPyArrow, IntoPyArrow, ToPyArrow};
 use arrow_schema::Schema;
 use parq::dataset::{Dataset, DatasetOptions, DatasetScan, DatasetSource, Partitioning};
 use parq::read::StringType;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::error;
 use crate::metadata::FileMetaData;
-use crate::{arrow, error};
 
 /// A dataset opened for reading: its files listed and their footers read once.
 #[pyclass(module = "parq", name = "_Dataset")]
@@ -136,8 +136,7 @@ impl PyDataset {
         let scan = self.scan(columns, filter.as_deref(), use_threads, row_groups)?;
         let schema = scan.schema().map_err(error)?;
         let batches = py.detach(|| scan.read_all()).map_err(error)?;
-        let table = Table::try_new(batches, schema).map_err(|e| error(arrow(e)))?;
-        table.into_pyarrow(py)
+        crate::table_of(py, batches, schema)
     }
 
     /// The same, as a `pyarrow.RecordBatchReader` that reads as it is consumed.

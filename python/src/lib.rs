@@ -10,10 +10,10 @@ mod source;
 mod variant;
 mod write;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use arrow_array::{RecordBatch, RecordBatchReader};
-use arrow_pyarrow::{IntoPyArrow, Table, ToPyArrow};
+use arrow_pyarrow::{IntoPyArrow, ToPyArrow};
 use arrow_schema::ArrowError;
 use parq::format::footer::{DecodeOptions, StatisticsPolicy};
 use parq::read::{ParquetReader, RecordBatches, StringType};
@@ -21,7 +21,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyFileNotFoundError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
 
-use source::{open, open_columns};
+use source::{open, open_columns, open_lazy, Opened};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -127,8 +127,21 @@ fn with_strings(reader: ParquetReader, string_view: bool) -> ParquetReader {
 fn read_all<'py>(py: Python<'py>, reader: &ParquetReader) -> PyResult<Bound<'py, PyAny>> {
     let schema = reader.schema().map_err(error)?;
     let batches = py.detach(|| reader.read_all()).map_err(error)?;
-    let table = Table::try_new(batches, schema).map_err(|e| error(arrow(e)))?;
-    table.into_pyarrow(py)
+    table_of(py, batches, schema)
+}
+
+/// `batches` of `schema` as a `pyarrow.Table`: passed through one Arrow C stream, whose
+/// schema pyarrow imports once (a batch at a time, it would import it for every batch).
+pub(crate) fn table_of<'py>(
+    py: Python<'py>,
+    batches: Vec<RecordBatch>,
+    schema: arrow_schema::SchemaRef,
+) -> PyResult<Bound<'py, PyAny>> {
+    let stream = arrow_array::RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
+    let stream: Box<dyn RecordBatchReader + Send> = Box::new(stream);
+    stream
+        .into_pyarrow(py)?
+        .call_method0(pyo3::intern!(py, "read_all"))
 }
 
 /// An Arrow error as parq's, kept as its source.
@@ -199,17 +212,65 @@ impl RecordBatchReader for Batches {
     }
 }
 
-/// A Parquet file opened for reading: its footer is read once, its row groups and columns
-/// read on demand. With `memory_map=True` a path is read through a memory mapping (see
-/// `read_table`: the file must not change while it is read).
+/// A Parquet file opened for reading: its footer is read once and opened lazily (a read of
+/// some columns decodes only their part of it; the whole footer is decoded when something
+/// needs all of it), its row groups and columns read on demand. With `memory_map=True` a
+/// path is read through a memory mapping (see `read_table`: the file must not change while
+/// it is read).
 #[pyclass(module = "parq")]
 struct ParquetFile {
-    reader: ParquetReader,
+    /// The file's source and lazily opened footer, unless it was read whole when opened.
+    lazy: Option<(Arc<dyn parq::read::RangeRead>, parq::read::OpenedFooter)>,
+    /// The whole-footer reader: made when the file is opened if its footer was read whole,
+    /// else on first need.
+    whole: OnceLock<ParquetReader>,
+    string_view: bool,
     /// Read through a Python file-like object, which only the thread holding the GIL reads.
     file_like: bool,
 }
 
 impl ParquetFile {
+    /// The reader of the whole footer (decoded once, the GIL released).
+    fn whole(&self, py: Python<'_>) -> PyResult<&ParquetReader> {
+        if let Some(r) = self.whole.get() {
+            return Ok(r);
+        }
+        let Some((source, footer)) = &self.lazy else {
+            return Err(PyValueError::new_err("the file's footer was not read"));
+        };
+        let meta = py
+            .detach(|| footer.whole(&DecodeOptions::default()))
+            .map_err(error)?;
+        let reader = ParquetReader::from_metadata(source.clone(), Arc::new(meta));
+        Ok(self
+            .whole
+            .get_or_init(|| with_strings(reader, self.string_view)))
+    }
+
+    /// A reader for `columns` (and the columns `filter` names): of their part of the footer
+    /// only while the whole footer has not been decoded.
+    fn reader_for(
+        &self,
+        py: Python<'_>,
+        columns: Option<&[String]>,
+        filter: Option<&str>,
+    ) -> PyResult<ParquetReader> {
+        match (&self.lazy, columns, self.whole.get()) {
+            (Some((source, footer)), Some(c), None) => {
+                let mut needed = c.to_vec();
+                if let Some(f) = filter {
+                    let p = parq::read::parse_filter(f).map_err(error)?;
+                    needed.extend(p.columns().iter().map(|c| c.to_string()));
+                }
+                let reader = py
+                    .detach(|| ParquetReader::from_footer_columns(source.clone(), footer, &needed))
+                    .map_err(error)?;
+                Ok(with_strings(reader, self.string_view))
+            }
+            _ => Ok(self.whole(py)?.clone()),
+        }
+    }
+
     /// The chosen columns and row groups read whole, as a `pyarrow.Table`.
     fn read_chosen<'py>(
         &self,
@@ -219,14 +280,8 @@ impl ParquetFile {
         filter: Option<&str>,
         use_threads: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let r = configure(
-            self.reader.clone(),
-            columns,
-            row_groups,
-            filter,
-            use_threads,
-            None,
-        )?;
+        let reader = self.reader_for(py, columns.as_deref(), filter)?;
+        let r = configure(reader, columns, row_groups, filter, use_threads, None)?;
         read_all(py, &r)
     }
 }
@@ -243,28 +298,53 @@ impl ParquetFile {
         memory_map: bool,
     ) -> PyResult<Self> {
         let keys = decryption_properties.as_ref().map(|k| &k.inner);
-        let (reader, file_like) = open(py, source, keys, memory_map)?;
-        let reader = with_strings(reader, string_view);
-        Ok(ParquetFile { reader, file_like })
+        let (opened, file_like) = open_lazy(py, source, keys, memory_map)?;
+        let whole = OnceLock::new();
+        let lazy = match opened {
+            Opened::Lazy { source, footer } => Some((source, *footer)),
+            Opened::Whole(reader) => {
+                let _ = whole.set(with_strings(*reader, string_view));
+                None
+            }
+        };
+        Ok(ParquetFile {
+            lazy,
+            whole,
+            string_view,
+            file_like,
+        })
     }
 
     /// The file's metadata (footer).
     #[getter]
-    fn metadata(&self) -> metadata::FileMetaData {
-        metadata::FileMetaData::new(Arc::new(self.reader.metadata().clone()))
+    fn metadata(&self, py: Python<'_>) -> PyResult<metadata::FileMetaData> {
+        let meta = self.whole(py)?.metadata().clone();
+        Ok(metadata::FileMetaData::new(Arc::new(meta)))
     }
 
     /// The Arrow schema of the file's columns.
     #[getter]
     fn schema_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let schema = self.reader.schema().map_err(error)?;
+        let schema = match (&self.lazy, self.whole.get()) {
+            // The schema and key-value metadata alone make it.
+            (Some((source, footer)), None) => {
+                let top =
+                    ParquetReader::from_metadata(source.clone(), Arc::new(footer.file().clone()));
+                with_strings(top, self.string_view).schema()
+            }
+            _ => self.whole(py)?.schema(),
+        }
+        .map_err(error)?;
         schema.as_ref().to_pyarrow(py)
     }
 
     /// The number of row groups.
     #[getter]
-    fn num_row_groups(&self) -> usize {
-        self.reader.metadata().row_groups().len()
+    fn num_row_groups(&self, py: Python<'_>) -> PyResult<usize> {
+        match &self.lazy {
+            Some((_, footer)) => Ok(footer.num_row_groups()),
+            None => Ok(self.whole(py)?.metadata().row_groups().len()),
+        }
     }
 
     /// Reads the chosen columns (default all) of the whole file.
@@ -317,8 +397,9 @@ impl ParquetFile {
     ) -> PyResult<Bound<'py, PyAny>> {
         // A file-like object's reads take the GIL, which the consumer of the batches may
         // hold while it waits: no reader threads then.
+        let reader = self.reader_for(py, columns.as_deref(), filter.as_deref())?;
         let r = configure(
-            self.reader.clone(),
+            reader,
             columns,
             row_groups,
             filter.as_deref(),
@@ -331,14 +412,20 @@ impl ParquetFile {
         reader.into_pyarrow(py)
     }
 
-    fn __repr__(&self) -> String {
-        let m = self.reader.metadata();
-        format!(
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let (m, row_groups) = match &self.lazy {
+            Some((_, footer)) => (footer.file(), footer.num_row_groups()),
+            None => {
+                let m = self.whole(py)?.metadata();
+                (m, m.row_groups().len())
+            }
+        };
+        Ok(format!(
             "<parq.ParquetFile: {} rows, {} row groups, {} columns>",
             m.num_rows(),
-            m.row_groups().len(),
+            row_groups,
             m.schema().leaves().len()
-        )
+        ))
     }
 }
 

@@ -14,7 +14,7 @@ use parq::format::footer::{
 };
 use parq::format::metadata::FileMetaData;
 use parq::read::{read_footer as read_source_footer, RangeRead};
-use parq::read::{FileSource, MappedFile, ParquetReader};
+use parq::read::{FileSource, MappedFile, OpenedFooter, ParquetReader};
 use parq::{Error, ErrorKind};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -191,6 +191,50 @@ pub(crate) fn open(
     memory_map: bool,
 ) -> PyResult<(ParquetReader, bool)> {
     open_columns(py, source, None, keys, memory_map)
+}
+
+/// A file opened for a `ParquetFile`: its footer opened lazily (readers of some columns
+/// decode only theirs, the whole footer only when something needs it), or, for an encrypted
+/// file or one read with keys, read whole.
+pub(crate) enum Opened {
+    Lazy {
+        source: Arc<dyn RangeRead>,
+        footer: Box<OpenedFooter>,
+    },
+    Whole(Box<ParquetReader>),
+}
+
+/// [`open`] for a `ParquetFile`, its footer opened lazily where it can be; and whether its
+/// reads go through a Python file-like object.
+pub(crate) fn open_lazy(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    keys: Option<&Arc<FileDecryptionProperties>>,
+    memory_map: bool,
+) -> PyResult<(Opened, bool)> {
+    if keys.is_none() {
+        let (read, python) = match source_of(source, memory_map)? {
+            Source::Ranges { read, python, .. } => (read, python),
+            Source::Memory(data) => (Arc::new(data) as Arc<dyn RangeRead>, false),
+        };
+        // A footer that does not open lazily (an encrypted one, say) is read the usual way,
+        // which reports what is wrong with it.
+        if let Ok(footer) = py.detach(|| OpenedFooter::open(read.as_ref())) {
+            return Ok((
+                Opened::Lazy {
+                    source: read,
+                    footer: Box::new(footer),
+                },
+                python,
+            ));
+        }
+        let reader = py
+            .detach(|| ParquetReader::from_source_with(read, DecodeOptions::default()))
+            .map_err(error)?;
+        return Ok((Opened::Whole(Box::new(reader)), python));
+    }
+    let (reader, python) = open(py, source, keys, memory_map)?;
+    Ok((Opened::Whole(Box::new(reader)), python))
 }
 
 /// Decode options with `keys` (for the file at `path`, whose key material may lie beside

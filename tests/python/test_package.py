@@ -536,6 +536,25 @@ def test_reading_named_columns_of_a_wide_file_matches_pyarrow(tmp_path, writer):
     got = parq.read_table(str(path), columns=["c1", "c3", "ts"], filters="c1 > 100")
     want = pq.read_table(path, columns=["c1", "c3", "ts"], filters=[("c1", ">", 100)])
     assert got.equals(want)
+    # A ParquetFile opens its footer lazily: reads of named columns, row groups, batches and
+    # filters first, then what needs the whole footer, all as pyarrow gives them.
+    f, p = parq.ParquetFile(str(path)), pq.ParquetFile(path)
+    assert f.num_row_groups == p.num_row_groups == 3
+    assert f.schema_arrow.equals(p.schema_arrow, check_metadata=True)
+    assert repr(f) == f"<parq.ParquetFile: 300 rows, 3 row groups, {n + 3} columns>"
+    assert f.read(columns=names).equals(p.read(columns=names))
+    assert f.read_row_group(1, columns=["st", "c7"]).equals(p.read_row_group(1, columns=["st", "c7"]))
+    assert f.read_row_groups([2, 0], columns=["c5"]).equals(p.read_row_groups([2, 0], columns=["c5"]))
+    got = pa.Table.from_batches(list(f.iter_batches(batch_size=70, columns=["c4", "ts"], filter="c4 >= 400")))
+    assert got.equals(pq.read_table(path, columns=["c4", "ts"], filters=[("c4", ">=", 400)]))
+    assert f.read(columns=["c2"], filter="c1 < 50").equals(
+        pq.read_table(path, columns=["c2"], filters=[("c1", "<", 50)])
+    )
+    with pytest.raises(parq.ParquetError):
+        f.read(columns=["nope"])
+    assert f.metadata.num_columns == p.metadata.num_columns == n + 3
+    assert f.read(columns=names).equals(p.read(columns=names))
+    assert f.read().equals(p.read())
 
 
 def test_store_decimal_as_integer_as_pyarrow_writes_it(tmp_path):

@@ -43,6 +43,7 @@ pub use io::mapped::MappedFile;
 #[cfg(feature = "object_store")]
 pub use io::object_store::ObjectStoreSource;
 pub use io::pool::release_buffers;
+pub use io::projected::OpenedFooter;
 pub use io::source::{read_footer, AsyncRangeRead, FileSource, RangeRead};
 pub use options::{DictionaryColumns, InvalidUtf8, ReadOptions, StringType};
 pub use plan::fields::{ColumnSelection, ColumnSpec};

@@ -14,7 +14,7 @@ use crate::read::exec::builder::{reader_settings, ParquetDecoderBuilder};
 use crate::read::exec::decoder::ParquetDecoder;
 use crate::read::exec::parallel::RowGroupBatches;
 use crate::read::exec::stats::ReadStats;
-use crate::read::io::projected::read_footer_projected;
+use crate::read::io::projected::OpenedFooter;
 use crate::read::io::source::{read_footer, FileSource, RangeRead};
 use crate::Result;
 
@@ -182,17 +182,27 @@ impl ParquetReader {
                 };
                 read_footer(source.as_ref(), opts)?
             }
-            None => match read_footer_projected(source.as_ref(), &names)? {
-                Some(meta) => meta,
-                None => read_footer(source.as_ref(), opts)?,
-            },
+            None => {
+                let footer = OpenedFooter::open(source.as_ref())?;
+                return Self::from_footer_columns(source, &footer, columns);
+            }
         };
-        let len = source.file_len();
-        let reader = ParquetReader {
-            source,
-            builder: ParquetDecoderBuilder::new(Arc::new(meta), len),
+        Ok(Self::from_metadata(source, Arc::new(meta)).with_columns(names))
+    }
+
+    /// [`ParquetReader::from_source_columns`] with the footer of `source` opened before
+    /// (kept to open readers of other columns of the same file).
+    pub fn from_footer_columns<S: AsRef<str>>(
+        source: Arc<dyn RangeRead>,
+        footer: &OpenedFooter,
+        columns: &[S],
+    ) -> Result<Self> {
+        let names: Vec<&str> = columns.iter().map(AsRef::as_ref).collect();
+        let meta = match footer.project(&names)? {
+            Some(meta) => meta,
+            None => footer.whole(&DecodeOptions::default())?,
         };
-        Ok(reader.with_columns(names.iter().map(|s| s.to_string())))
+        Ok(Self::from_metadata(source, Arc::new(meta)).with_columns(names))
     }
 
     /// A reader of the file `source` reads, whose footer `meta` was read before (from a
