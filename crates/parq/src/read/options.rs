@@ -100,7 +100,9 @@ pub struct ReadOptions {
     /// for whole): about what a read holds of each chosen column. Default 4 MiB.
     pub fetch_bytes: u64,
     /// Byte ranges needed at the same time that lie closer than this are fetched as one
-    /// (the gap is read too). Default 64 KiB. Object stores coalesce their own way on top.
+    /// (the gap is read too). Default 8 KiB, pyarrow's hole size: a positional read costs
+    /// about what copying that many more bytes does. Object stores coalesce their own way on
+    /// top.
     pub coalesce_bytes: u64,
     /// Read the Bloom filters of a filter's `=` and `IN` columns (of the row groups their
     /// statistics leave) and skip the row groups whose filters rule every value out.
@@ -133,7 +135,7 @@ impl Default for ReadOptions {
             verify_crc: false,
             schema: ArrowSchemaOptions::default(),
             fetch_bytes: 4 << 20,
-            coalesce_bytes: 64 << 10,
+            coalesce_bytes: 8 << 10,
             bloom_filters: true,
             dictionary_filters: true,
             threads: 1,
