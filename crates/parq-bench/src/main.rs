@@ -48,6 +48,7 @@ mod scan_python;
 mod study;
 #[cfg(feature = "datafusion")]
 mod tpch;
+mod wide_read;
 mod worker;
 mod workload;
 
@@ -97,6 +98,9 @@ enum Command {
     /// Datasets from S3 (moto behind a latency proxy) and local disk, parq vs
     /// pyarrow.dataset / polars: time, requests and bytes (`python/bench_dataset.py`).
     Dataset(dataset_scan::DatasetArgs),
+    /// 100 named columns of a wide file read into Arrow (the footer grid's Float datasets and
+    /// parq's indexed copies), parq vs parquet 60.1, one thread.
+    WideRead(wide_read::WideReadArgs),
     /// TPC-H's 22 queries through DataFusion, parq's table provider vs DataFusion's own
     /// Parquet reader (feature `datafusion`).
     #[cfg(feature = "datafusion")]
@@ -150,6 +154,7 @@ fn main() -> ExitCode {
         Command::Crypto(args) => crypto::run(args, &root),
         Command::CodecFloor(args) => scan_floor::run(args),
         Command::Dataset(args) => dataset_scan::run(args, &root),
+        Command::WideRead(args) => wide_read::run(args, &root),
         #[cfg(feature = "datafusion")]
         Command::Tpch(args) => tpch::run(args, &root),
         Command::Report(args) => report(args),
