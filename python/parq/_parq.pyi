@@ -135,8 +135,9 @@ def kms_decryption_properties(
 ) -> FileDecryptionProperties: ...
 
 class ParquetFile:
-    """A Parquet file opened for reading: its footer read once, row groups and columns
-    read on demand."""
+    """A Parquet file opened for reading: its footer read once and opened lazily (a read of
+    some columns decodes only their part of it; ``metadata`` and a read of every column
+    decode it whole, once), row groups and columns read on demand."""
 
     def __init__(
         self,
