@@ -1,12 +1,14 @@
 """Reads 100 named columns of a wide file with parq, pyarrow and polars from Python; prints
-median times and parq's speedups.
+median times and parq's speedups; also ``ParquetFile(path).read(columns=names)`` of parq and
+pyarrow.
 
     python python/bench_wide.py [--columns N[,N]] [--rounds N] [--dir DIR]
 
 The files: N float32 columns of 20 row groups x 1,000 rows (the footer benchmark's shape),
 written once by parq (with its footer index) and by pyarrow (none) into DIR. Each read is
 ``parq.read_table(path, columns=names)``, ``pq.read_table(path, columns=names)`` and
-``pl.read_parquet(path, columns=names)``, 100 names spread over the schema, interleaved
+``pl.read_parquet(path, columns=names)`` (and ``ParquetFile(path).read(columns=names)`` of
+parq and pyarrow), 100 names spread over the schema, interleaved
 round by round, every result's shape checked. pyarrow and polars decode the whole footer
 (Thrift has no lengths: every reader walks every column's metadata); parq decodes the
 footer of the columns named, through the footer index where the file has one.
@@ -76,10 +78,15 @@ def main() -> None:
         "parq": lambda p, c: parq.read_table(p, columns=c),
         "pyarrow": lambda p, c: pq.read_table(p, columns=c),
         "polars": lambda p, c: pl.read_parquet(p, columns=c),
+        "parq file": lambda p, c: parq.ParquetFile(p).read(columns=c),
+        "pyarrow file": lambda p, c: pq.ParquetFile(p).read(columns=c),
     }
     print(f"Reading {SELECTED} named float32 columns ({ROW_GROUPS} row groups x {ROWS} rows), median ms of {args.rounds} interleaved rounds")
-    print("| columns | file by | parq | pyarrow | polars | parq vs pyarrow | parq vs polars | parq vs fastest peer |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "| columns | file by | parq | pyarrow | polars | parq vs pyarrow | parq vs polars | parq vs fastest peer "
+        "| parq ParquetFile | pyarrow ParquetFile | ParquetFile speedup |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for n in [int(x) for x in args.columns.split(",")]:
         paths = write_files(n, work)
         names = [f"col_{i}" for i in range(0, n, max(1, n // SELECTED))][:SELECTED]
@@ -98,7 +105,8 @@ def main() -> None:
             peer = min(m["pyarrow"], m["polars"])
             print(
                 f"| {n:,} | {by} | {m['parq']:.1f} | {m['pyarrow']:.1f} | {m['polars']:.1f} "
-                f"| {m['pyarrow'] / m['parq']:.1f}x | {m['polars'] / m['parq']:.1f}x | {peer / m['parq']:.1f}x |"
+                f"| {m['pyarrow'] / m['parq']:.1f}x | {m['polars'] / m['parq']:.1f}x | {peer / m['parq']:.1f}x "
+                f"| {m['parq file']:.1f} | {m['pyarrow file']:.1f} | {m['pyarrow file'] / m['parq file']:.1f}x |"
             )
 
 
