@@ -123,6 +123,17 @@ fn with_strings(reader: ParquetReader, string_view: bool) -> ParquetReader {
     }
 }
 
+/// The top-level columns a read of `columns` with `filter` (SQL) needs: those named, then
+/// the filter's.
+fn needed_columns(columns: &[String], filter: Option<&str>) -> PyResult<Vec<String>> {
+    let mut needed = columns.to_vec();
+    if let Some(f) = filter {
+        let p = parq::read::parse_filter(f).map_err(error)?;
+        needed.extend(p.columns().iter().map(|c| c.to_string()));
+    }
+    Ok(needed)
+}
+
 /// Reads everything `reader` chooses, the GIL released, as a `pyarrow.Table`.
 fn read_all<'py>(py: Python<'py>, reader: &ParquetReader) -> PyResult<Bound<'py, PyAny>> {
     let schema = reader.schema().map_err(error)?;
@@ -169,11 +180,7 @@ fn read_table<'py>(
     // With columns named, only their part of the footer is read (and those a filter names).
     let (reader, _) = match &columns {
         Some(c) => {
-            let mut needed = c.clone();
-            if let Some(f) = &filter {
-                let p = parq::read::parse_filter(f).map_err(error)?;
-                needed.extend(p.columns().iter().map(|c| c.to_string()));
-            }
+            let needed = needed_columns(c, filter.as_deref())?;
             open_columns(py, source, Some(&needed), keys, memory_map)?
         }
         None => open(py, source, keys, memory_map)?,
@@ -257,11 +264,7 @@ impl ParquetFile {
     ) -> PyResult<ParquetReader> {
         match (&self.lazy, columns, self.whole.get()) {
             (Some((source, footer)), Some(c), None) => {
-                let mut needed = c.to_vec();
-                if let Some(f) = filter {
-                    let p = parq::read::parse_filter(f).map_err(error)?;
-                    needed.extend(p.columns().iter().map(|c| c.to_string()));
-                }
+                let needed = needed_columns(c, filter)?;
                 let reader = py
                     .detach(|| ParquetReader::from_footer_columns(source.clone(), footer, &needed))
                     .map_err(error)?;

@@ -173,20 +173,16 @@ impl ParquetReader {
         opts: DecodeOptions,
     ) -> Result<Self> {
         let names: Vec<&str> = columns.iter().map(AsRef::as_ref).collect();
-        let meta = match &opts.decryption {
-            Some(keys) => {
-                let only = names.iter().map(|s| s.to_string()).collect();
-                let opts = DecodeOptions {
-                    decryption: Some(Arc::new(keys.as_ref().clone().only_columns(only))),
-                    ..opts
-                };
-                read_footer(source.as_ref(), opts)?
-            }
-            None => {
-                let footer = OpenedFooter::open(source.as_ref())?;
-                return Self::from_footer_columns(source, &footer, columns);
-            }
+        let Some(keys) = &opts.decryption else {
+            let footer = OpenedFooter::open(source.as_ref())?;
+            return Self::footer_columns_with(source, &footer, &names, &opts);
         };
+        let only = names.iter().map(|s| s.to_string()).collect();
+        let opts = DecodeOptions {
+            decryption: Some(Arc::new(keys.as_ref().clone().only_columns(only))),
+            ..opts
+        };
+        let meta = read_footer(source.as_ref(), opts)?;
         Ok(Self::from_metadata(source, Arc::new(meta)).with_columns(names))
     }
 
@@ -198,11 +194,22 @@ impl ParquetReader {
         columns: &[S],
     ) -> Result<Self> {
         let names: Vec<&str> = columns.iter().map(AsRef::as_ref).collect();
-        let meta = match footer.project(&names)? {
+        Self::footer_columns_with(source, footer, &names, &DecodeOptions::default())
+    }
+
+    /// A reader of `names` through `footer`; a name that is not a top-level column has the
+    /// whole footer decoded with `opts` (and is reported as usual).
+    fn footer_columns_with(
+        source: Arc<dyn RangeRead>,
+        footer: &OpenedFooter,
+        names: &[&str],
+        opts: &DecodeOptions,
+    ) -> Result<Self> {
+        let meta = match footer.project(names)? {
             Some(meta) => meta,
-            None => footer.whole(&DecodeOptions::default())?,
+            None => footer.whole(opts)?,
         };
-        Ok(Self::from_metadata(source, Arc::new(meta)).with_columns(names))
+        Ok(Self::from_metadata(source, Arc::new(meta)).with_columns(names.iter().copied()))
     }
 
     /// A reader of the file `source` reads, whose footer `meta` was read before (from a

@@ -78,11 +78,7 @@ fn schema_from_ipc(bytes: &[u8]) -> Result<ArrowSchema, String> {
 /// field (its vtable slot set to 0, "absent"); `None` if the message does not have the
 /// expected shape. The result is verified again by the caller.
 fn without_features(bytes: &[u8]) -> Option<Vec<u8>> {
-    let u32_at = |b: &[u8], at: usize| -> Option<u32> {
-        Some(u32::from_le_bytes(
-            b.get(at..at.checked_add(4)?)?.try_into().ok()?,
-        ))
-    };
+    use super::ipc_select::u32_at;
     let u16_at = |b: &[u8], at: usize| -> Option<usize> {
         Some(usize::from(u16::from_le_bytes(
             b.get(at..at.checked_add(2)?)?.try_into().ok()?,

@@ -51,7 +51,8 @@ fn message_bytes(bytes: &[u8]) -> Result<&[u8], String> {
     Ok(fb)
 }
 
-fn u32_at(b: &[u8], at: usize) -> Option<u32> {
+/// The little-endian u32 at `at` in `b`, if it is there.
+pub(super) fn u32_at(b: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes(
         b.get(at..at.checked_add(4)?)?.try_into().ok()?,
     ))
