@@ -78,30 +78,54 @@ fn hostile_and_real_world_files_exit_cleanly_under_a_memory_cap() {
     assert!(fuzzing >= 137, "{fuzzing} fuzz regressions");
     let out_dir = std::env::temp_dir().join(format!("parq-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir).expect("temp dir");
-    let out = out_dir.join("out.arrow");
-    let out = out.to_str().expect("path");
-    let mut failures = Vec::new();
-    let (mut runs, mut errors) = (0, 0);
-    for f in &files {
-        let f = f.to_str().expect("path");
-        for args in [
-            vec!["meta", "--json", f],
-            vec!["cat", "--format", "csv", f],
-            vec!["convert", f, out],
-        ] {
-            runs += 1;
-            let (code, stderr) = capped(&args);
-            match code {
-                Some(0) => {}
-                Some(1) if !stderr.contains("panicked") && !stderr.trim().is_empty() => errors += 1,
-                _ => failures.push(format!(
-                    "parq {}: exit {code:?}: {}",
-                    args.join(" "),
-                    stderr.chars().take(300).collect::<String>()
-                )),
-            }
-        }
-    }
+    // The runs are independent processes: one worker per core, each with its own output file.
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let results: Vec<(usize, usize, Vec<String>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let (files, out_dir) = (&files, &out_dir);
+                s.spawn(move || {
+                    let out = out_dir.join(format!("out-{w}.arrow"));
+                    let out = out.to_str().expect("path");
+                    let mut failures = Vec::new();
+                    let (mut runs, mut errors) = (0, 0);
+                    for f in files.iter().skip(w).step_by(workers) {
+                        let f = f.to_str().expect("path");
+                        for args in [
+                            vec!["meta", "--json", f],
+                            vec!["cat", "--format", "csv", f],
+                            vec!["convert", f, out],
+                        ] {
+                            runs += 1;
+                            let (code, stderr) = capped(&args);
+                            match code {
+                                Some(0) => {}
+                                Some(1)
+                                    if !stderr.contains("panicked")
+                                        && !stderr.trim().is_empty() =>
+                                {
+                                    errors += 1
+                                }
+                                _ => failures.push(format!(
+                                    "parq {}: exit {code:?}: {}",
+                                    args.join(" "),
+                                    stderr.chars().take(300).collect::<String>()
+                                )),
+                            }
+                        }
+                    }
+                    (runs, errors, failures)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker"))
+            .collect()
+    });
+    let runs: usize = results.iter().map(|r| r.0).sum();
+    let errors: usize = results.iter().map(|r| r.1).sum();
+    let failures: Vec<String> = results.into_iter().flat_map(|r| r.2).collect();
     let _ = std::fs::remove_dir_all(&out_dir);
     eprintln!(
         "{runs} runs over {} files, {errors} clean errors",
