@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import os
-from typing import Any, BinaryIO, Mapping, Optional, Sequence, Union
+from typing import Any, BinaryIO, Iterable, Mapping, Optional, Sequence, Union
 
 import pyarrow as pa
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview, BinaryIO]
 Sink = Union[str, os.PathLike, BinaryIO]
+# pyarrow's per-column writer options: for every column, or by a leaf's dotted path. A dict of
+# codecs leaves the other columns uncompressed (``None``: every column uncompressed); a list
+# turns dictionaries or statistics on for those columns only; names of no leaf are ignored.
+Compression = Union[str, None, Mapping[str, str]]
+CompressionLevel = Union[int, None, Mapping[str, int]]
+ColumnsOn = Union[bool, Iterable[str]]
 
 class ParquetError(Exception):
     """An error reading or writing Parquet: what went wrong and where (file offset, row
@@ -55,10 +61,10 @@ def clear_metadata_cache() -> None:
 def write_table(
     table: Any,
     where_: Sink,
-    compression: str = "snappy",
-    compression_level: Optional[int] = None,
-    use_dictionary: bool = True,
-    write_statistics: bool = True,
+    compression: Compression = "snappy",
+    compression_level: CompressionLevel = None,
+    use_dictionary: ColumnsOn = True,
+    write_statistics: ColumnsOn = True,
     data_page_version: str = "1.0",
     row_group_size: Optional[int] = None,
     data_page_size: Optional[int] = None,
@@ -73,10 +79,10 @@ def write_table(
 def merge(
     inputs: Sequence[Union[str, os.PathLike[str]]],
     output: Union[str, os.PathLike[str]],
-    compression: str = "snappy",
-    compression_level: Optional[int] = None,
-    use_dictionary: bool = True,
-    write_statistics: bool = True,
+    compression: Compression = "snappy",
+    compression_level: CompressionLevel = None,
+    use_dictionary: ColumnsOn = True,
+    write_statistics: ColumnsOn = True,
     data_page_version: str = "1.0",
     row_group_size: Optional[int] = None,
     data_page_size: Optional[int] = None,
@@ -177,10 +183,10 @@ class ParquetWriter:
         self,
         where_: Sink,
         schema: pa.Schema,
-        compression: str = "snappy",
-        compression_level: Optional[int] = None,
-        use_dictionary: bool = True,
-        write_statistics: bool = True,
+        compression: Compression = "snappy",
+        compression_level: CompressionLevel = None,
+        use_dictionary: ColumnsOn = True,
+        write_statistics: ColumnsOn = True,
         data_page_version: str = "1.0",
         row_group_size: Optional[int] = None,
         data_page_size: Optional[int] = None,

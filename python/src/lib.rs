@@ -3,6 +3,7 @@
 //! [`ParquetWriter`]); Arrow data crosses through the Arrow C stream interface (PyCapsules),
 //! without a copy, and the GIL is released while parq decodes or encodes.
 
+mod column_options;
 mod crypto;
 mod dataset;
 mod metadata;

@@ -16,13 +16,12 @@ use arrow_array::RecordBatch;
 use arrow_array::RecordBatchReader;
 use arrow_pyarrow::FromPyArrow;
 use arrow_schema::SchemaRef;
-use parq::write::{
-    Codec, DataPageVersion, StatisticsLevel, WriterProperties, WriterPropertiesBuilder,
-};
+use parq::write::{DataPageVersion, WriterProperties, WriterPropertiesBuilder};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
+use crate::column_options::{leaf_paths, Codecs, ColumnOptions, Levels, OnColumns};
 use crate::crypto::PyFileEncryptionProperties;
 use crate::error;
 
@@ -85,10 +84,8 @@ fn sink(where_: &Bound<'_, PyAny>) -> PyResult<(Sink, Target)> {
 /// Writer properties from pyarrow's option names.
 #[allow(clippy::too_many_arguments)]
 fn properties(
-    compression: &str,
-    compression_level: Option<i32>,
-    use_dictionary: bool,
-    write_statistics: bool,
+    columns: &ColumnOptions,
+    leaves: Option<&[String]>,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
@@ -97,10 +94,8 @@ fn properties(
     encryption: Option<&PyFileEncryptionProperties>,
 ) -> PyResult<WriterProperties> {
     builder(
-        compression,
-        compression_level,
-        use_dictionary,
-        write_statistics,
+        columns,
+        leaves,
         data_page_version,
         row_group_size,
         data_page_size,
@@ -115,10 +110,8 @@ fn properties(
 /// The builder of [`properties`].
 #[allow(clippy::too_many_arguments)]
 fn builder(
-    compression: &str,
-    compression_level: Option<i32>,
-    use_dictionary: bool,
-    write_statistics: bool,
+    columns: &ColumnOptions,
+    leaves: Option<&[String]>,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
@@ -126,11 +119,6 @@ fn builder(
     write_footer_index: bool,
     encryption: Option<&PyFileEncryptionProperties>,
 ) -> PyResult<WriterPropertiesBuilder> {
-    let codec = match compression_level {
-        Some(l) => format!("{compression}:{l}"),
-        None => compression.to_string(),
-    };
-    let codec = Codec::parse(&codec).map_err(error)?;
     let version = match data_page_version {
         "1.0" => DataPageVersion::V1,
         "2.0" => DataPageVersion::V2,
@@ -140,17 +128,10 @@ fn builder(
             )))
         }
     };
-    let statistics = match (write_statistics, write_page_index) {
-        (false, _) => StatisticsLevel::None,
-        (true, false) => StatisticsLevel::Chunk,
-        (true, true) => StatisticsLevel::Page,
-    };
-    let mut b = WriterProperties::builder()
-        .compression(codec)
-        .dictionary(use_dictionary)
-        .statistics(statistics)
+    let b = WriterProperties::builder()
         .data_page_version(version)
         .footer_index(write_footer_index);
+    let mut b = columns.apply(b, leaves, write_page_index)?;
     if let Some(rows) = row_group_size {
         b = b.max_row_group_rows(Some(rows.max(1)));
     }
@@ -261,15 +242,15 @@ impl ParquetWriter {
 #[pymethods]
 impl ParquetWriter {
     #[new]
-    #[pyo3(signature = (where_, schema, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, append=false))]
+    #[pyo3(signature = (where_, schema, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, append=false), text_signature = "(where_, schema, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True, encryption_properties=None, append=False)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         where_: &Bound<'_, PyAny>,
         schema: &Bound<'_, PyAny>,
-        compression: &str,
-        compression_level: Option<i32>,
-        use_dictionary: bool,
-        write_statistics: bool,
+        compression: Codecs,
+        compression_level: Levels,
+        use_dictionary: OnColumns,
+        write_statistics: OnColumns,
         data_page_version: &str,
         row_group_size: Option<usize>,
         data_page_size: Option<usize>,
@@ -283,11 +264,16 @@ impl ParquetWriter {
                 "rows cannot be appended to an encrypted file",
             ));
         }
-        let props = properties(
+        let schema = SchemaRef::new(arrow_schema::Schema::from_pyarrow_bound(schema)?);
+        let columns = ColumnOptions::new(
             compression,
             compression_level,
             use_dictionary,
             write_statistics,
+        );
+        let props = properties(
+            &columns,
+            Some(&leaf_paths(&schema)?),
             data_page_version,
             row_group_size,
             data_page_size,
@@ -295,7 +281,6 @@ impl ParquetWriter {
             write_footer_index,
             encryption_properties.as_deref(),
         )?;
-        let schema = SchemaRef::new(arrow_schema::Schema::from_pyarrow_bound(schema)?);
         match append {
             true => ParquetWriter::open_append(where_, schema, props),
             false => ParquetWriter::open(where_, schema, props),
@@ -363,16 +348,16 @@ impl ParquetWriter {
 /// statistics under IEEE_754_TOTAL_ORDER (as parquet-rs writes them; readers that do not know
 /// the order, pyarrow 26 among them, ignore their min/max), else TYPE_ORDER.
 #[pyfunction]
-#[pyo3(signature = (table, where_, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=false, float_total_order=false))]
+#[pyo3(signature = (table, where_, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=false, float_total_order=false), text_signature = "(table, where_, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=False, float_total_order=False)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_table(
     py: Python<'_>,
     table: &Bound<'_, PyAny>,
     where_: &Bound<'_, PyAny>,
-    compression: &str,
-    compression_level: Option<i32>,
-    use_dictionary: bool,
-    write_statistics: bool,
+    compression: Codecs,
+    compression_level: Levels,
+    use_dictionary: OnColumns,
+    write_statistics: OnColumns,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
@@ -385,11 +370,15 @@ pub(crate) fn write_table(
 ) -> PyResult<()> {
     let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
     let schema = stream.schema();
-    let mut props = builder(
+    let columns = ColumnOptions::new(
         compression,
         compression_level,
         use_dictionary,
         write_statistics,
+    );
+    let mut props = builder(
+        &columns,
+        Some(&leaf_paths(&schema)?),
         data_page_version,
         row_group_size,
         data_page_size,
@@ -413,27 +402,31 @@ pub(crate) fn write_table(
 /// byte for byte where a file has the output's Parquet schema, the rest encoded with the
 /// options; returns what was done.
 #[pyfunction]
-#[pyo3(signature = (inputs, output, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true))]
+#[pyo3(signature = (inputs, output, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true), text_signature = "(inputs, output, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn merge(
     py: Python<'_>,
     inputs: Vec<PathBuf>,
     output: PathBuf,
-    compression: &str,
-    compression_level: Option<i32>,
-    use_dictionary: bool,
-    write_statistics: bool,
+    compression: Codecs,
+    compression_level: Levels,
+    use_dictionary: OnColumns,
+    write_statistics: OnColumns,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
     write_page_index: bool,
     write_footer_index: bool,
 ) -> PyResult<std::collections::HashMap<&'static str, u64>> {
-    let properties = properties(
+    let columns = ColumnOptions::new(
         compression,
         compression_level,
         use_dictionary,
         write_statistics,
+    );
+    let properties = properties(
+        &columns,
+        None,
         data_page_version,
         row_group_size,
         data_page_size,
@@ -454,7 +447,7 @@ pub(crate) fn merge(
 /// Writes `table` as a dataset below `root_path` (a directory or a URL), split into hive
 /// directories by `partition_cols`; returns the files written.
 #[pyfunction]
-#[pyo3(signature = (table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression="snappy", compression_level=None, use_dictionary=true, write_statistics=true, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true))]
+#[pyo3(signature = (table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true), text_signature = "(table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_to_dataset(
     py: Python<'_>,
@@ -464,21 +457,36 @@ pub(crate) fn write_to_dataset(
     max_rows_per_file: Option<usize>,
     basename_template: Option<String>,
     storage_options: Option<Vec<(String, String)>>,
-    compression: &str,
-    compression_level: Option<i32>,
-    use_dictionary: bool,
-    write_statistics: bool,
+    compression: Codecs,
+    compression_level: Levels,
+    use_dictionary: OnColumns,
+    write_statistics: OnColumns,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
     write_page_index: bool,
     write_footer_index: bool,
 ) -> PyResult<Vec<String>> {
-    let properties = properties(
+    let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
+    let schema = stream.schema();
+    let partition_cols = partition_cols.unwrap_or_default();
+    let in_files = arrow_schema::Schema::new(
+        schema
+            .fields()
+            .iter()
+            .filter(|f| !partition_cols.contains(f.name()))
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
+    let columns = ColumnOptions::new(
         compression,
         compression_level,
         use_dictionary,
         write_statistics,
+    );
+    let properties = properties(
+        &columns,
+        Some(&leaf_paths(&in_files)?),
         data_page_version,
         row_group_size,
         data_page_size,
@@ -487,14 +495,12 @@ pub(crate) fn write_to_dataset(
         None,
     )?;
     let options = parq::dataset::WriteOptions {
-        partition_cols: partition_cols.unwrap_or_default(),
+        partition_cols,
         max_rows_per_file,
         basename_template,
         properties,
         storage_options: storage_options.unwrap_or_default(),
     };
-    let stream = RecordBatchStreamReader::from_pyarrow_bound(table)?;
-    let schema = stream.schema();
     py.detach(|| {
         let batches = stream.map(|b| b.map_err(crate::arrow));
         parq::dataset::write_dataset(&root_path, schema, batches, &options)

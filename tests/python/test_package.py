@@ -107,6 +107,84 @@ def test_parq_writes_what_pyarrow_polars_and_duckdb_read_equal(tmp_path, table, 
         assert meta.row_group(0).column(0).compression.lower() == want
 
 
+PER_COLUMN = [
+    {"use_dictionary": ["s", "f32"], "compression": {"s": "zstd"}, "write_statistics": ["i32"]},
+    # A top-level name of a nested column and names of no column are ignored, as pyarrow does;
+    # a leaf's dotted path is taken.
+    {"use_dictionary": ["nope", "struct", "struct.y"], "compression": {"zz": "zstd", "f64": "gzip"}},
+    # (Dictionaries off: parq's dictionary trial gives up on columns of unique values.)
+    {"compression": "zstd", "compression_level": {"s": 9, "i64": 3}, "use_dictionary": False},
+    {"compression": {"s": "zstd", "i64": "gzip"}, "compression_level": {"i64": 9, "s": 3}, "use_dictionary": False},
+    {"use_dictionary": (c for c in ["u8"]), "write_statistics": []},
+    # None: no codec (pandas and pyarrow users pass it so); statistics on.
+    {"compression": None, "write_statistics": None, "compression_level": None, "use_dictionary": False},
+]
+
+
+@pytest.mark.parametrize("options", PER_COLUMN, ids=lambda o: repr(o))
+def test_per_column_options_choose_as_pyarrow_does(tmp_path, table, options):
+    """Per-column codecs, dictionaries and statistics: each column chunk as pyarrow writes it
+    with the same arguments (codec, whether dictionary-encoded, whether with statistics)."""
+
+    def chunks(path):
+        meta = pq.ParquetFile(path).metadata
+        return [
+            (c.path_in_schema, c.compression, "RLE_DICTIONARY" in c.encodings, c.is_stats_set)
+            for c in (meta.row_group(0).column(i) for i in range(meta.num_columns))
+        ]
+
+    got, want = tmp_path / "parq.parquet", tmp_path / "pyarrow.parquet"
+    parq.write_table(table, str(got), **options)
+    if "use_dictionary" in options and not isinstance(options["use_dictionary"], (bool, list)):
+        options = dict(options, use_dictionary=["u8"])
+    pq.write_table(table, want, **options)
+    assert chunks(got) == chunks(want)
+    assert pq.read_table(got).equals(table)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"use_dictionary": "s"}, {"compression": 3}, {"compression_level": "x"}, {"write_statistics": [1]}],
+    ids=lambda o: repr(o),
+)
+def test_per_column_options_of_another_type_are_type_errors(tmp_path, table, bad):
+    with pytest.raises(TypeError, match=next(iter(bad))):
+        parq.write_table(table, str(tmp_path / "t.parquet"), **bad)
+
+
+def test_per_column_options_of_a_dataset_write_leave_the_partition_columns_out(tmp_path, table):
+    def chunks(root):
+        path = next(p for p in sorted(Path(root).rglob("*.parquet")))
+        meta = pq.ParquetFile(path).metadata.row_group(0)
+        return [
+            (c.path_in_schema, c.compression, "RLE_DICTIONARY" in c.encodings)
+            for c in (meta.column(i) for i in range(meta.num_columns))
+        ]
+
+    small = table.select(["s", "f32", "i64", "u8"])
+    options = {"use_dictionary": ["s", "u8"], "compression": {"s": "zstd", "u8": "gzip", "f32": "gzip"}}
+    parq.write_to_dataset(small, str(tmp_path / "parq"), partition_cols=["u8"], **options)
+    pq.write_to_dataset(small, tmp_path / "pyarrow", partition_cols=["u8"], **options)
+    assert chunks(tmp_path / "parq") == chunks(tmp_path / "pyarrow")
+
+
+def test_use_dictionary_none_is_the_default(tmp_path, table):
+    path = tmp_path / "t.parquet"
+    parq.write_table(table, str(path), use_dictionary=None)
+    meta = pq.ParquetFile(path).metadata.row_group(0)
+    s = next(meta.column(i) for i in range(meta.num_columns) if meta.column(i).path_in_schema == "s")
+    assert "RLE_DICTIONARY" in s.encodings
+
+
+def test_a_level_for_a_column_whose_codec_has_none_is_an_error_as_in_pyarrow(tmp_path, table):
+    # Under a dict of codecs the columns left out are uncompressed, which takes no level.
+    options = {"compression": {"s": "zstd"}, "compression_level": {"f64": 3}}
+    with pytest.raises(pa.ArrowInvalid, match="uncompressed"):
+        pq.write_table(table, tmp_path / "pyarrow.parquet", **options)
+    with pytest.raises(parq.ParquetError, match="UNCOMPRESSED has no compression levels"):
+        parq.write_table(table, str(tmp_path / "parq.parquet"), **options)
+
+
 @pytest.mark.parametrize("options", [{}, {"compression": "zstd", "use_dictionary": False, "data_page_version": "2.0"}])
 def test_parq_reads_what_pyarrow_writes(tmp_path, table, options):
     path = tmp_path / "t.parquet"
