@@ -15,6 +15,9 @@ Sink = Union[str, os.PathLike, BinaryIO]
 Compression = Union[str, None, Mapping[str, str]]
 CompressionLevel = Union[int, None, Mapping[str, int]]
 ColumnsOn = Union[bool, Iterable[str]]
+# A value encoding ("PLAIN", "BYTE_STREAM_SPLIT", "DELTA_BINARY_PACKED", ...) for every column
+# or by column, for columns without dictionaries.
+ColumnEncoding = Union[str, None, Mapping[str, str]]
 
 class ParquetError(Exception):
     """An error reading or writing Parquet: what went wrong and where (file offset, row
@@ -65,6 +68,8 @@ def write_table(
     compression_level: CompressionLevel = None,
     use_dictionary: ColumnsOn = True,
     write_statistics: ColumnsOn = True,
+    column_encoding: ColumnEncoding = None,
+    use_byte_stream_split: ColumnsOn = False,
     data_page_version: str = "1.0",
     row_group_size: Optional[int] = None,
     data_page_size: Optional[int] = None,
@@ -83,6 +88,8 @@ def merge(
     compression_level: CompressionLevel = None,
     use_dictionary: ColumnsOn = True,
     write_statistics: ColumnsOn = True,
+    column_encoding: ColumnEncoding = None,
+    use_byte_stream_split: ColumnsOn = False,
     data_page_version: str = "1.0",
     row_group_size: Optional[int] = None,
     data_page_size: Optional[int] = None,
@@ -187,6 +194,8 @@ class ParquetWriter:
         compression_level: CompressionLevel = None,
         use_dictionary: ColumnsOn = True,
         write_statistics: ColumnsOn = True,
+        column_encoding: ColumnEncoding = None,
+        use_byte_stream_split: ColumnsOn = False,
         data_page_version: str = "1.0",
         row_group_size: Optional[int] = None,
         data_page_size: Optional[int] = None,

@@ -2,12 +2,15 @@
 //! `pyarrow.parquet.write_table` takes them: `compression` (a codec name, or a dict of
 //! codecs by column, the columns left out uncompressed), `compression_level` (an int, or a
 //! dict by column), `use_dictionary` and `write_statistics` (a bool, or the columns they
-//! are on for, off for the rest). A column is a leaf's dotted path (`s.a`,
+//! are on for, off for the rest), `column_encoding` (an encoding name for every column or a
+//! dict by column, with dictionaries off for those columns) and `use_byte_stream_split` (a
+//! bool, or the columns BYTE_STREAM_SPLIT is for). A column is a leaf's dotted path (`s.a`,
 //! `l.list.element`); as in pyarrow, a name that is no leaf of the table is ignored.
 
 use arrow_schema::Schema as ArrowSchema;
+use parq::format::metadata::Encoding;
 use parq::write::{Codec, StatisticsLevel, WriterPropertiesBuilder};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 
@@ -66,6 +69,27 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Levels {
     }
 }
 
+/// `column_encoding`: none, an encoding name for every column, or a dict of them by column.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Encodings(Option<PerColumn<String>>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Encodings {
+    type Error = PyErr;
+
+    fn extract(v: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if v.is_none() {
+            return Ok(Encodings(None));
+        }
+        if v.is_instance_of::<PyString>() {
+            return Ok(Encodings(Some(PerColumn::All(v.extract()?))));
+        }
+        Ok(Encodings(Some(PerColumn::Columns(by_column(
+            &v,
+            "an encoding name",
+        )?))))
+    }
+}
+
 /// `use_dictionary` / `write_statistics`: on or off for every column (`None`: on), or an
 /// iterable of the column paths it is on for (off for the rest).
 #[derive(Debug, Clone)]
@@ -74,6 +98,13 @@ pub(crate) struct OnColumns(PerColumn<bool>);
 impl Default for OnColumns {
     fn default() -> Self {
         OnColumns(PerColumn::All(true))
+    }
+}
+
+impl OnColumns {
+    /// Off for every column (`use_byte_stream_split`'s default).
+    pub(crate) fn off() -> Self {
+        OnColumns(PerColumn::All(false))
     }
 }
 
@@ -107,21 +138,82 @@ pub(crate) struct ColumnOptions {
     compression_level: Option<PerColumn<i32>>,
     use_dictionary: PerColumn<bool>,
     write_statistics: PerColumn<bool>,
+    /// The value encodings asked for, `use_byte_stream_split`'s columns included.
+    encoding: Option<PerColumn<Encoding>>,
 }
 
 impl ColumnOptions {
+    /// The options of one write; errors (`ValueError`) as pyarrow's for a value encoding
+    /// beside dictionaries on for its columns, `use_byte_stream_split` beside
+    /// `column_encoding` for the same columns, and encoding names that are unknown or a
+    /// dictionary's.
     pub(crate) fn new(
         compression: Codecs,
         compression_level: Levels,
         use_dictionary: OnColumns,
         write_statistics: OnColumns,
-    ) -> Self {
-        ColumnOptions {
+        column_encoding: Encodings,
+        use_byte_stream_split: OnColumns,
+    ) -> PyResult<Self> {
+        let encoding = match column_encoding.0 {
+            None => None,
+            Some(PerColumn::All(name)) => Some(PerColumn::All(encoding_of(&name)?)),
+            Some(PerColumn::Columns(c)) => Some(PerColumn::Columns(
+                c.iter()
+                    .map(|(column, name)| Ok((column.clone(), encoding_of(name)?)))
+                    .collect::<PyResult<_>>()?,
+            )),
+        };
+        // A value encoding asked for by name is for columns without a dictionary.
+        let dictionary_too = match (&use_dictionary.0, &encoding) {
+            (_, None) | (PerColumn::All(false), _) => false,
+            (PerColumn::All(true), Some(_)) => true,
+            (PerColumn::Columns(on), Some(PerColumn::Columns(c))) => {
+                on.iter().any(|(n, _)| c.iter().any(|(e, _)| e == n))
+            }
+            (PerColumn::Columns(on), Some(PerColumn::All(_))) => !on.is_empty(),
+        };
+        if dictionary_too {
+            return Err(PyValueError::new_err(
+                "to use 'column_encoding', set 'use_dictionary' to False (for its columns)",
+            ));
+        }
+        let conflict = || {
+            PyValueError::new_err(
+                "'use_byte_stream_split' cannot be passed together with 'column_encoding' \
+                 (for the same columns)",
+            )
+        };
+        // BYTE_STREAM_SPLIT: the values' encoding (the fallback of a dictionary).
+        let encoding = match (use_byte_stream_split.0, encoding) {
+            (PerColumn::All(false), e) => e,
+            (PerColumn::All(true), None) => Some(PerColumn::All(Encoding::ByteStreamSplit)),
+            (PerColumn::All(true), Some(_)) | (PerColumn::Columns(_), Some(PerColumn::All(_))) => {
+                return Err(conflict())
+            }
+            (PerColumn::Columns(split), None) => Some(PerColumn::Columns(
+                split
+                    .into_iter()
+                    .map(|(c, _)| (c, Encoding::ByteStreamSplit))
+                    .collect(),
+            )),
+            (PerColumn::Columns(split), Some(PerColumn::Columns(mut c))) => {
+                for (column, _) in split {
+                    if c.iter().any(|(n, _)| *n == column) {
+                        return Err(conflict());
+                    }
+                    c.push((column, Encoding::ByteStreamSplit));
+                }
+                Some(PerColumn::Columns(c))
+            }
+        };
+        Ok(ColumnOptions {
             compression: compression.0,
             compression_level: compression_level.0,
             use_dictionary: use_dictionary.0,
             write_statistics: write_statistics.0,
-        }
+            encoding,
+        })
     }
 
     /// `b` with these options, statistics with the column index where `page_index`.
@@ -176,6 +268,15 @@ impl ColumnOptions {
                 }
             }
         }
+        match &self.encoding {
+            None => {}
+            Some(PerColumn::All(e)) => b = b.encoding(*e),
+            Some(PerColumn::Columns(c)) => {
+                for (name, e) in c.iter().filter(|(n, _)| known(n)) {
+                    b = b.column_encoding(name, *e);
+                }
+            }
+        }
         let level = |on: bool| match (on, page_index) {
             (false, _) => StatisticsLevel::None,
             (true, false) => StatisticsLevel::Chunk,
@@ -209,6 +310,20 @@ fn by_column<'py, T: FromPyObjectOwned<'py>>(
             ))
         })
         .collect()
+}
+
+/// The value encoding of pyarrow's name for it: a dictionary's is refused (dictionaries are
+/// `use_dictionary`'s), as is a name of none.
+fn encoding_of(name: &str) -> PyResult<Encoding> {
+    match Encoding::from_spec_name(name) {
+        Some(Encoding::RleDictionary | Encoding::PlainDictionary) => Err(PyValueError::new_err(
+            format!("'{name}' is already used by default (see 'use_dictionary')"),
+        )),
+        Some(e) => Ok(e),
+        None => Err(PyValueError::new_err(format!(
+            "unsupported column encoding: {name:?}"
+        ))),
+    }
 }
 
 /// The dotted paths of the leaves `schema` is written as (the names the per-column options

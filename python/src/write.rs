@@ -1,6 +1,7 @@
 //! Writing from Python: [`write_table`] and the incremental [`ParquetWriter`], with
 //! pyarrow's option names (`compression`, `compression_level`, `use_dictionary`,
-//! `write_statistics`, `data_page_version`, `row_group_size`, `data_page_size`,
+//! `write_statistics`, `column_encoding`, `use_byte_stream_split`: for every column or by
+//! column, see [`crate::column_options`]; `data_page_version`, `row_group_size`, `data_page_size`,
 //! `write_page_index`, `encryption_properties`; and parq's `write_footer_index`, on by
 //! default). Any object that exports an Arrow stream (`__arrow_c_stream__`: pyarrow tables
 //! and batches, polars and DuckDB results) is written without a copy; the GIL is released
@@ -21,7 +22,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::column_options::{leaf_paths, Codecs, ColumnOptions, Levels, OnColumns};
+use crate::column_options::{leaf_paths, Codecs, ColumnOptions, Encodings, Levels, OnColumns};
 use crate::crypto::PyFileEncryptionProperties;
 use crate::error;
 
@@ -242,7 +243,7 @@ impl ParquetWriter {
 #[pymethods]
 impl ParquetWriter {
     #[new]
-    #[pyo3(signature = (where_, schema, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, append=false), text_signature = "(where_, schema, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True, encryption_properties=None, append=False)")]
+    #[pyo3(signature = (where_, schema, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, append=false), text_signature = "(where_, schema, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True, encryption_properties=None, append=False)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         where_: &Bound<'_, PyAny>,
@@ -251,6 +252,8 @@ impl ParquetWriter {
         compression_level: Levels,
         use_dictionary: OnColumns,
         write_statistics: OnColumns,
+        column_encoding: Encodings,
+        use_byte_stream_split: OnColumns,
         data_page_version: &str,
         row_group_size: Option<usize>,
         data_page_size: Option<usize>,
@@ -270,7 +273,9 @@ impl ParquetWriter {
             compression_level,
             use_dictionary,
             write_statistics,
-        );
+            column_encoding,
+            use_byte_stream_split,
+        )?;
         let props = properties(
             &columns,
             Some(&leaf_paths(&schema)?),
@@ -348,7 +353,7 @@ impl ParquetWriter {
 /// statistics under IEEE_754_TOTAL_ORDER (as parquet-rs writes them; readers that do not know
 /// the order, pyarrow 26 among them, ignore their min/max), else TYPE_ORDER.
 #[pyfunction]
-#[pyo3(signature = (table, where_, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=false, float_total_order=false), text_signature = "(table, where_, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=False, float_total_order=False)")]
+#[pyo3(signature = (table, where_, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=false, float_total_order=false), text_signature = "(table, where_, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=False, float_total_order=False)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_table(
     py: Python<'_>,
@@ -358,6 +363,8 @@ pub(crate) fn write_table(
     compression_level: Levels,
     use_dictionary: OnColumns,
     write_statistics: OnColumns,
+    column_encoding: Encodings,
+    use_byte_stream_split: OnColumns,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
@@ -375,7 +382,9 @@ pub(crate) fn write_table(
         compression_level,
         use_dictionary,
         write_statistics,
-    );
+        column_encoding,
+        use_byte_stream_split,
+    )?;
     let mut props = builder(
         &columns,
         Some(&leaf_paths(&schema)?),
@@ -402,7 +411,7 @@ pub(crate) fn write_table(
 /// byte for byte where a file has the output's Parquet schema, the rest encoded with the
 /// options; returns what was done.
 #[pyfunction]
-#[pyo3(signature = (inputs, output, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true), text_signature = "(inputs, output, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True)")]
+#[pyo3(signature = (inputs, output, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true), text_signature = "(inputs, output, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn merge(
     py: Python<'_>,
@@ -412,6 +421,8 @@ pub(crate) fn merge(
     compression_level: Levels,
     use_dictionary: OnColumns,
     write_statistics: OnColumns,
+    column_encoding: Encodings,
+    use_byte_stream_split: OnColumns,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
@@ -423,7 +434,9 @@ pub(crate) fn merge(
         compression_level,
         use_dictionary,
         write_statistics,
-    );
+        column_encoding,
+        use_byte_stream_split,
+    )?;
     let properties = properties(
         &columns,
         None,
@@ -447,7 +460,7 @@ pub(crate) fn merge(
 /// Writes `table` as a dataset below `root_path` (a directory or a URL), split into hive
 /// directories by `partition_cols`; returns the files written.
 #[pyfunction]
-#[pyo3(signature = (table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true), text_signature = "(table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True)")]
+#[pyo3(signature = (table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true), text_signature = "(table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_to_dataset(
     py: Python<'_>,
@@ -461,6 +474,8 @@ pub(crate) fn write_to_dataset(
     compression_level: Levels,
     use_dictionary: OnColumns,
     write_statistics: OnColumns,
+    column_encoding: Encodings,
+    use_byte_stream_split: OnColumns,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
@@ -483,7 +498,9 @@ pub(crate) fn write_to_dataset(
         compression_level,
         use_dictionary,
         write_statistics,
-    );
+        column_encoding,
+        use_byte_stream_split,
+    )?;
     let properties = properties(
         &columns,
         Some(&leaf_paths(&in_files)?),

@@ -168,6 +168,45 @@ def test_per_column_options_of_a_dataset_write_leave_the_partition_columns_out(t
     assert chunks(tmp_path / "parq") == chunks(tmp_path / "pyarrow")
 
 
+ENCODINGS = [
+    {"use_byte_stream_split": ["f32", "u8"], "use_dictionary": ["f32", "s"]},
+    {"use_dictionary": False, "use_byte_stream_split": ["f64"], "column_encoding": {"i32": "DELTA_BINARY_PACKED"}},
+    {"use_dictionary": False, "column_encoding": {"i64": "DELTA_BINARY_PACKED", "s": "DELTA_BYTE_ARRAY", "b": "RLE"}},
+    {"use_dictionary": False, "column_encoding": "PLAIN"},
+    {"use_dictionary": ["s"], "column_encoding": {"bin": "DELTA_LENGTH_BYTE_ARRAY", "zz": "PLAIN"}},
+    # Refused by both: (pyarrow's error, parq's)
+    {"column_encoding": {"i64": "DELTA_BINARY_PACKED"}},
+    {"use_dictionary": ["i64"], "column_encoding": {"i64": "DELTA_BINARY_PACKED"}},
+    {"use_dictionary": False, "column_encoding": {"i64": "RLE_DICTIONARY"}},
+    {"use_dictionary": False, "column_encoding": {"i64": "nope"}},
+    {"use_dictionary": False, "use_byte_stream_split": ["f64"], "column_encoding": {"f64": "PLAIN"}},
+    {"use_dictionary": False, "use_byte_stream_split": True, "column_encoding": {"i64": "PLAIN"}},
+    {"use_dictionary": False, "column_encoding": {"s": "BYTE_STREAM_SPLIT"}},
+]
+
+
+@pytest.mark.parametrize("options", ENCODINGS, ids=lambda o: repr(o))
+def test_value_encodings_by_column_as_pyarrow_takes_them(tmp_path, table, options):
+    """`column_encoding` and `use_byte_stream_split`: the same encodings in every column chunk
+    as pyarrow's file, or refused by both (a `ValueError` for the arguments, a
+    `ParquetError` where pyarrow's C++ writer raises `OSError`)."""
+    small = table.drop_columns(["map", "list", "struct"])
+
+    def outcome(write, path):
+        try:
+            write(small, path, **{k: dict(v) if isinstance(v, dict) else v for k, v in options.items()})
+        except ValueError:
+            return "ValueError"
+        except (OSError, parq.ParquetError):
+            return "refused by the writer"
+        meta = pq.ParquetFile(path).metadata.row_group(0)
+        got = [(c.path_in_schema, sorted(c.encodings)) for c in (meta.column(i) for i in range(meta.num_columns))]
+        assert pq.read_table(path).equals(small)
+        return got
+
+    assert outcome(parq.write_table, str(tmp_path / "parq.parquet")) == outcome(pq.write_table, tmp_path / "pyarrow.parquet")
+
+
 def test_use_dictionary_none_is_the_default(tmp_path, table):
     path = tmp_path / "t.parquet"
     parq.write_table(table, str(path), use_dictionary=None)
