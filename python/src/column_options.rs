@@ -4,15 +4,16 @@
 //! dict by column), `use_dictionary` and `write_statistics` (a bool, or the columns they
 //! are on for, off for the rest), `column_encoding` (an encoding name for every column or a
 //! dict by column, with dictionaries off for those columns) and `use_byte_stream_split` (a
-//! bool, or the columns BYTE_STREAM_SPLIT is for). A column is a leaf's dotted path (`s.a`,
+//! bool, or the columns BYTE_STREAM_SPLIT is for), `bloom_filter_options` (a dict by column of
+//! `True`, `False` or `{"ndv": int, "fpp": float}`). A column is a leaf's dotted path (`s.a`,
 //! `l.list.element`); as in pyarrow, a name that is no leaf of the table is ignored.
 
 use arrow_schema::Schema as ArrowSchema;
-use parq::format::metadata::Encoding;
-use parq::write::{Codec, StatisticsLevel, WriterPropertiesBuilder};
+use parq::format::metadata::{Encoding, SortingColumn};
+use parq::write::{BloomFilterProperties, Codec, StatisticsLevel, WriterPropertiesBuilder};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 
 use crate::error;
 
@@ -90,6 +91,75 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Encodings {
     }
 }
 
+/// `bloom_filter_options`: Bloom filters by column, each `True` (the default NDV and FPP),
+/// `False` (none) or a dict with `ndv` (an int above 0) and / or `fpp` (a float in (0, 1)).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Blooms(Vec<(String, Option<BloomFilterProperties>)>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Blooms {
+    type Error = PyErr;
+
+    fn extract(v: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if v.is_none() {
+            return Ok(Blooms::default());
+        }
+        let dict = v
+            .cast::<PyDict>()
+            .map_err(|_| PyTypeError::new_err("'bloom_filter_options' must be a dictionary"))?;
+        let mut blooms = Vec::new();
+        for (column, options) in dict.iter() {
+            let column: String = column.extract()?;
+            let settings = if options.is_instance_of::<PyBool>() {
+                options
+                    .extract::<bool>()?
+                    .then(BloomFilterProperties::default)
+            } else if let Ok(options) = options.cast::<PyDict>() {
+                Some(bloom_settings(&column, options)?)
+            } else {
+                return Err(PyTypeError::new_err(format!(
+                    "'bloom_filter_options:{column}' must be a boolean or a dictionary"
+                )));
+            };
+            blooms.push((column, settings));
+        }
+        Ok(Blooms(blooms))
+    }
+}
+
+/// One column's `{"ndv": ..., "fpp": ...}`, checked as pyarrow checks them.
+fn bloom_settings(column: &str, options: &Bound<'_, PyDict>) -> PyResult<BloomFilterProperties> {
+    let mut settings = BloomFilterProperties::default();
+    if let Some(ndv) = options.get_item("ndv")? {
+        if !ndv.is_instance_of::<PyInt>() || ndv.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err(format!(
+                "'bloom_filter_options:ndv' for column '{column}' must be an int"
+            )));
+        }
+        settings.ndv = match ndv.extract::<i64>().ok().and_then(|n| u64::try_from(n).ok()) {
+            Some(n) if n > 0 => n,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "'bloom_filter_options:ndv' for column '{column}' must be greater than zero, got {ndv}"
+                )))
+            }
+        };
+    }
+    if let Some(fpp) = options.get_item("fpp")? {
+        if !fpp.is_instance_of::<PyFloat>() {
+            return Err(PyTypeError::new_err(format!(
+                "'bloom_filter_options:fpp' for column '{column}' must be a float"
+            )));
+        }
+        settings.fpp = fpp.extract()?;
+        if !(settings.fpp > 0.0 && settings.fpp < 1.0) {
+            return Err(PyValueError::new_err(format!(
+                "'bloom_filter_options:fpp' for column '{column}' must be in (0.0, 1.0), got {fpp}"
+            )));
+        }
+    }
+    Ok(settings)
+}
+
 /// `use_dictionary` / `write_statistics`: on or off for every column (`None`: on), or an
 /// iterable of the column paths it is on for (off for the rest).
 #[derive(Debug, Clone)]
@@ -140,6 +210,7 @@ pub(crate) struct ColumnOptions {
     write_statistics: PerColumn<bool>,
     /// The value encodings asked for, `use_byte_stream_split`'s columns included.
     encoding: Option<PerColumn<Encoding>>,
+    blooms: Blooms,
 }
 
 impl ColumnOptions {
@@ -154,6 +225,7 @@ impl ColumnOptions {
         write_statistics: OnColumns,
         column_encoding: Encodings,
         use_byte_stream_split: OnColumns,
+        blooms: Blooms,
     ) -> PyResult<Self> {
         let encoding = match column_encoding.0 {
             None => None,
@@ -213,6 +285,7 @@ impl ColumnOptions {
             use_dictionary: use_dictionary.0,
             write_statistics: write_statistics.0,
             encoding,
+            blooms,
         })
     }
 
@@ -277,6 +350,9 @@ impl ColumnOptions {
                 }
             }
         }
+        for (name, settings) in self.blooms.0.iter().filter(|(n, _)| known(n)) {
+            b = b.column_bloom_filter(name, *settings);
+        }
         let level = |on: bool| match (on, page_index) {
             (false, _) => StatisticsLevel::None,
             (true, false) => StatisticsLevel::Chunk,
@@ -327,11 +403,92 @@ fn encoding_of(name: &str) -> PyResult<Encoding> {
 }
 
 /// The dotted paths of the leaves `schema` is written as (the names the per-column options
-/// take).
-pub(crate) fn leaf_paths(schema: &ArrowSchema) -> PyResult<Vec<String>> {
+/// take), list elements named `element` when `compliant`.
+pub(crate) fn leaf_paths(schema: &ArrowSchema, compliant: bool) -> PyResult<Vec<String>> {
     let (parquet, _) =
-        parq::write::arrow_schema::to_parquet_schema(schema, true, false).map_err(error)?;
+        parq::write::arrow_schema::to_parquet_schema(schema, compliant, false).map_err(error)?;
     Ok((0..parquet.num_columns())
         .map(|i| parquet.leaf_path_string(i))
         .collect())
+}
+
+/// pyarrow's file-wide writer options beside the per-column ones: `dictionary_pagesize_limit`,
+/// `write_page_checksum`, `use_compliant_nested_type`, `max_rows_per_page` and
+/// `sorting_columns` (pyarrow's `SortingColumn`s).
+#[derive(Debug, Clone)]
+pub(crate) struct FileOptions {
+    dictionary_pagesize_limit: Option<usize>,
+    page_checksum: bool,
+    /// List elements named `element` (else after their Arrow field).
+    pub(crate) compliant: bool,
+    max_rows_per_page: Option<usize>,
+    sorting_columns: Vec<SortingColumn>,
+}
+
+impl Default for FileOptions {
+    fn default() -> Self {
+        FileOptions {
+            dictionary_pagesize_limit: None,
+            page_checksum: false,
+            compliant: true,
+            max_rows_per_page: None,
+            sorting_columns: Vec::new(),
+        }
+    }
+}
+
+impl FileOptions {
+    pub(crate) fn new(
+        dictionary_pagesize_limit: Option<usize>,
+        write_page_checksum: bool,
+        use_compliant_nested_type: bool,
+        max_rows_per_page: Option<usize>,
+        sorting_columns: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let sorting_columns = match sorting_columns {
+            Some(s) if !s.is_none() => sorting(s)?,
+            _ => Vec::new(),
+        };
+        Ok(FileOptions {
+            dictionary_pagesize_limit,
+            page_checksum: write_page_checksum,
+            compliant: use_compliant_nested_type,
+            max_rows_per_page,
+            sorting_columns,
+        })
+    }
+
+    /// `b` with these options.
+    pub(crate) fn apply(&self, mut b: WriterPropertiesBuilder) -> WriterPropertiesBuilder {
+        if let Some(bytes) = self.dictionary_pagesize_limit {
+            b = b.dictionary_page_size_limit(bytes.max(1));
+        }
+        if let Some(rows) = self.max_rows_per_page {
+            b = b.data_page_rows(Some(rows.max(1)));
+        }
+        b.page_crc(self.page_checksum)
+            .compliant_nested_types(self.compliant)
+            .sorting_columns(self.sorting_columns.clone())
+    }
+}
+
+/// pyarrow's `SortingColumn`s (any objects with `column_index`, `descending` and
+/// `nulls_first`), in order.
+fn sorting(columns: &Bound<'_, PyAny>) -> PyResult<Vec<SortingColumn>> {
+    let wrong = || {
+        PyTypeError::new_err(
+            "sorting_columns must be a sequence of SortingColumn (column_index, descending, nulls_first)",
+        )
+    };
+    let mut out = Vec::new();
+    for c in columns.try_iter().map_err(|_| wrong())? {
+        let c = c?;
+        let field = |name: &str| c.getattr(name).map_err(|_| wrong());
+        out.push(SortingColumn {
+            column_idx: field("column_index")?.extract().map_err(|_| wrong())?,
+            descending: field("descending")?.extract().map_err(|_| wrong())?,
+            nulls_first: field("nulls_first")?.extract().map_err(|_| wrong())?,
+        });
+    }
+    Ok(out)
 }

@@ -1,7 +1,9 @@
 //! Writing from Python: [`write_table`] and the incremental [`ParquetWriter`], with
 //! pyarrow's option names (`compression`, `compression_level`, `use_dictionary`,
-//! `write_statistics`, `column_encoding`, `use_byte_stream_split`: for every column or by
-//! column, see [`crate::column_options`]; `data_page_version`, `row_group_size`, `data_page_size`,
+//! `write_statistics`, `column_encoding`, `use_byte_stream_split`, `bloom_filter_options`:
+//! for every column or by column, and `dictionary_pagesize_limit`, `write_page_checksum`,
+//! `use_compliant_nested_type`, `max_rows_per_page`, `sorting_columns`: see
+//! [`crate::column_options`]; `data_page_version`, `row_group_size`, `data_page_size`,
 //! `write_page_index`, `encryption_properties`; and parq's `write_footer_index`, on by
 //! default). Any object that exports an Arrow stream (`__arrow_c_stream__`: pyarrow tables
 //! and batches, polars and DuckDB results) is written without a copy; the GIL is released
@@ -22,7 +24,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::column_options::{leaf_paths, Codecs, ColumnOptions, Encodings, Levels, OnColumns};
+use crate::column_options::{
+    leaf_paths, Blooms, Codecs, ColumnOptions, Encodings, FileOptions, Levels, OnColumns,
+};
 use crate::crypto::PyFileEncryptionProperties;
 use crate::error;
 
@@ -86,6 +90,7 @@ fn sink(where_: &Bound<'_, PyAny>) -> PyResult<(Sink, Target)> {
 #[allow(clippy::too_many_arguments)]
 fn properties(
     columns: &ColumnOptions,
+    file: &FileOptions,
     leaves: Option<&[String]>,
     data_page_version: &str,
     row_group_size: Option<usize>,
@@ -96,6 +101,7 @@ fn properties(
 ) -> PyResult<WriterProperties> {
     builder(
         columns,
+        file,
         leaves,
         data_page_version,
         row_group_size,
@@ -112,6 +118,7 @@ fn properties(
 #[allow(clippy::too_many_arguments)]
 fn builder(
     columns: &ColumnOptions,
+    file: &FileOptions,
     leaves: Option<&[String]>,
     data_page_version: &str,
     row_group_size: Option<usize>,
@@ -132,6 +139,7 @@ fn builder(
     let b = WriterProperties::builder()
         .data_page_version(version)
         .footer_index(write_footer_index);
+    let b = file.apply(b);
     let mut b = columns.apply(b, leaves, write_page_index)?;
     if let Some(rows) = row_group_size {
         b = b.max_row_group_rows(Some(rows.max(1)));
@@ -243,7 +251,7 @@ impl ParquetWriter {
 #[pymethods]
 impl ParquetWriter {
     #[new]
-    #[pyo3(signature = (where_, schema, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, append=false), text_signature = "(where_, schema, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True, encryption_properties=None, append=False)")]
+    #[pyo3(signature = (where_, schema, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), bloom_filter_options=Blooms::default(), dictionary_pagesize_limit=None, write_page_checksum=false, use_compliant_nested_type=true, max_rows_per_page=None, sorting_columns=None, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, append=false), text_signature = "(where_, schema, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, bloom_filter_options=None, dictionary_pagesize_limit=None, write_page_checksum=False, use_compliant_nested_type=True, max_rows_per_page=None, sorting_columns=None, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True, encryption_properties=None, append=False)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         where_: &Bound<'_, PyAny>,
@@ -254,6 +262,12 @@ impl ParquetWriter {
         write_statistics: OnColumns,
         column_encoding: Encodings,
         use_byte_stream_split: OnColumns,
+        bloom_filter_options: Blooms,
+        dictionary_pagesize_limit: Option<usize>,
+        write_page_checksum: bool,
+        use_compliant_nested_type: bool,
+        max_rows_per_page: Option<usize>,
+        sorting_columns: Option<&Bound<'_, PyAny>>,
         data_page_version: &str,
         row_group_size: Option<usize>,
         data_page_size: Option<usize>,
@@ -275,10 +289,19 @@ impl ParquetWriter {
             write_statistics,
             column_encoding,
             use_byte_stream_split,
+            bloom_filter_options,
+        )?;
+        let file = FileOptions::new(
+            dictionary_pagesize_limit,
+            write_page_checksum,
+            use_compliant_nested_type,
+            max_rows_per_page,
+            sorting_columns,
         )?;
         let props = properties(
             &columns,
-            Some(&leaf_paths(&schema)?),
+            &file,
+            Some(&leaf_paths(&schema, file.compliant)?),
             data_page_version,
             row_group_size,
             data_page_size,
@@ -353,7 +376,7 @@ impl ParquetWriter {
 /// statistics under IEEE_754_TOTAL_ORDER (as parquet-rs writes them; readers that do not know
 /// the order, pyarrow 26 among them, ignore their min/max), else TYPE_ORDER.
 #[pyfunction]
-#[pyo3(signature = (table, where_, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=false, float_total_order=false), text_signature = "(table, where_, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=False, float_total_order=False)")]
+#[pyo3(signature = (table, where_, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), bloom_filter_options=Blooms::default(), dictionary_pagesize_limit=None, write_page_checksum=false, use_compliant_nested_type=true, max_rows_per_page=None, sorting_columns=None, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=false, float_total_order=false), text_signature = "(table, where_, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, bloom_filter_options=None, dictionary_pagesize_limit=None, write_page_checksum=False, use_compliant_nested_type=True, max_rows_per_page=None, sorting_columns=None, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True, encryption_properties=None, variant_shredding=None, store_decimal_as_integer=False, float_total_order=False)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_table(
     py: Python<'_>,
@@ -365,6 +388,12 @@ pub(crate) fn write_table(
     write_statistics: OnColumns,
     column_encoding: Encodings,
     use_byte_stream_split: OnColumns,
+    bloom_filter_options: Blooms,
+    dictionary_pagesize_limit: Option<usize>,
+    write_page_checksum: bool,
+    use_compliant_nested_type: bool,
+    max_rows_per_page: Option<usize>,
+    sorting_columns: Option<&Bound<'_, PyAny>>,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
@@ -384,10 +413,19 @@ pub(crate) fn write_table(
         write_statistics,
         column_encoding,
         use_byte_stream_split,
+        bloom_filter_options,
+    )?;
+    let file = FileOptions::new(
+        dictionary_pagesize_limit,
+        write_page_checksum,
+        use_compliant_nested_type,
+        max_rows_per_page,
+        sorting_columns,
     )?;
     let mut props = builder(
         &columns,
-        Some(&leaf_paths(&schema)?),
+        &file,
+        Some(&leaf_paths(&schema, file.compliant)?),
         data_page_version,
         row_group_size,
         data_page_size,
@@ -411,7 +449,7 @@ pub(crate) fn write_table(
 /// byte for byte where a file has the output's Parquet schema, the rest encoded with the
 /// options; returns what was done.
 #[pyfunction]
-#[pyo3(signature = (inputs, output, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true), text_signature = "(inputs, output, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True)")]
+#[pyo3(signature = (inputs, output, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), bloom_filter_options=Blooms::default(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true), text_signature = "(inputs, output, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, bloom_filter_options=None, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn merge(
     py: Python<'_>,
@@ -423,6 +461,7 @@ pub(crate) fn merge(
     write_statistics: OnColumns,
     column_encoding: Encodings,
     use_byte_stream_split: OnColumns,
+    bloom_filter_options: Blooms,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
@@ -436,9 +475,11 @@ pub(crate) fn merge(
         write_statistics,
         column_encoding,
         use_byte_stream_split,
+        bloom_filter_options,
     )?;
     let properties = properties(
         &columns,
+        &FileOptions::default(),
         None,
         data_page_version,
         row_group_size,
@@ -460,7 +501,7 @@ pub(crate) fn merge(
 /// Writes `table` as a dataset below `root_path` (a directory or a URL), split into hive
 /// directories by `partition_cols`; returns the files written.
 #[pyfunction]
-#[pyo3(signature = (table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true), text_signature = "(table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True)")]
+#[pyo3(signature = (table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression=Codecs::default(), compression_level=Levels::default(), use_dictionary=OnColumns::default(), write_statistics=OnColumns::default(), column_encoding=Encodings::default(), use_byte_stream_split=OnColumns::off(), bloom_filter_options=Blooms::default(), dictionary_pagesize_limit=None, write_page_checksum=false, use_compliant_nested_type=true, max_rows_per_page=None, sorting_columns=None, data_page_version="1.0", row_group_size=None, data_page_size=None, write_page_index=true, write_footer_index=true), text_signature = "(table, root_path, partition_cols=None, max_rows_per_file=None, basename_template=None, storage_options=None, compression='snappy', compression_level=None, use_dictionary=True, write_statistics=True, column_encoding=None, use_byte_stream_split=False, bloom_filter_options=None, dictionary_pagesize_limit=None, write_page_checksum=False, use_compliant_nested_type=True, max_rows_per_page=None, sorting_columns=None, data_page_version='1.0', row_group_size=None, data_page_size=None, write_page_index=True, write_footer_index=True)")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_to_dataset(
     py: Python<'_>,
@@ -476,6 +517,12 @@ pub(crate) fn write_to_dataset(
     write_statistics: OnColumns,
     column_encoding: Encodings,
     use_byte_stream_split: OnColumns,
+    bloom_filter_options: Blooms,
+    dictionary_pagesize_limit: Option<usize>,
+    write_page_checksum: bool,
+    use_compliant_nested_type: bool,
+    max_rows_per_page: Option<usize>,
+    sorting_columns: Option<&Bound<'_, PyAny>>,
     data_page_version: &str,
     row_group_size: Option<usize>,
     data_page_size: Option<usize>,
@@ -500,10 +547,19 @@ pub(crate) fn write_to_dataset(
         write_statistics,
         column_encoding,
         use_byte_stream_split,
+        bloom_filter_options,
+    )?;
+    let file = FileOptions::new(
+        dictionary_pagesize_limit,
+        write_page_checksum,
+        use_compliant_nested_type,
+        max_rows_per_page,
+        sorting_columns,
     )?;
     let properties = properties(
         &columns,
-        Some(&leaf_paths(&in_files)?),
+        &file,
+        Some(&leaf_paths(&in_files, file.compliant)?),
         data_page_version,
         row_group_size,
         data_page_size,

@@ -207,6 +207,62 @@ def test_value_encodings_by_column_as_pyarrow_takes_them(tmp_path, table, option
     assert outcome(parq.write_table, str(tmp_path / "parq.parquet")) == outcome(pq.write_table, tmp_path / "pyarrow.parquet")
 
 
+def test_file_wide_writer_options_as_pyarrow_takes_them(tmp_path, table):
+    """`sorting_columns`, `use_compliant_nested_type`, `write_page_checksum`,
+    `max_rows_per_page` and `dictionary_pagesize_limit`: the same row groups, leaves,
+    encodings and page counts as pyarrow's file; the checksums verified by pyarrow."""
+    small = table.select(["i32", "s", "list", "f32"])
+    options = {
+        "sorting_columns": [pq.SortingColumn(0), pq.SortingColumn(1, descending=True, nulls_first=True)],
+        "use_compliant_nested_type": False,
+        "use_dictionary": ["list.list.item", "s"],
+        "write_page_checksum": True,
+        "max_rows_per_page": 500,
+        "dictionary_pagesize_limit": 100,
+    }
+
+    def layout(path):
+        meta = pq.ParquetFile(path).metadata
+        rg = meta.row_group(0)
+        pages = duckdb.sql(f"SELECT path_in_schema, count(*) FROM parquet_metadata('{path}') GROUP BY ALL ORDER BY 1").fetchall()
+        chunks = [(c.path_in_schema, sorted(c.encodings)) for c in (rg.column(i) for i in range(meta.num_columns))]
+        return rg.sorting_columns, chunks, pages
+
+    got, want = tmp_path / "parq.parquet", tmp_path / "pyarrow.parquet"
+    parq.write_table(small, str(got), **options)
+    pq.write_table(small, want, **options)
+    assert layout(got) == layout(want)
+    assert pq.read_table(got, page_checksum_verification=True).equals(pq.read_table(want))
+
+
+def test_bloom_filter_options_as_pyarrow_takes_them(tmp_path, table):
+    path = tmp_path / "t.parquet"
+    options = {"i32": True, "s": {"ndv": 1000, "fpp": 0.01}, "f64": False, "nope": True}
+    parq.write_table(table, str(path), bloom_filter_options=options)
+    blooms = dict(
+        duckdb.sql(
+            f"SELECT path_in_schema, bloom_filter_length FROM parquet_metadata('{path}') WHERE row_group_id = 0"
+        ).fetchall()
+    )
+    assert blooms["i32"] > 0 and blooms["s"] > 0
+    assert blooms["f64"] is None and blooms["i64"] is None
+    # Each value written is found by DuckDB's reads through them.
+    assert duckdb.sql(f"SELECT count(*) FROM '{path}' WHERE s = 's5'").fetchall() == [
+        (sum(1 for v in table.column("s").to_pylist() if v == "s5"),)
+    ]
+    for bad, error in [
+        ({"s": {"ndv": 0}}, ValueError),
+        ({"s": {"fpp": 1.5}}, ValueError),
+        ({"s": {"ndv": "x"}}, TypeError),
+        ({"s": 3}, TypeError),
+        (["s"], TypeError),
+    ]:
+        with pytest.raises(error, match="bloom_filter_options"):
+            parq.write_table(table, str(path), bloom_filter_options=bad)
+        with pytest.raises(error, match="bloom_filter_options"):
+            pq.write_table(table, path, bloom_filter_options=bad)
+
+
 def test_use_dictionary_none_is_the_default(tmp_path, table):
     path = tmp_path / "t.parquet"
     parq.write_table(table, str(path), use_dictionary=None)
