@@ -250,6 +250,21 @@ def test_bloom_filter_options_as_pyarrow_takes_them(tmp_path, table):
     assert duckdb.sql(f"SELECT count(*) FROM '{path}' WHERE s = 's5'").fetchall() == [
         (sum(1 for v in table.column("s").to_pylist() if v == "s5"),)
     ]
+    # Dictionary-encoded chunks: the filters pyarrow writes, byte for byte (sized for the
+    # distinct values, the dictionary's entries).
+    pq.write_table(table, tmp_path / "pyarrow.parquet", bloom_filter_options=options)
+
+    def filters(path):
+        data = Path(path).read_bytes()
+        rows = duckdb.sql(
+            f"SELECT path_in_schema, bloom_filter_offset, bloom_filter_length FROM parquet_metadata('{path}') "
+            "WHERE bloom_filter_offset IS NOT NULL ORDER BY row_group_id, column_id"
+        ).fetchall()
+        return [(name, data[offset : offset + length]) for name, offset, length in rows]
+
+    ours, theirs = filters(path), filters(tmp_path / "pyarrow.parquet")
+    assert [n for n, _ in ours] == [n for n, _ in theirs] == ["i32", "s"]
+    assert ours == theirs
     for bad, error in [
         ({"s": {"ndv": 0}}, ValueError),
         ({"s": {"fpp": 1.5}}, ValueError),

@@ -419,7 +419,8 @@ impl Sbbf {
     /// unchanged. The result is bit-identical to a filter of that size built from the same
     /// values, because the block of a hash among `n / 2` blocks is its block among `n`,
     /// halved. The column writer sizes a filter for the row group's row limit and folds it
-    /// to the chunk's actual row count at the end, as pyarrow sizes for the rows written.
+    /// at the chunk's end to its distinct values (its dictionary's entries) or, without a
+    /// dictionary, its values, as pyarrow sizes for the distinct values it saw.
     pub fn fold_to(&mut self, num_bytes: usize) {
         let target = num_bytes
             .clamp(MIN_BLOOM_FILTER_BYTES, MAX_BLOOM_FILTER_BYTES)

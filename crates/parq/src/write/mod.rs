@@ -13,8 +13,9 @@
 //!    `compression::compress`, optional CRC). While values pass, it feeds a page
 //!    [`StatsAccumulator`] and [`SizeStatsAccumulator`] (merged into the chunk's at each page
 //!    end), a [`ColumnIndexBuilder`] and an [`OffsetIndexBuilder`], and the chunk's [`Sbbf`]
-//!    (sized by [`BloomFilterProperties::num_bytes`] for the row group limit, folded to the
-//!    chunk's rows with [`Sbbf::fold_to`] when the chunk ends).
+//!    (sized by [`BloomFilterProperties::num_bytes`] for the row group limit, folded with
+//!    [`Sbbf::fold_to`] when the chunk ends to its distinct values: its dictionary's entries,
+//!    or its values when not dictionary-encoded throughout).
 //!    Nested leaves get their definition and repetition levels from [`levels`] (record
 //!    shredding of the field's array).
 //! 3. **Chunk**: the dictionary page and data pages of one leaf in one row group, with its

@@ -84,9 +84,16 @@ impl ColumnWriter {
             .column_index
             .take()
             .and_then(ColumnIndexBuilder::finish);
+        // A chunk dictionary-encoded throughout holds as many distinct values as its
+        // dictionary has entries; the filter is sized for those (as pyarrow sizes it for the
+        // distinct values it saw), else for the chunk's values.
+        let distinct = match (&self.dict, self.enc.is_dict()) {
+            (Some(d), true) => d.len() as u64,
+            _ => self.chunk.values,
+        };
         let bloom = self.chunk.bloom.take().map(|mut b| {
             if let Some(p) = &self.settings.bloom_filter {
-                b.fold_to(p.num_bytes(self.chunk.values));
+                b.fold_to(p.num_bytes(distinct));
             }
             b
         });
