@@ -99,6 +99,10 @@ impl ColumnWriter {
         });
         // Release the chunk's buffers: between chunks a column holds no page data.
         self.chunk.headers = Vec::new();
+        // A codec asks for room for its bound (a little over the page's plain bytes) behind
+        // the bodies before each page: the plain bytes and a quarter cover that.
+        let plain = usize::try_from(self.chunk.uncompressed).unwrap_or(0);
+        self.chunk.bodies_hint = plain.saturating_add(plain / 4);
         self.chunk.bodies = Vec::new();
         self.values = Vec::new();
         self.indices = Vec::new();

@@ -348,6 +348,9 @@ struct ChunkState {
     bloom: Option<Sbbf>,
     headers: Vec<u8>,
     bodies: Vec<u8>,
+    /// The room the next chunk's bodies take at once, from the last chunk's size, rather
+    /// than growing (and copying) as pages close.
+    bodies_hint: usize,
     pages: Vec<PageSpan>,
     /// Bytes of the chunk's data pages so far (headers and bodies), kept or written out.
     data_bytes: u64,
@@ -467,6 +470,7 @@ impl ColumnWriter {
                 bloom: None,
                 headers: Vec::new(),
                 bodies: Vec::new(),
+                bodies_hint: 0,
                 pages: Vec::new(),
                 data_bytes: 0,
                 geo: matches!(element.logical_type, Some(LogicalType::Geometry { .. }))
@@ -599,6 +603,11 @@ impl ColumnWriter {
     /// After a slice: the dictionary's fallback and trial, and the page limits; closed
     /// pages to `sink` when they may go.
     fn end_slice(&mut self, shared: &mut Shared, sink: Option<&mut dyn Write>) -> Result<()> {
+        if sink.is_none() && self.chunk.bodies.capacity() == 0 {
+            // The chunk's pages are kept until the row group closes: room for what the last
+            // chunk took.
+            self.chunk.bodies.reserve(self.chunk.bodies_hint);
+        }
         if self.dict_over_limit() {
             self.flush_page(shared)?;
             self.fall_back()?;
