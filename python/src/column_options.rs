@@ -6,7 +6,8 @@
 //! dict by column, with dictionaries off for those columns) and `use_byte_stream_split` (a
 //! bool, or the columns BYTE_STREAM_SPLIT is for), `bloom_filter_options` (a dict by column of
 //! `True`, `False` or `{"ndv": int, "fpp": float}`). A column is a leaf's dotted path (`s.a`,
-//! `l.list.element`); as in pyarrow, a name that is no leaf of the table is ignored.
+//! `l.list.element`); as in pyarrow, a name that is no leaf of the table is ignored. The
+//! file-wide options that pyarrow takes beside them are [`FileOptions`].
 
 use arrow_schema::Schema as ArrowSchema;
 use parq::format::metadata::{Encoding, SortingColumn};
