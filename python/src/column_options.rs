@@ -299,7 +299,10 @@ impl ColumnOptions {
         leaves: Option<&[String]>,
         page_index: bool,
     ) -> PyResult<WriterPropertiesBuilder> {
-        let known = |name: &str| leaves.is_none_or(|l| l.iter().any(|p| p == name));
+        // One lookup per name, however wide the table.
+        let leaves: Option<std::collections::HashSet<&str>> =
+            leaves.map(|l| l.iter().map(String::as_str).collect());
+        let known = |name: &str| leaves.as_ref().is_none_or(|l| l.contains(name));
         let level_of = |column: Option<&str>| -> Option<i32> {
             match &self.compression_level {
                 None => None,
