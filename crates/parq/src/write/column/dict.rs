@@ -8,13 +8,26 @@ use super::*;
 const MAX_DICT_HINT: usize = 4 * DICTIONARY_TRIAL_VALUES;
 
 impl ColumnWriter {
-    /// Adds the dictionary entries of `indices[from..]` to the page statistics, each once
-    /// per page (the minimum and maximum of a page's values are those of its distinct
-    /// values), and counts all of them.
+    /// Adds the dictionary entries of `indices[from..]` to the page statistics and counts
+    /// all of them. Under the unsigned byte orders the dictionary finds their least and
+    /// greatest entries (`ByteArrayDictEncoder::min_max_entries`); under another order each
+    /// distinct entry is added once per page (the minimum and maximum of a page's values are
+    /// those of its distinct values).
     pub(super) fn dict_entry_stats(&mut self, from: usize) {
         let (Some(Dict::Bytes(d)), Some(new)) = (&self.dict, self.indices.get(from..)) else {
             return;
         };
+        let stats = &mut self.page.stats;
+        if matches!(
+            stats.order(),
+            StatsOrder::Bytes | StatsOrder::Utf8 | StatsOrder::FixedBytes
+        ) {
+            if let Some((lo, hi)) = d.min_max_entries(new) {
+                let bounds = [d.entry(lo as usize), d.entry(hi as usize)];
+                stats.update_byte_array_distinct(bounds, new.len() as u64);
+            }
+            return;
+        }
         let PageTally {
             stats,
             number,

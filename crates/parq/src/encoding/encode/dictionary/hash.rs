@@ -61,84 +61,127 @@ pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// The longest byte string keyed by its bytes inline ([`Short`]) rather than compared in
-/// the arena.
-pub(super) const SHORT: usize = 16;
+/// the arena: its bytes and its length fit the key's 32 bytes.
+pub(super) const SHORT: usize = 31;
 
-/// A byte string of at most [`SHORT`] bytes as two zero-padded little-endian words and its
-/// length (which tell it apart from every other string); longer strings keep only `len`.
+/// The 64-bit words of a [`Short`] key.
+const WORDS: usize = 4;
+
+/// The bytes of a [`Short`] key.
+const KEY_BYTES: usize = 8 * WORDS;
+
+/// The length byte of the key of a string longer than [`SHORT`] bytes (no short key has it).
+const LONG_LEN: u64 = 0xff;
+
+/// A byte string of at most [`SHORT`] bytes as four little-endian words: its bytes,
+/// zero-padded, with its length in the top byte (so that a string and its extension by
+/// zero bytes differ). A longer string's key holds its first [`SHORT`] bytes and
+/// [`LONG_LEN`]. Aligned so that a key never straddles two cache lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(32))]
 pub(super) struct Short {
-    pub(super) lo: u64,
-    pub(super) hi: u64,
-    pub(super) len: u64,
+    pub(super) w: [u64; WORDS],
 }
 
 impl Short {
-    /// Equality without a branch per field.
+    /// Equality without a branch per word.
     #[inline(always)]
     pub(super) fn same(self, o: Short) -> bool {
-        ((self.lo ^ o.lo) | (self.hi ^ o.hi) | (self.len ^ o.len)) == 0
+        let [a0, a1, a2, a3] = self.w;
+        let [b0, b1, b2, b3] = o.w;
+        ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3)) == 0
+    }
+
+    /// The string's first 8 bytes, zero-padded, as a big-endian word: it orders keys as
+    /// their strings are ordered (unsigned bytes, a prefix first) wherever it differs.
+    #[inline(always)]
+    pub(super) fn prefix(self) -> u64 {
+        self.w[0].swap_bytes()
     }
 }
 
-/// `LOW_BYTES[n]` keeps the low `n` bytes of a 16-byte little-endian load (as two words).
-const LOW_BYTES: [[u64; 2]; SHORT + 1] = {
-    let mut m = [[0u64; 2]; SHORT + 1];
+/// `LOW_BYTES[n]` keeps the low `n` bytes of a [`KEY_BYTES`]-byte little-endian load (as
+/// words).
+const LOW_BYTES: [[u64; WORDS]; SHORT + 1] = {
+    let mut m = [[0u64; WORDS]; SHORT + 1];
     let mut n = 1;
     while n <= SHORT {
-        let lo = if n >= 8 { 8 } else { n };
-        m[n][0] = u64::MAX >> (64 - 8 * lo);
-        if n > 8 {
-            m[n][1] = u64::MAX >> (64 - 8 * (n - 8));
+        let mut w = 0;
+        while w < WORDS {
+            let from = w * 8;
+            if n > from {
+                let k = if n - from >= 8 { 8 } else { n - from };
+                m[n][w] = u64::MAX >> (64 - 8 * k);
+            }
+            w += 1;
         }
         n += 1;
     }
     m
 };
 
-/// The [`Short`] key of `v` (at most [`SHORT`] bytes) from its own bytes.
+/// The key of the masked words `w` of a string of `len` bytes (its bytes past [`SHORT`]
+/// cleared).
+#[inline(always)]
+fn key(mut w: [u64; WORDS], len: usize) -> Short {
+    let tag = if len <= SHORT { len as u64 } else { LONG_LEN };
+    w[WORDS - 1] |= tag << 56;
+    Short { w }
+}
+
+/// The words of `b`.
+#[inline(always)]
+fn words_of(b: &[u8; KEY_BYTES]) -> [u64; WORDS] {
+    let (words, _) = b.as_chunks::<8>();
+    let mut w = [0u64; WORDS];
+    for (dst, src) in w.iter_mut().zip(words) {
+        *dst = u64::from_le_bytes(*src);
+    }
+    w
+}
+
+/// The [`Short`] key of `v` from its own bytes (of any length).
 #[inline(always)]
 pub(super) fn short_of(v: &[u8]) -> Short {
-    let mut buf = [0u8; SHORT];
+    let mut buf = [0u8; KEY_BYTES];
     let n = v.len().min(SHORT);
     if let (Some(dst), Some(src)) = (buf.get_mut(..n), v.get(..n)) {
         dst.copy_from_slice(src);
     }
-    let (lo, hi) = buf.split_at(8);
-    Short {
-        lo: u64::from_le_bytes(lo.try_into().unwrap_or_default()),
-        hi: u64::from_le_bytes(hi.try_into().unwrap_or_default()),
-        len: v.len() as u64,
-    }
+    key(words_of(&buf), v.len())
 }
 
 /// The [`Short`] key of `values[s..s + len]` (`len` at most [`SHORT`], the range in
-/// `values`): one unaligned 16-byte load masked to `len` when `values` holds 16 bytes from
-/// `s`, else a copy.
+/// `values`): one unaligned [`KEY_BYTES`]-byte load masked to `len` when `values` holds
+/// that many bytes from `s`, else a copy.
 #[inline(always)]
 pub(super) fn short_at(values: &[u8], s: usize, len: usize) -> Short {
-    match values.get(s..s.wrapping_add(SHORT)) {
-        Some(w) => {
-            let (lo, hi) = w.split_at(8);
-            let lo = u64::from_le_bytes(lo.try_into().unwrap_or_default());
-            let hi = u64::from_le_bytes(hi.try_into().unwrap_or_default());
-            let [ml, mh] = LOW_BYTES[len.min(SHORT)];
-            Short {
-                lo: lo & ml,
-                hi: hi & mh,
-                len: len as u64,
+    match values
+        .get(s..s.wrapping_add(KEY_BYTES))
+        .and_then(|b| <&[u8; KEY_BYTES]>::try_from(b).ok())
+    {
+        Some(b) => {
+            let mut w = words_of(b);
+            let mask = LOW_BYTES[len.min(SHORT)];
+            for (x, m) in w.iter_mut().zip(mask) {
+                *x &= m;
             }
+            key(w, len)
         }
         None => short_of(values.get(s..s.saturating_add(len)).unwrap_or_default()),
     }
 }
 
-/// The hash of a short string's key: one folded multiply of its two words, each mixed with
-/// the seed (a string's length decides whether it gets this hash or [`hash_bytes`]).
+/// The hash of a short string's key: two independent folded multiplies, of its first and
+/// last two words, each mixed with the seed, XOR-ed (a string's length decides whether it
+/// gets this hash or [`hash_bytes`]).
 #[inline(always)]
 pub(super) fn hash_short(k: Short, seed: u64) -> u64 {
-    fold_mul(
-        k.lo ^ seed,
-        k.hi ^ k.len.wrapping_mul(K0) ^ seed.rotate_left(32) ^ K1,
-    )
+    let [w0, w1, w2, w3] = k.w;
+    let a = fold_mul(w0 ^ seed, w1 ^ seed.rotate_left(32) ^ K1);
+    let b = fold_mul(
+        w2 ^ seed.rotate_left(16) ^ K0,
+        w3 ^ seed.rotate_left(48) ^ K1,
+    );
+    a ^ b
 }

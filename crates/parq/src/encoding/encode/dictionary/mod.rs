@@ -11,9 +11,10 @@
 //!   own entries, so values round-trip exactly).
 //! - [`ByteArrayDictEncoder`] for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY: entries' bytes in one
 //!   arena, each entry's hash cached (a probe compares hashes before bytes, and growing the
-//!   table rehashes nothing). Strings of at most 16 bytes (most dictionary strings) are keyed
-//!   by their bytes as two zero-padded words and their length: one masked 16-byte load
-//!   hashes them with one multiply, and a probe compares the keys, not the arena's bytes.
+//!   table rehashes nothing). Strings of at most 31 bytes (most dictionary strings) are keyed
+//!   by their bytes and length as four words: one masked 32-byte load hashes them with two
+//!   independent multiplies, and a probe compares the keys (one cache line), not the
+//!   arena's bytes, without a branch on the length.
 //!   No allocation per value.
 //!
 //! A lookup checks a value's home slot and the next one without a branch between them (at
@@ -530,7 +531,8 @@ pub struct ByteArrayDictEncoder {
     /// Entry `i` is `arena[offsets[i]..offsets[i + 1]]` (starts with 0).
     offsets: Vec<i64>,
     hashes: Vec<u64>,
-    /// Each entry's [`Short`] key (of its length only when longer than [`SHORT`]).
+    /// Each entry's [`Short`] key (for a longer entry, of its first [`SHORT`] bytes: such
+    /// keys match no string's, since a string that long is never looked up by key).
     shorts: Vec<Short>,
     table: Table,
     fixed: Option<usize>,
@@ -579,6 +581,35 @@ impl ByteArrayDictEncoder {
             (Some(&s), Some(&e)) => self.arena.get(s as usize..e as usize).unwrap_or_default(),
             _ => &[],
         }
+    }
+
+    /// The entries of `indices` with the least and the greatest bytes (compared as
+    /// unsigned bytes, a prefix before its extensions), or `None` for no indices. Entries
+    /// are compared by their first 8 bytes as a big-endian word, and by their bytes only
+    /// where those tie, so that a value costs a load and two compares. Indices out of the
+    /// dictionary stand for the empty string.
+    pub fn min_max_entries(&self, indices: &[u32]) -> Option<(u32, u32)> {
+        let prefix = |i: u32| {
+            self.shorts
+                .get(i as usize)
+                .map_or(0, |k| k.prefix())
+        };
+        let (&first, rest) = indices.split_first()?;
+        let (mut lo, mut hi) = (first, first);
+        let (mut lo_key, mut hi_key) = (prefix(first), prefix(first));
+        for &i in rest {
+            let k = prefix(i);
+            if k < lo_key
+                || (k == lo_key && i != lo && self.entry(i as usize) < self.entry(lo as usize))
+            {
+                (lo, lo_key) = (i, k);
+            } else if k > hi_key
+                || (k == hi_key && i != hi && self.entry(i as usize) > self.entry(hi as usize))
+            {
+                (hi, hi_key) = (i, k);
+            }
+        }
+        Some((lo, hi))
     }
 
     /// The size in bytes of the PLAIN dictionary page the entries make (4 bytes of length
@@ -722,7 +753,7 @@ impl ByteArrayDictEncoder {
         loop {
             let s = self.table.slots[pos];
             if s as u32 == EMPTY {
-                return self.insert(v, k, h, pos);
+                return self.insert(v, h, pos);
             }
             let e = s as u32 as usize;
             if tag_matches(s, h) && self.shorts[e] == k {
@@ -736,20 +767,15 @@ impl ByteArrayDictEncoder {
     #[inline(never)]
     fn intern_long(&mut self, v: &[u8]) -> u32 {
         let h = hash_bytes(v, self.table.seed);
-        let k = Short {
-            lo: 0,
-            hi: 0,
-            len: v.len() as u64,
-        };
         let mask = self.table.mask();
         let mut pos = self.table.home(h);
         loop {
             let s = self.table.slots[pos];
             if s as u32 == EMPTY {
-                return self.insert(v, k, h, pos);
+                return self.insert(v, h, pos);
             }
             let e = s as u32 as usize;
-            if tag_matches(s, h) && self.shorts[e].len == k.len && same_bytes(self.entry(e), v) {
+            if tag_matches(s, h) && same_bytes(self.entry(e), v) {
                 return e as u32;
             }
             pos = (pos + 1) & mask;
@@ -758,12 +784,12 @@ impl ByteArrayDictEncoder {
 
     /// Adds entry `v` (of key `k` and hash `h`) at the empty slot `pos`.
     #[inline(never)]
-    fn insert(&mut self, v: &[u8], k: Short, h: u64, pos: usize) -> u32 {
+    fn insert(&mut self, v: &[u8], h: u64, pos: usize) -> u32 {
         let idx = self.hashes.len();
         self.arena.extend_from_slice(v);
         self.offsets.push(self.arena.len() as i64);
         self.hashes.push(h);
-        self.shorts.push(k);
+        self.shorts.push(short_of(v));
         self.table.slots[pos] = slot(h, idx);
         let hashes = &self.hashes;
         self.table.maybe_grow(hashes.len(), |e| hashes[e]);

@@ -1,5 +1,5 @@
 //! The dictionary encoders' tables (growth, colliding hashes, release and rebuild), short
-//! byte-array keys, gathers and sizes.
+//! byte-array keys, the least and greatest entries of indices, gathers and sizes.
 
 use super::*;
 
@@ -135,9 +135,9 @@ fn byte_arrays_grow_release_and_gather() {
 #[test]
 fn short_keys_tell_trailing_zeros_and_buffer_ends_apart() {
     // Strings of every short length, with and without trailing zero bytes, each both in
-    // the middle of the buffer (a 16-byte load) and at its end (a copy), plus long ones.
+    // the middle of the buffer (a 32-byte load) and at its end (a copy), plus long ones.
     let mut words: Vec<Vec<u8>> = vec![Vec::new()];
-    for n in 1..=20 {
+    for n in 1..=40 {
         let mut z: Vec<u8> = (1..=n as u8).collect();
         words.push(z.clone());
         z[n - 1] = 0;
@@ -203,4 +203,55 @@ fn gather_and_plain_size() {
     let mut none = Vec::new();
     assert!(d.gather(&[0, 3], &mut none).is_ok());
     assert!(d.gather(&[0, 9], &mut Vec::new()).is_err());
+}
+
+#[test]
+fn min_max_entries_order_bytes_as_unsigned_with_prefixes_first() {
+    // Shared 8-byte prefixes (ties of the first word), trailing zero bytes, strings shorter
+    // than a word, of exactly 31 and 32 bytes and longer, and bytes above 0x7f.
+    let mut words: Vec<Vec<u8>> = vec![
+        Vec::new(),
+        b"a".to_vec(),
+        b"a\0".to_vec(),
+        b"customer_0001".to_vec(),
+        b"customer_0001\0".to_vec(),
+        b"customer_0002".to_vec(),
+        b"customer_".to_vec(),
+        vec![0xff; 3],
+        vec![0x80, 0],
+        vec![b'x'; 31],
+        vec![b'x'; 32],
+        [vec![b'x'; 40], vec![0]].concat(),
+        [vec![b'x'; 40], vec![1]].concat(),
+    ];
+    let mut state = 7u64;
+    for _ in 0..200 {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let len = (state >> 59) as usize + (state >> 58 & 1) as usize * 20;
+        let w: Vec<u8> = (0..len)
+            .map(|j| b"customer_\0\x7f\x80\xff"[(state >> (j % 50)) as usize % 13])
+            .collect();
+        words.push(w);
+    }
+    let mut offsets = vec![0i64];
+    let mut data = Vec::new();
+    for w in &words {
+        data.extend_from_slice(w);
+        offsets.push(data.len() as i64);
+    }
+    let mut d = ByteArrayDictEncoder::new();
+    let mut idx = Vec::new();
+    d.put(&offsets, &data, &mut idx).unwrap();
+    assert_eq!(d.min_max_entries(&[]), None);
+    // Every window of the values, in both directions.
+    for start in 0..idx.len() {
+        for end in [start + 1, (start + 7).min(idx.len()), idx.len()] {
+            for slice in [idx[start..end].to_vec(), idx[start..end].iter().rev().copied().collect()] {
+                let (lo, hi) = d.min_max_entries(&slice).unwrap();
+                let values = slice.iter().map(|&i| d.entry(i as usize));
+                assert_eq!(d.entry(lo as usize), values.clone().min().unwrap());
+                assert_eq!(d.entry(hi as usize), values.max().unwrap());
+            }
+        }
+    }
 }
