@@ -18,6 +18,8 @@ keeps the buffers of its reads (and of the tables it returned, once dropped) for
 reads, up to about 144 MiB and 32 MiB per thread that read; ``release_buffers()`` frees them.
 """
 
+import os
+
 from parq._parq import (
     ColumnChunkMetaData,
     FileMetaData,
@@ -82,6 +84,8 @@ def read_table(
     storage_options=None,
     decryption_properties=None,
     memory_map=False,
+    schema=None,
+    union_by_name=True,
 ):
     """Reads a Parquet file or dataset into a ``pyarrow.Table``.
 
@@ -113,8 +117,12 @@ def read_table(
     when the pages are not compressed. The file must not be changed or truncated while it
     or the arrays read from it are in use (a read of a truncated part ends the process with
     SIGBUS). The files of a dataset are read by positional reads.
+    ``schema``, ``union_by_name``: the schema of a dataset, or of a file path read as one (see
+    :func:`parq.dataset`).
     """
-    if _is_dataset_source(source):
+    if schema is not None and not _is_dataset_source(source) and not isinstance(source, (str, os.PathLike)):
+        raise ValueError("parq: schema applies to a path or a dataset, not to bytes or a file object")
+    if _is_dataset_source(source) or schema is not None:
         if row_groups is not None:
             raise ValueError("parq: row_groups applies to one file, not to a dataset")
         if decryption_properties is not None:
@@ -125,6 +133,8 @@ def read_table(
             storage_options=storage_options,
             string_view=string_view,
             batch_size=batch_size,
+            schema=schema,
+            union_by_name=union_by_name,
         )
         return ds.to_table(columns=columns, filters=filters, use_threads=use_threads)
     if _is_expression(filters):

@@ -45,6 +45,8 @@ def read_table(
     storage_options: Optional[dict[str, str]] = None,
     decryption_properties: Optional[encryption.FileDecryptionProperties] = None,
     memory_map: bool = False,
+    schema: Optional[pa.Schema] = None,
+    union_by_name: bool = True,
 ) -> pa.Table: ...
 
 class Dataset:
@@ -69,6 +71,7 @@ def dataset(
     batch_size: Optional[int] = None,
     include_file_paths: Optional[str] = None,
     row_index: Optional[str] = None,
+    union_by_name: bool = True,
 ) -> Dataset: ...
 
 def write_to_dataset(

@@ -91,12 +91,17 @@ def dataset(
     batch_size=None,
     include_file_paths=None,
     row_index=None,
+    union_by_name=True,
 ):
     """Opens the dataset of ``source`` (see the module documentation).
 
     ``partitioning``: ``"hive"`` (``key=value`` directories; keys typed int32 when every
     value is an integer, else string), ``None``, or a ``pyarrow.Schema`` of the keys and
     their types. ``schema``: the dataset's schema instead of the files' united.
+    ``union_by_name``: without ``schema``, ``True`` reads every file's footer at once and
+    unites their schemas by name; ``False`` takes the first file's schema (as
+    ``pyarrow.dataset`` does) and reads the other footers only for the files a query reads
+    (the others' columns it lacks are null, their extra columns left out, other types cast).
     ``include_file_paths`` / ``row_index``: names of extra columns holding each row's file
     and its index within its file.
     """
@@ -109,6 +114,7 @@ def dataset(
         batch_size=batch_size,
         file_path_column=include_file_paths,
         row_index_column=row_index,
+        union_by_name=union_by_name,
     )
     return Dataset(inner)
 

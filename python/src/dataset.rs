@@ -65,7 +65,7 @@ impl PyDataset {
 #[pymethods]
 impl PyDataset {
     #[new]
-    #[pyo3(signature = (source, partitioning, schema=None, storage_options=None, string_view=false, batch_size=None, file_path_column=None, row_index_column=None))]
+    #[pyo3(signature = (source, partitioning, schema=None, storage_options=None, string_view=false, batch_size=None, file_path_column=None, row_index_column=None, union_by_name=true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -77,6 +77,7 @@ impl PyDataset {
         batch_size: Option<usize>,
         file_path_column: Option<String>,
         row_index_column: Option<String>,
+        union_by_name: bool,
     ) -> PyResult<Self> {
         let source = if let Ok(list) = source.extract::<Vec<String>>() {
             DatasetSource::List(list)
@@ -88,6 +89,7 @@ impl PyDataset {
             storage_options: storage_options.unwrap_or_default(),
             file_path_column,
             row_index_column,
+            union_by_name,
             ..Default::default()
         };
         if let Some(s) = schema {

@@ -200,6 +200,39 @@ def test_schema_evolution_equals_pyarrow_permissive(tmp_path):
     assert_same(parq.read_table(tmp_path, filters=f), ds.dataset(files, schema=schema, format="parquet").to_table(filter=pa.compute.field("id") >= 2))
 
 
+def test_first_file_schema_equals_pyarrow_dataset(tmp_path, parq_bin):
+    # pyarrow.dataset takes the first file's schema: columns a later file lacks are null,
+    # its extra columns are left out, and its other types are cast.
+    a = pa.table({"id": pa.array([1, 2], pa.int64()), "s": ["x", "y"], "f": pa.array([1.5, 2.5], pa.float64())})
+    b = pa.table({"f": pa.array([3.5], pa.float32()), "id": pa.array([3], pa.int32()), "extra": [True]})
+    for part, t in [(0, a), (1, b), (2, b)]:
+        (tmp_path / f"p={part}").mkdir()
+        pq.write_table(t, tmp_path / f"p={part}" / "f.parquet")
+    want = ds.dataset(tmp_path, format="parquet", partitioning="hive").to_table()
+    assert "extra" not in want.schema.names
+    got = parq.read_table(tmp_path, union_by_name=False)
+    assert_same(got, want)
+    assert parq.dataset(tmp_path, union_by_name=False).schema == want.schema
+    assert "extra" in parq.read_table(tmp_path).schema.names
+    # Only the first footer is read at open, the others for the files a query reads: a
+    # file that is not Parquet fails the dataset when its footer is read, and not before.
+    (tmp_path / "p=2" / "f.parquet").write_bytes(b"this is not parquet at all")
+    with pytest.raises(parq.ParquetError, match="f.parquet"):
+        parq.dataset(tmp_path)
+    d = parq.dataset(tmp_path, union_by_name=False)
+    kept = d.to_table(filters=[("p", "<", 2)])
+    assert_same(kept, want.filter(pa.compute.field("p") < 2))
+    with pytest.raises(parq.ParquetError, match="f.parquet"):
+        d.to_table()
+    # The CLI's --first-file-schema.
+    out = subprocess.run([parq_bin, "cat", "--first-file-schema", "--where", "p < 2", "--format", "csv", str(tmp_path)],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("\n") == 1 + 3
+    out = subprocess.run([parq_bin, "cat", "--format", "csv", str(tmp_path)], capture_output=True, text=True)
+    assert out.returncode != 0 and "f.parquet" in out.stderr
+
+
 def test_datasets_of_other_writers(tmp_path):
     df = pl.DataFrame({"k": [1, 1, 2, 3], "s": ["a", "b", "c", "d"], "v": [1.0, 2.0, 3.0, 4.0]})
     df.write_parquet(tmp_path / "pl", partition_by=["k"])

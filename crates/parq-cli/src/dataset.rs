@@ -1,5 +1,6 @@
 //! Datasets on the command line: a directory, a glob or a URL given where a file is
-//! ([`is_dataset`]), opened with `--partitioning` and `--storage-option` ([`DatasetArgs`]);
+//! ([`is_dataset`]), opened with `--partitioning`, `--storage-option` and
+//! `--first-file-schema` ([`DatasetArgs`]);
 //! `parq ls SOURCE` lists a dataset's files with their rows and bytes ([`ls`]).
 
 use std::fmt::Write as _;
@@ -32,6 +33,11 @@ pub struct DatasetArgs {
     /// aws_secret_access_key, aws_region, aws_allow_http, ...), repeatable.
     #[arg(long = "storage-option", value_name = "KEY=VALUE")]
     pub storage_options: Vec<String>,
+    /// Take the first file's schema instead of uniting every file's by name (only that
+    /// footer is read before the scan: the others' columns it lacks are null, their extra
+    /// columns left out, other types cast).
+    #[arg(long)]
+    pub first_file_schema: bool,
 }
 
 /// Whether `source` names a dataset rather than one local file: a URL, a directory, or a
@@ -66,6 +72,7 @@ pub fn open(
         },
         storage_options,
         read,
+        union_by_name: !args.first_file_schema,
         ..Default::default()
     };
     Dataset::open(source.to_string_lossy().as_ref(), options).map_err(|e| CliError::new(source, e))

@@ -40,8 +40,9 @@
 //! - `write.rs`: [`write_dataset`], rows into hive directories and files of bounded rows.
 //!
 //! Footers are read when the dataset opens (all of them, to unite their schemas), `concurrency`
-//! at once, and kept in a cache for the process; with an explicit schema only when a scan
-//! reaches their file (after the files its filter rules out by partition values are dropped).
+//! at once, and kept in a cache for the process; with an explicit schema, or the first file's
+//! (`union_by_name` off), only when a scan reaches their file (after the files its filter
+//! rules out by partition values are dropped).
 
 mod cache;
 mod discover;
@@ -96,6 +97,14 @@ pub struct DatasetOptions {
     /// How many footers are read at once (object stores; local files on the worker pool).
     /// Default 64.
     pub concurrency: usize,
+    /// Without an explicit [`schema`](Self::schema): `true` (the default) reads every file's
+    /// footer when the dataset is opened and unites their schemas by name; `false` takes the
+    /// first file's schema as the dataset's (as `pyarrow.dataset` and DuckDB without
+    /// `union_by_name` do) and reads only that footer at open, the others when their files
+    /// are scanned (so a query that prunes files by partition reads only the kept files'
+    /// footers). The other files are then read as with an explicit schema: columns they lack
+    /// are null, columns the first file lacks are left out, other types are cast.
+    pub union_by_name: bool,
 }
 
 impl Default for DatasetOptions {
@@ -108,6 +117,7 @@ impl Default for DatasetOptions {
             file_path_column: None,
             row_index_column: None,
             concurrency: 64,
+            union_by_name: true,
         }
     }
 }
@@ -194,7 +204,8 @@ pub struct Dataset {
 
 impl Dataset {
     /// The dataset of `source`: its files listed, their footers read and their schemas
-    /// united (unless [`DatasetOptions::schema`] is given).
+    /// united (unless [`DatasetOptions::schema`] is given, or
+    /// [`DatasetOptions::union_by_name`] is off: then only the first file's footer is read).
     pub fn open(source: impl Into<DatasetSource>, options: DatasetOptions) -> Result<Dataset> {
         let (kind, listed) = discover_source(&source.into(), &options)?;
         let dirs: Vec<&[String]> = listed.iter().map(|l| l.partition_dirs.as_slice()).collect();
@@ -229,6 +240,13 @@ impl Dataset {
                     .cloned()
                     .collect();
                 Schema::new(fields)
+            }
+            None if !options.union_by_name => {
+                let first = all.first().ok_or_else(|| {
+                    Error::new(ErrorKind::NotFound("a dataset without files".into()))
+                })?;
+                read_footers(&[*first], options.concurrency)?;
+                first.schema(&options.read)?.as_ref().clone()
             }
             None => {
                 read_footers(&all, options.concurrency)?;
