@@ -924,9 +924,31 @@ fn widen<T: Copy, K: Ord>(a: (T, T), b: (T, T), key: impl Fn(T) -> K) -> (T, T) 
 pub(super) const LANES: usize = 8;
 
 /// The min and max of `values` by `key` (the values themselves, or reinterpreted as
-/// unsigned), in lanes; `None` when `values` is empty.
+/// unsigned), in lanes; `None` when `values` is empty. With AVX2 the lanes are compiled to
+/// its 64-bit and 32-bit vector compares (x86-64's baseline, SSE2, has neither).
 #[inline]
 fn min_max_ord<T: Copy, K: Ord + Copy>(values: &[T], key: impl Fn(T) -> K) -> Option<(K, K)> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, just checked.
+        return unsafe { min_max_avx2(values, key) };
+    }
+    min_max_lanes(values, key)
+}
+
+/// [`min_max_lanes`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn min_max_avx2<T: Copy, K: Ord + Copy>(
+    values: &[T],
+    key: impl Fn(T) -> K,
+) -> Option<(K, K)> {
+    min_max_lanes(values, key)
+}
+
+/// The body of [`min_max_ord`].
+#[inline(always)]
+fn min_max_lanes<T: Copy, K: Ord + Copy>(values: &[T], key: impl Fn(T) -> K) -> Option<(K, K)> {
     let first = key(*values.first()?);
     let (chunks, tail) = values.as_chunks::<LANES>();
     let mut lo = [first; LANES];
