@@ -97,13 +97,20 @@ impl ColumnWriter {
             }
             b
         });
-        // Release the chunk's buffers: between chunks a column holds no page data.
+        // Release the chunk's buffers: between chunks a column holds no page data. The
+        // bodies' buffer is kept, emptied, for the next chunk's pages (a buffer freed and
+        // taken again for every row group costs the allocator's fresh pages each time),
+        // unless it is larger than a chunk usually needs.
         self.chunk.headers = Vec::new();
         // A codec asks for room for its bound (a little over the page's plain bytes) behind
         // the bodies before each page: the plain bytes and a quarter cover that.
         let plain = usize::try_from(self.chunk.uncompressed).unwrap_or(0);
         self.chunk.bodies_hint = plain.saturating_add(plain / 4);
-        self.chunk.bodies = Vec::new();
+        if self.chunk.bodies.capacity() > MAX_KEPT_BODIES {
+            self.chunk.bodies = Vec::new();
+        } else {
+            self.chunk.bodies.clear();
+        }
         self.values = Vec::new();
         self.indices = Vec::new();
         self.page.seen = Vec::new();

@@ -92,6 +92,9 @@ mod page;
 /// byte limit).
 const MAX_PAGE_VALUES: usize = 1 << 24;
 
+/// The largest page body buffer a column keeps between chunks (see `finish_chunk`).
+const MAX_KEPT_BODIES: usize = 64 << 20;
+
 /// Compressors (one per codec and level) and conversion scratch space, shared by all the
 /// columns of a file.
 #[derive(Debug, Default)]
@@ -603,9 +606,9 @@ impl ColumnWriter {
     /// After a slice: the dictionary's fallback and trial, and the page limits; closed
     /// pages to `sink` when they may go.
     fn end_slice(&mut self, shared: &mut Shared, sink: Option<&mut dyn Write>) -> Result<()> {
-        if sink.is_none() && self.chunk.bodies.capacity() == 0 {
+        if sink.is_none() && self.chunk.bodies.is_empty() {
             // The chunk's pages are kept until the row group closes: room for what the last
-            // chunk took.
+            // chunk took (none is taken when the kept buffer has it).
             self.chunk.bodies.reserve(self.chunk.bodies_hint);
         }
         if self.dict_over_limit() {
