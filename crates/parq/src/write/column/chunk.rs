@@ -100,7 +100,7 @@ impl ColumnWriter {
         // Release the chunk's buffers: between chunks a column holds no page data. The
         // bodies' buffer is kept, emptied, for the next chunk's pages (a buffer freed and
         // taken again for every row group costs the allocator's fresh pages each time),
-        // unless it is larger than a chunk usually needs.
+        // unless it grew past `MAX_KEPT_BODIES`.
         self.chunk.headers = Vec::new();
         // A codec asks for room for its bound (a little over the page's plain bytes) behind
         // the bodies before each page: the plain bytes and a quarter cover that.

@@ -782,7 +782,7 @@ impl ByteArrayDictEncoder {
         }
     }
 
-    /// Adds entry `v` (of key `k` and hash `h`) at the empty slot `pos`.
+    /// Adds entry `v` (of hash `h`) at the empty slot `pos`; its key is made from its bytes.
     #[inline(never)]
     fn insert(&mut self, v: &[u8], h: u64, pos: usize) -> u32 {
         let idx = self.hashes.len();
