@@ -163,16 +163,13 @@ def main() -> None:
             pl_kw = {"storage_options": pl_opts} if where == "s3" else {}
             so = opts if where == "s3" else None
 
-            def parq_cold(q):
-                parq.clear_metadata_cache()
-                return parq.read_table(src, filters=q[0], storage_options=so).num_rows
-
-            def parq_warm(q):
-                return parq.read_table(src, filters=q[0], storage_options=so).num_rows
-
-            def parq_first(q):
-                parq.clear_metadata_cache()
-                return parq.read_table(src, filters=q[0], storage_options=so, union_by_name=False).num_rows
+            def parq_runner(cold: bool, union_by_name: bool = True):
+                def run(q):
+                    if cold:
+                        parq.clear_metadata_cache()
+                    return parq.read_table(src, filters=q[0], storage_options=so,
+                                           union_by_name=union_by_name).num_rows
+                return run
 
             def pyarrow_ds(q):
                 d = ds.dataset(pa_src, filesystem=pa_fs, format="parquet", partitioning="hive")
@@ -184,9 +181,9 @@ def main() -> None:
                     lf = lf.filter(q[2])
                 return lf.collect().height
 
-            return {"parq (cold)": parq_cold, "parq (warm)": parq_warm,
-                    "parq (cold, first file's schema)": parq_first, "pyarrow.dataset": pyarrow_ds,
-                    "polars": polars_scan}
+            return {"parq (cold)": parq_runner(cold=True), "parq (warm)": parq_runner(cold=False),
+                    "parq (cold, first file's schema)": parq_runner(cold=True, union_by_name=False),
+                    "pyarrow.dataset": pyarrow_ds, "polars": polars_scan}
 
         for where in [w for w in ["s3", "local"] if args.only in (None, w)]:
             print(f"\n## {'S3 (moto) at %g ms per request' % args.delay_ms if where == 's3' else 'local disk'}")

@@ -120,9 +120,12 @@ def read_table(
     ``schema``, ``union_by_name``: the schema of a dataset, or of a file path read as one (see
     :func:`parq.dataset`).
     """
-    if schema is not None and not _is_dataset_source(source) and not isinstance(source, (str, os.PathLike)):
-        raise ValueError("parq: schema applies to a path or a dataset, not to bytes or a file object")
-    if _is_dataset_source(source) or schema is not None:
+    as_dataset = _is_dataset_source(source)
+    if schema is not None and not as_dataset:
+        if not isinstance(source, (str, os.PathLike)):
+            raise ValueError("parq: schema applies to a path or a dataset, not to bytes or a file object")
+        as_dataset = True
+    if as_dataset:
         if row_groups is not None:
             raise ValueError("parq: row_groups applies to one file, not to a dataset")
         if decryption_properties is not None:
