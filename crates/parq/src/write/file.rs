@@ -615,6 +615,13 @@ impl<W: Write> ParquetWriter<W> {
     /// Gives the rows of `batch` to every column, to be kept in its buffers: on the
     /// writer's threads, when it has more than one.
     fn give_rows(&mut self, batch: &RecordBatch) -> Result<()> {
+        if !self.helpers.is_empty() {
+            // Chunks finish on this thread, so their body buffers are on its shelf: lent
+            // here to the columns starting a chunk, whichever thread encodes them.
+            for col in &mut self.columns {
+                col.take_kept_bodies(&mut self.shared, true);
+            }
+        }
         let fields = self.arrow_schema.fields();
         let places = &self.places;
         crate::workers::each_item(

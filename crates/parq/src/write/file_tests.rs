@@ -340,3 +340,58 @@ fn idle_tables_are_rebuilt() {
         assert_eq!(got.slice(i * rows, rows), b);
     }
 }
+
+/// Between row groups no column holds a page body buffer: finished chunks hand theirs to
+/// the next ones through the writer's shelf, whether a row group is written a column at a
+/// time (one batch, rows held) or from many batches (pages kept until it closes), on one
+/// thread or three.
+#[test]
+fn idle_columns_hold_no_page_bodies() {
+    let columns = 300;
+    let rows = 2_000;
+    let arrays: Vec<(String, ArrayRef)> = (0..columns)
+        .map(|c| {
+            let a: ArrayRef = Arc::new(Float32Array::from_iter_values(
+                (0..rows).map(|r| (r * 31 + c) as f32 * 0.5),
+            ));
+            (format!("c{c}"), a)
+        })
+        .collect();
+    let b = batch(
+        arrays
+            .iter()
+            .map(|(n, a)| (n.as_str(), a.clone()))
+            .collect(),
+    );
+    for threads in [1, 3] {
+        for batches_per_group in [1, 4] {
+            let props = WriterProperties::builder()
+                .compression(Codec::parse("snappy").unwrap())
+                .max_row_group_rows(Some(rows))
+                .threads(threads)
+                .build()
+                .unwrap();
+            let mut buf = Vec::new();
+            let mut w = ParquetWriter::try_new(&mut buf, b.schema(), props).unwrap();
+            let part = rows / batches_per_group;
+            for _ in 0..3 {
+                for k in 0..batches_per_group {
+                    w.write(&b.slice(k * part, part)).unwrap();
+                }
+                let holding = w.columns.iter().filter(|c| c.bodies_capacity() > 0).count();
+                assert_eq!(holding, 0, "threads {threads}, {batches_per_group} batches");
+            }
+            let meta = w.close().unwrap();
+            assert_eq!(meta.row_groups.len(), 3);
+            let got = ParquetReader::from_bytes(bytes::Bytes::from(buf))
+                .unwrap()
+                .read_batch()
+                .unwrap();
+            assert_eq!(got.num_rows(), 3 * rows);
+            assert_eq!(
+                got.column(7).slice(rows, rows).to_data(),
+                b.column(7).to_data()
+            );
+        }
+    }
+}

@@ -98,19 +98,15 @@ impl ColumnWriter {
             b
         });
         // Release the chunk's buffers: between chunks a column holds no page data. The
-        // bodies' buffer is kept, emptied, for the next chunk's pages (a buffer freed and
-        // taken again for every row group costs the allocator's fresh pages each time),
-        // unless it grew past `MAX_KEPT_BODIES`.
+        // bodies' buffer goes on the shelf, for the next chunk that needs one.
         self.chunk.headers = Vec::new();
         // A codec asks for room for its bound (a little over the page's plain bytes) behind
         // the bodies before each page: the plain bytes and a quarter cover that.
         let plain = usize::try_from(self.chunk.uncompressed).unwrap_or(0);
         self.chunk.bodies_hint = plain.saturating_add(plain / 4);
-        if self.chunk.bodies.capacity() > MAX_KEPT_BODIES {
-            self.chunk.bodies = Vec::new();
-        } else {
-            self.chunk.bodies.clear();
-        }
+        shared
+            .kept_bodies
+            .put(std::mem::take(&mut self.chunk.bodies));
         self.values = Vec::new();
         self.indices = Vec::new();
         self.page.seen = Vec::new();
@@ -127,6 +123,26 @@ impl ColumnWriter {
             offset_index,
             bloom,
         })
+    }
+
+    /// Takes a page body buffer off `shared`'s shelf when the column compresses or
+    /// encrypts its pages and has none (a chunk's start). `whole_chunk`: the chunk's pages
+    /// are kept until the row group closes, so room for what the column's last chunk took;
+    /// else pages go out as they close, and room for a page does.
+    pub(crate) fn take_kept_bodies(&mut self, shared: &mut Shared, whole_chunk: bool) {
+        if self.chunk.bodies.capacity() == 0 && !self.bodies_in_values() {
+            let want = match (whole_chunk, self.page_bytes) {
+                (true, _) | (false, None) => self.chunk.bodies_hint,
+                (false, Some(page)) => self.chunk.bodies_hint.min(page),
+            };
+            self.chunk.bodies = shared.kept_bodies.take(want);
+        }
+    }
+
+    /// The capacity of the column's page body buffer.
+    #[cfg(test)]
+    pub(crate) fn bodies_capacity(&self) -> usize {
+        self.chunk.bodies.capacity()
     }
 
     /// Writes the chunk's closed pages to `out`, the dictionary page first when pages use it

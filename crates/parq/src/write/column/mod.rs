@@ -87,13 +87,11 @@ mod dict;
 mod encrypt;
 mod nested;
 mod page;
+mod shelf;
 
 /// The most values of a page when it has no row limit (a column of nulls never reaches a
 /// byte limit).
 const MAX_PAGE_VALUES: usize = 1 << 24;
-
-/// The largest page body buffer a column keeps between chunks (see `finish_chunk`).
-const MAX_KEPT_BODIES: usize = 64 << 20;
 
 /// Compressors (one per codec and level) and conversion scratch space, shared by all the
 /// columns of a file.
@@ -106,6 +104,8 @@ pub struct Shared {
     body: Vec<u8>,
     /// Compressed dictionary page bodies.
     packed: Vec<u8>,
+    /// Page body buffers of finished chunks, for the next chunks.
+    kept_bodies: shelf::BodyShelf,
     /// The validity of a slice of a nested leaf's value slots.
     slot_bits: Vec<u8>,
     /// The valid values of a fixed-width slice with nulls, gathered once for statistics,
@@ -606,11 +606,7 @@ impl ColumnWriter {
     /// After a slice: the dictionary's fallback and trial, and the page limits; closed
     /// pages to `sink` when they may go.
     fn end_slice(&mut self, shared: &mut Shared, sink: Option<&mut dyn Write>) -> Result<()> {
-        if sink.is_none() && self.chunk.bodies.is_empty() {
-            // The chunk's pages are kept until the row group closes: room for what the last
-            // chunk took (none is taken when the kept buffer has it).
-            self.chunk.bodies.reserve(self.chunk.bodies_hint);
-        }
+        self.take_kept_bodies(shared, sink.is_none());
         if self.dict_over_limit() {
             self.flush_page(shared)?;
             self.fall_back()?;
