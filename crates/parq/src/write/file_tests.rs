@@ -48,6 +48,17 @@ fn batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
     .unwrap()
 }
 
+/// A batch of `n` columns `c0`, `c1`, ..., column `c` made by `make(c)`.
+fn numbered_columns(n: usize, make: impl Fn(usize) -> ArrayRef) -> RecordBatch {
+    let arrays: Vec<(String, ArrayRef)> = (0..n).map(|c| (format!("c{c}"), make(c))).collect();
+    batch(
+        arrays
+            .iter()
+            .map(|(n, a)| (n.as_str(), a.clone()))
+            .collect(),
+    )
+}
+
 fn uses_dictionary(c: &ColumnChunk) -> bool {
     c.encodings().contains(Encoding::RleDictionary)
 }
@@ -295,21 +306,11 @@ fn page_bodies_in_place() {
 fn idle_tables_are_rebuilt() {
     let cols = 20;
     let rows = 400;
-    let arrays: Vec<(String, ArrayRef)> = (0..cols)
-        .map(|c| {
-            let a: ArrayRef =
-                Arc::new(Int64Array::from_iter((0..rows).map(|r| {
-                    ((r + c) % 11 != 0).then_some(((r * 7 + c) % 150) as i64)
-                })));
-            (format!("c{c}"), a)
-        })
-        .collect();
-    let b = batch(
-        arrays
-            .iter()
-            .map(|(n, a)| (n.as_str(), a.clone()))
-            .collect(),
-    );
+    let b = numbered_columns(cols, |c| {
+        Arc::new(Int64Array::from_iter((0..rows).map(|r| {
+            ((r + c) % 11 != 0).then_some(((r * 7 + c) % 150) as i64)
+        })))
+    });
     let props = WriterProperties::builder()
         .max_row_group_rows(Some(2 * rows))
         .build()
@@ -349,20 +350,11 @@ fn idle_tables_are_rebuilt() {
 fn idle_columns_hold_no_page_bodies() {
     let columns = 300;
     let rows = 2_000;
-    let arrays: Vec<(String, ArrayRef)> = (0..columns)
-        .map(|c| {
-            let a: ArrayRef = Arc::new(Float32Array::from_iter_values(
-                (0..rows).map(|r| (r * 31 + c) as f32 * 0.5),
-            ));
-            (format!("c{c}"), a)
-        })
-        .collect();
-    let b = batch(
-        arrays
-            .iter()
-            .map(|(n, a)| (n.as_str(), a.clone()))
-            .collect(),
-    );
+    let b = numbered_columns(columns, |c| {
+        Arc::new(Float32Array::from_iter_values(
+            (0..rows).map(|r| (r * 31 + c) as f32 * 0.5),
+        ))
+    });
     for threads in [1, 3] {
         for batches_per_group in [1, 4] {
             let props = WriterProperties::builder()
