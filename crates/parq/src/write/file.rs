@@ -26,15 +26,15 @@ use arrow_array::RecordBatch;
 use arrow_schema::{Fields, SchemaRef};
 
 use super::arrow_schema::to_parquet_schema;
-use super::column::{ColumnSpec, ColumnWriter, Shared};
+use super::column::{ColumnWriter, Shared};
 use super::held::{encoded_bound, may_hold, HeldRows};
-use super::levels::slot_level;
 use super::page_index::PageIndexWriter;
 use super::properties::WriterProperties;
 use super::statistics::StatsOrder;
 use crate::format::crypto::FileEncryptor;
 use crate::format::metadata::{Arena, ColumnOrder, FileMetaData, RowGroup, Schema};
 use crate::{Error, ErrorKind, Result};
+use columns::{Columns, Maker};
 
 /// The `version` written in the footer (format 2.x, as pyarrow 26 writes it).
 const FORMAT_VERSION: i32 = 2;
@@ -152,7 +152,7 @@ pub struct ParquetWriter<W: Write> {
     schema: Arc<Schema>,
     props: WriterProperties,
     /// A writer per leaf column, and where its values are in a batch.
-    columns: Vec<ColumnWriter>,
+    columns: Columns,
     places: Vec<LeafPlace>,
     shared: Shared,
     /// The space of the threads beside the caller's that encode columns (see
@@ -277,7 +277,7 @@ impl<W: Write> ParquetWriter<W> {
             arrow_schema,
             schema: like.schema().clone(),
             props: properties,
-            columns: Vec::new(),
+            columns: Columns::default(),
             places: Vec::new(),
             shared: Shared::default(),
             helpers: Vec::new(),
@@ -329,38 +329,22 @@ impl<W: Write> ParquetWriter<W> {
         )?;
         let settings = properties.resolve(&schema)?;
         let mut shared = Shared::default();
-        let mut columns = Vec::with_capacity(leaves.len());
-        for (j, (leaf, s)) in leaves.iter().zip(settings).enumerate() {
-            let (Some(element), Some(levels)) = (schema.leaf_element(j), schema.leaves().get(j))
-            else {
-                return Err(writer_error("schema without the leaf"));
-            };
-            let name = schema.leaf_path_string(j);
-            let spec = ColumnSpec {
-                name: &name,
-                data_type: &leaf.data_type,
-                leaf: &leaf.ty,
-                element,
-                max_def: levels.max_def_level,
-                max_rep: levels.max_rep_level,
-                slot_level: slot_level(&schema, schema.leaf_path_elements(j)),
-            };
-            columns.push(ColumnWriter::new(spec, s, &properties, &mut shared)?);
-        }
+        let encryptor = match properties.encryption() {
+            Some(e) => Some(FileEncryptor::new(e, &schema)?),
+            None => None,
+        };
+        let maker = Maker {
+            schema: &schema,
+            props: &properties,
+            encryptor: encryptor.as_ref(),
+            row_group: 0,
+        };
+        let columns = Columns::new(&maker, &leaves, settings, &mut shared)?;
         shared.set_idle_table_bytes(Some(IDLE_TABLES_BYTES / columns.len().max(1)));
         let threads = properties.threads().min(columns.len()).max(1);
         let helpers = (1..threads)
             .map(|_| shared.for_thread())
             .collect::<Result<Vec<_>>>()?;
-        let encryptor = match properties.encryption() {
-            Some(e) => Some(FileEncryptor::new(e, &schema)?),
-            None => None,
-        };
-        if let Some(e) = &encryptor {
-            for (j, col) in columns.iter_mut().enumerate() {
-                col.set_encryptor(e.column(0, j)?);
-            }
-        }
         let mut arena = Arena::default();
         let mut row_groups = Vec::new();
         let mut num_rows = 0;
@@ -439,11 +423,7 @@ impl<W: Write> ParquetWriter<W> {
     /// Bytes of pages buffered for the open row group, and a bound on the encoded bytes of
     /// the rows held unencoded (see [`write`](Self::write)).
     pub fn buffered_bytes(&self) -> usize {
-        self.columns
-            .iter()
-            .map(ColumnWriter::buffered_bytes)
-            .sum::<usize>()
-            + self.held.as_ref().map_or(0, |h| h.bytes)
+        self.columns.buffered_bytes() + self.held.as_ref().map_or(0, |h| h.bytes)
     }
 
     fn check(&self) -> Result<()> {
@@ -615,17 +595,24 @@ impl<W: Write> ParquetWriter<W> {
     /// Gives the rows of `batch` to every column, to be kept in its buffers: on the
     /// writer's threads, when it has more than one.
     fn give_rows(&mut self, batch: &RecordBatch) -> Result<()> {
+        let maker = Maker {
+            schema: &self.schema,
+            props: &self.props,
+            encryptor: self.encryptor.as_ref(),
+            row_group: self.row_groups.len(),
+        };
+        let mut columns = self.columns.all(&maker, &mut self.shared)?;
         if !self.helpers.is_empty() {
             // Chunks finish on this thread, so their body buffers are on its shelf: lent
             // here to the columns starting a chunk, whichever thread encodes them.
-            for col in &mut self.columns {
+            for col in &mut columns {
                 col.take_kept_bodies(&mut self.shared, true);
             }
         }
         let fields = self.arrow_schema.fields();
         let places = &self.places;
         crate::workers::each_item(
-            &mut self.columns,
+            &mut columns,
             &mut self.shared,
             &mut self.helpers,
             |shared, i, col| {
@@ -662,7 +649,14 @@ impl<W: Write> ParquetWriter<W> {
         let mut chunks = Vec::with_capacity(self.columns.len());
         let (mut uncompressed, mut compressed) = (0i64, 0i64);
         let fields = self.arrow_schema.fields();
-        for (j, (col, place)) in self.columns.iter_mut().zip(&self.places).enumerate() {
+        let maker = Maker {
+            schema: &self.schema,
+            props: &self.props,
+            encryptor: self.encryptor.as_ref(),
+            row_group: rg,
+        };
+        for (j, place) in self.places.iter().enumerate() {
+            let col = self.columns.writer(j, &maker, &mut self.shared)?;
             let start = self.out.pos;
             if let Some(h) = &held {
                 // In the slices `encode_rows` gives, so that the pages are the same.
@@ -682,6 +676,7 @@ impl<W: Write> ParquetWriter<W> {
                 }
             }
             let done = col.finish_chunk(&mut self.out, start, &mut self.arena, &mut self.shared)?;
+            self.columns.park(j);
             uncompressed += done.chunk.total_uncompressed_size();
             compressed += done.chunk.total_compressed_size();
             let encryptor = match &self.encryptor {
@@ -728,7 +723,7 @@ impl<W: Write> ParquetWriter<W> {
         self.num_rows += self.open_rows as i64;
         self.open_rows = 0;
         if let Some(e) = &self.encryptor {
-            for (j, col) in self.columns.iter_mut().enumerate() {
+            for (j, col) in self.columns.live() {
                 col.set_encryptor(e.column(rg + 1, j)?);
             }
         }
@@ -753,6 +748,8 @@ impl<W: Write> ParquetWriter<W> {
     }
 }
 
+#[path = "file_columns.rs"]
+mod columns;
 #[path = "file_copy.rs"]
 mod copy;
 #[path = "file_footer.rs"]

@@ -51,7 +51,7 @@ impl<W: Write> ParquetWriter<W> {
     pub(super) fn finish(&mut self) -> Result<FileMetaData> {
         self.flush_row_group()?;
         // From here on only the metadata is needed: release the columns' state.
-        self.columns = Vec::new();
+        self.columns = super::columns::Columns::default();
         self.shared = Shared::default();
         self.write_blooms()?;
         self.write_page_indexes()?;

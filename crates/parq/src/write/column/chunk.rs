@@ -254,3 +254,40 @@ impl ColumnWriter {
         Ok(())
     }
 }
+
+/// What a column writer learnt of its last chunk to size the next one's buffers: kept by a
+/// file writer that drops a column's writer between chunks (see its parked columns) and
+/// given to the writer made for the next chunk. Sizes only: the bytes written are the same
+/// without them.
+#[derive(Debug, Clone, Copy)]
+pub struct ColumnHints {
+    dict: usize,
+    bodies: usize,
+    levels_room: usize,
+    last_page_values: usize,
+}
+
+impl ColumnWriter {
+    /// The sizes learnt so far, for [`ColumnWriter::restore_hints`].
+    pub fn hints(&self) -> ColumnHints {
+        ColumnHints {
+            dict: self.dict_hint,
+            bodies: self.chunk.bodies_hint,
+            levels_room: self.levels_room,
+            last_page_values: self.last_page_values,
+        }
+    }
+
+    /// Takes the sizes another writer of the same column learnt, before the chunk's first
+    /// write.
+    pub fn restore_hints(&mut self, hints: ColumnHints) {
+        self.dict_hint = hints.dict;
+        self.chunk.bodies_hint = hints.bodies;
+        self.levels_room = hints.levels_room;
+        self.last_page_values = hints.last_page_values;
+        if self.values.is_empty() {
+            // The open page's room for levels, made again with the column's own size.
+            self.begin_page();
+        }
+    }
+}

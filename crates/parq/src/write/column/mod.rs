@@ -81,6 +81,7 @@ use crate::wkb::GeoStatsAccumulator;
 use crate::{Error, Result};
 
 pub use super::encoder::MINI_BATCH;
+pub use chunk::ColumnHints;
 
 mod chunk;
 mod dict;
