@@ -5,7 +5,9 @@
 //! the block. parq's own reads through the index equal its reads without; a reader opened for
 //! some columns (`ParquetReader::open_columns`) decodes only their part of the footer and
 //! reads what the whole-footer reader reads. The metadata a writer returns, which it makes
-//! from the footer's parts as it streams the footer out, encodes to the footer written.
+//! from the footer's parts as it streams the footer out, encodes to the footer written. A
+//! file with more page index than the writer keeps uncompressed is read through its page
+//! index by the `parquet` crate 60.1.
 
 mod common;
 
@@ -346,5 +348,108 @@ fn the_metadata_returned_is_the_footer_written() {
                 "index {index}: the metadata encodes to the footer"
             );
         }
+    }
+}
+
+/// A file of 30,000 column chunks and more than 1 MiB of column indexes, which the writer
+/// keeps compressed in segments until it writes them out: the `parquet` crate 60.1 loads every chunk's column
+/// and offset index (each chunk's first page where its metadata says), and a read of
+/// scattered rows through them equals those rows of the table.
+#[test]
+fn the_parquet_crate_uses_a_large_page_index() {
+    use parquet::arrow::arrow_reader::{ArrowReaderOptions, RowSelection, RowSelector};
+    use parquet::file::metadata::PageIndexPolicy;
+
+    let rows = 2_000;
+    let batch = wide(1_500, rows);
+    let props = WriterProperties::builder()
+        .max_row_group_rows(Some(100))
+        .data_page_rows(Some(50))
+        .build()
+        .expect("props");
+    let mut out = Vec::new();
+    let mut w = ParquetWriter::try_new(&mut out, batch.schema(), props).expect("writer");
+    w.write(&batch).expect("write");
+    let meta = w.close().expect("close");
+    assert_eq!(meta.row_groups.len(), 20);
+    let file = Bytes::from(out);
+    let opts = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Required);
+    let builder = ParquetRecordBatchReaderBuilder::try_new_with_options(file.clone(), opts.clone())
+        .expect("60.1 opens the file");
+    let peer = builder.metadata();
+    let index = peer.page_index().expect("a page index");
+    let mut chunks = 0;
+    for (g, rg) in peer.row_groups().iter().enumerate() {
+        for (c, chunk) in rg.columns().iter().enumerate() {
+            let pages = index
+                .offset_index(g, c)
+                .expect("an offset index")
+                .page_locations();
+            assert!(
+                pages.len() >= 2,
+                "row group {g} column {c}: {} pages",
+                pages.len()
+            );
+            // The first data page (a dictionary page is not in the offset index).
+            assert_eq!(
+                pages[0].offset,
+                chunk.data_page_offset(),
+                "row group {g} column {c}"
+            );
+            assert!(
+                index.column_index(g, c).is_some(),
+                "row group {g} column {c}"
+            );
+            chunks += 1;
+        }
+    }
+    assert!(chunks > 30_000);
+    // More than the 1 MiB of column indexes the writer compresses at a time.
+    let column_index_bytes: i64 = peer
+        .row_groups()
+        .iter()
+        .flat_map(|rg| rg.columns())
+        .filter_map(|c| c.column_index_length())
+        .map(i64::from)
+        .sum();
+    assert!(column_index_bytes > 1 << 20, "{column_index_bytes} bytes");
+    let keep = |r: usize| (r / 37) % 5 == 2;
+    let selectors: Vec<RowSelector> = (0..rows)
+        .step_by(37)
+        .map(|r| {
+            let k = 37.min(rows - r);
+            if keep(r) {
+                RowSelector::select(k)
+            } else {
+                RowSelector::skip(k)
+            }
+        })
+        .collect();
+    let picked = ParquetRecordBatchReaderBuilder::try_new_with_options(file, opts)
+        .unwrap()
+        .with_row_selection(RowSelection::from(selectors))
+        .build()
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let picked = arrow_select::concat::concat_batches(&picked[0].schema(), &picked).unwrap();
+    let mask: Vec<bool> = (0..rows).map(keep).collect();
+    let want = arrow_select::filter::filter_record_batch(&batch, &mask.into()).unwrap();
+    assert_eq!(picked.num_rows(), want.num_rows());
+    for (g, w) in picked.columns().iter().zip(want.columns()) {
+        // A list's element is named as the file names it (`element`, not `item`).
+        let w = match (
+            g.data_type(),
+            w.as_any().downcast_ref::<arrow_array::ListArray>(),
+        ) {
+            (DataType::List(element), Some(l)) => Arc::new(arrow_array::ListArray::new(
+                element.clone(),
+                l.offsets().clone(),
+                l.values().clone(),
+                l.nulls().cloned(),
+            )),
+            _ => w.clone(),
+        };
+        assert_eq!(g.to_data(), w.to_data());
     }
 }

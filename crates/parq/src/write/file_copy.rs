@@ -271,7 +271,7 @@ impl<W: Write> ParquetWriter<W> {
                 column_index.as_deref(),
                 offset_index.as_ref(),
                 arena.as_slice(),
-            );
+            )?;
             if let Some(o) = chunk.bloom_filter_offset().filter(|&o| o > 0) {
                 let len = chunk
                     .bloom_filter_length()

@@ -1,8 +1,8 @@
 //! Page index of written column chunks: a [`ColumnIndexBuilder`] and an
 //! [`OffsetIndexBuilder`] per chunk record each data page as it is written; a file's
 //! [`PageIndexWriter`] keeps every chunk's indexes, Thrift-encoded with parq-format's
-//! encoders into two contiguous buffers (a few dozen bytes per page, nothing else held), and
-//! writes them after the row groups: all column indexes, then all offset indexes, as
+//! encoders into two streams of bytes (a few dozen bytes per page, compressed a MiB at a
+//! time, nothing else held), and writes them after the row groups: all column indexes, then all offset indexes, as
 //! parquet-cpp and arrow-rs lay them out. It returns where each chunk's indexes landed, to be
 //! set on its `ColumnChunk` (`column_index_offset`/`_length`, `offset_index_offset`/`_length`).
 //!
@@ -24,9 +24,11 @@ use std::io::Write;
 use super::properties::property_error;
 use super::size_stats::SizeStatsAccumulator;
 use super::statistics::{StatsAccumulator, StatsOrder};
+use crate::compression::compress::compress;
+use crate::compression::{decompress, Limits};
 use crate::format::crypto::{ColumnEncryptor, ModuleType};
 use crate::format::metadata::{
-    BoundaryOrder, ByteRange, ColumnIndex, OffsetIndex, PageLocation, UnknownFields,
+    BoundaryOrder, ByteRange, ColumnIndex, Compression, OffsetIndex, PageLocation, UnknownFields,
 };
 use crate::format::thrift::Writer;
 use crate::Result;
@@ -303,12 +305,75 @@ struct Entry {
     offset_index: Option<(usize, usize)>,
 }
 
+/// Bytes appended at the end, kept until written out: all but the last
+/// [`SEAL_BYTES`]-odd of them compressed (ZSTD level 1), in segments. A wide file's page
+/// indexes are a few dozen bytes per chunk for millions of chunks; their repeated field
+/// headers and close values compress several times over.
+#[derive(Debug, Clone, Default)]
+struct Kept {
+    /// Compressed segments, in order, each with its length once decompressed.
+    sealed: Vec<(usize, Vec<u8>)>,
+    /// Bytes in the sealed segments, decompressed.
+    sealed_len: usize,
+    /// The last bytes, not compressed yet.
+    open: Vec<u8>,
+}
+
+/// The open bytes [`Kept`] compresses into a segment once they reach this many.
+const SEAL_BYTES: usize = 1 << 20;
+
+impl Kept {
+    /// Bytes kept, decompressed.
+    fn len(&self) -> usize {
+        self.sealed_len + self.open.len()
+    }
+
+    /// Compresses the open bytes into a segment once there are enough of them.
+    fn seal_if_full(&mut self) -> Result<()> {
+        if self.open.len() < SEAL_BYTES {
+            return Ok(());
+        }
+        let mut packed = Vec::new();
+        compress(Compression::Zstd, Some(1), &self.open, &mut packed)?;
+        packed.shrink_to_fit();
+        self.sealed_len += self.open.len();
+        self.sealed.push((self.open.len(), packed));
+        self.open.clear();
+        Ok(())
+    }
+
+    /// Writes every byte kept to `out`, in order.
+    fn write<W: Write>(&self, out: &mut W) -> Result<()> {
+        let mut plain = Vec::new();
+        for (len, packed) in &self.sealed {
+            plain.clear();
+            decompress(
+                Compression::Zstd,
+                packed,
+                *len,
+                &mut plain,
+                &Limits::default(),
+            )?;
+            out.write_all(&plain)?;
+        }
+        out.write_all(&self.open)?;
+        Ok(())
+    }
+
+    /// Heap bytes held.
+    fn heap_bytes(&self) -> usize {
+        self.open.capacity()
+            + self.sealed.capacity() * std::mem::size_of::<(usize, Vec<u8>)>()
+            + self.sealed.iter().map(|(_, p)| p.capacity()).sum::<usize>()
+    }
+}
+
 /// Collects the encoded page indexes of a file's column chunks until they are written after
 /// the last row group.
 #[derive(Debug, Clone, Default)]
 pub struct PageIndexWriter {
-    column_indexes: Vec<u8>,
-    offset_indexes: Vec<u8>,
+    column_indexes: Kept,
+    offset_indexes: Kept,
     entries: Vec<Entry>,
 }
 
@@ -354,22 +419,26 @@ impl PageIndexWriter {
         };
         let column_index = match column_index {
             Some(ci) => {
-                let start = self.column_indexes.len();
-                ci.encode(&mut self.column_indexes);
-                seal(&mut self.column_indexes, start, ModuleType::ColumnIndex)?;
-                Some((start, self.column_indexes.len() - start))
+                let (at, kept) = (self.column_indexes.len(), &mut self.column_indexes.open);
+                let start = kept.len();
+                ci.encode(kept);
+                seal(kept, start, ModuleType::ColumnIndex)?;
+                Some((at, kept.len() - start))
             }
             None => None,
         };
         let offset_index = match offset_index {
             Some(oi) => {
-                let start = self.offset_indexes.len();
-                oi.encode(&mut Writer::new(&mut self.offset_indexes), &[]);
-                seal(&mut self.offset_indexes, start, ModuleType::OffsetIndex)?;
-                Some((start, self.offset_indexes.len() - start))
+                let (at, kept) = (self.offset_indexes.len(), &mut self.offset_indexes.open);
+                let start = kept.len();
+                oi.encode(&mut Writer::new(kept), &[]);
+                seal(kept, start, ModuleType::OffsetIndex)?;
+                Some((at, kept.len() - start))
             }
             None => None,
         };
+        self.column_indexes.seal_if_full()?;
+        self.offset_indexes.seal_if_full()?;
         Ok((column_index, offset_index))
     }
 
@@ -388,18 +457,20 @@ impl PageIndexWriter {
         column_index: Option<&[u8]>,
         offset_index: Option<&OffsetIndex>,
         buf: &[u8],
-    ) {
+    ) -> Result<()> {
         let column_index = column_index.map(|ci| {
             let start = self.column_indexes.len();
-            self.column_indexes.extend_from_slice(ci);
+            self.column_indexes.open.extend_from_slice(ci);
             (start, ci.len())
         });
         let offset_index = offset_index.map(|oi| {
             let start = self.offset_indexes.len();
-            oi.encode(&mut Writer::new(&mut self.offset_indexes), buf);
+            oi.encode(&mut Writer::new(&mut self.offset_indexes.open), buf);
             (start, self.offset_indexes.len() - start)
         });
         self.push(row_group, column, column_index, offset_index);
+        self.column_indexes.seal_if_full()?;
+        self.offset_indexes.seal_if_full()
     }
 
     fn push(
@@ -431,8 +502,8 @@ impl PageIndexWriter {
 
     /// Heap bytes held.
     pub fn heap_bytes(&self) -> usize {
-        self.column_indexes.capacity()
-            + self.offset_indexes.capacity()
+        self.column_indexes.heap_bytes()
+            + self.offset_indexes.heap_bytes()
             + self.entries.capacity() * std::mem::size_of::<Entry>()
     }
 
@@ -440,8 +511,8 @@ impl PageIndexWriter {
     /// file offset `at`; returns the location of every chunk's indexes, in the order the
     /// chunks were added.
     pub fn write<W: Write>(&self, out: &mut W, at: u64) -> Result<Vec<PageIndexLocation>> {
-        out.write_all(&self.column_indexes)?;
-        out.write_all(&self.offset_indexes)?;
+        self.column_indexes.write(out)?;
+        self.offset_indexes.write(out)?;
         let oi_base = at.saturating_add(self.column_indexes.len() as u64);
         let loc = |base: u64, r: Option<(usize, usize)>| -> Result<Option<(i64, i32)>> {
             r.map(|(start, len)| {
@@ -465,5 +536,77 @@ impl PageIndexWriter {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Past a few MiB the kept indexes are compressed in segments; what is written is still
+    /// every chunk's bytes in order, where the returned locations say.
+    #[test]
+    fn indexes_kept_compressed_are_written_as_added() {
+        let mut w = PageIndexWriter::new();
+        let mut expected_ci = Vec::new();
+        let mut expected_oi = Vec::new();
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let chunks = 100_000;
+        for c in 0..chunks {
+            // Column indexes of 40-80 bytes, a quarter of them random.
+            let len = 40 + c % 41;
+            let ci: Vec<u8> = (0..len)
+                .map(|i| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    if i % 4 == 0 {
+                        (state >> 56) as u8
+                    } else {
+                        i as u8
+                    }
+                })
+                .collect();
+            expected_ci.extend_from_slice(&ci);
+            let oi = OffsetIndex {
+                page_locations: vec![PageLocation {
+                    offset: 4 + 5_000 * c as i64,
+                    compressed_page_size: 5_000,
+                    first_row_index: 0,
+                    unknown: UnknownFields::default(),
+                }],
+                unencoded_byte_array_data_bytes: None,
+                unknown: UnknownFields::default(),
+            };
+            oi.encode(&mut Writer::new(&mut expected_oi), &[]);
+            w.add_copied(c / 1000, c % 1000, Some(&ci), Some(&oi), &[])
+                .unwrap();
+        }
+        assert!(w.column_indexes.sealed.len() >= 2 && !w.offset_indexes.sealed.is_empty());
+        let (raw, packed) = w
+            .column_indexes
+            .sealed
+            .iter()
+            .chain(&w.offset_indexes.sealed)
+            .fold((0, 0), |(r, p), (len, bytes)| (r + len, p + bytes.len()));
+        assert!(packed < raw * 3 / 4, "{packed} of {raw} bytes");
+        assert_eq!(w.byte_len(), expected_ci.len() + expected_oi.len());
+        let mut out = Vec::new();
+        let at = 1_000;
+        let locations = w.write(&mut out, at).unwrap();
+        assert_eq!(
+            out,
+            [expected_ci.as_slice(), expected_oi.as_slice()].concat()
+        );
+        assert_eq!(locations.len(), chunks);
+        let last = locations[chunks - 1];
+        let (off, len) = last.column_index.unwrap();
+        let start = (off as u64 - at) as usize;
+        assert_eq!(
+            &out[start..start + len as usize],
+            &expected_ci[expected_ci.len() - len as usize..]
+        );
+        let (off, len) = last.offset_index.unwrap();
+        assert_eq!(off as u64 + len as u64, at + out.len() as u64);
     }
 }
