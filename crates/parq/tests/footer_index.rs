@@ -357,7 +357,7 @@ fn the_metadata_returned_is_the_footer_written() {
 /// scattered rows through them equals those rows of the table.
 #[test]
 fn the_parquet_crate_uses_a_large_page_index() {
-    use parquet::arrow::arrow_reader::{ArrowReaderOptions, RowSelection, RowSelector};
+    use parquet::arrow::arrow_reader::ArrowReaderOptions;
     use parquet::file::metadata::PageIndexPolicy;
 
     let rows = 2_000;
@@ -413,28 +413,16 @@ fn the_parquet_crate_uses_a_large_page_index() {
         .map(i64::from)
         .sum();
     assert!(column_index_bytes > 1 << 20, "{column_index_bytes} bytes");
-    let keep = |r: usize| (r / 37) % 5 == 2;
-    let selectors: Vec<RowSelector> = (0..rows)
-        .step_by(37)
-        .map(|r| {
-            let k = 37.min(rows - r);
-            if keep(r) {
-                RowSelector::select(k)
-            } else {
-                RowSelector::skip(k)
-            }
-        })
-        .collect();
+    let (selection, mask) = common::row_selection(5, rows);
     let picked = ParquetRecordBatchReaderBuilder::try_new_with_options(file, opts)
         .unwrap()
-        .with_row_selection(RowSelection::from(selectors))
+        .with_row_selection(selection)
         .build()
         .unwrap()
         .collect::<Result<Vec<_>, _>>()
         .unwrap();
     let picked = arrow_select::concat::concat_batches(&picked[0].schema(), &picked).unwrap();
-    let mask: Vec<bool> = (0..rows).map(keep).collect();
-    let want = arrow_select::filter::filter_record_batch(&batch, &mask.into()).unwrap();
+    let want = arrow_select::filter::filter_record_batch(&batch, &mask).unwrap();
     assert_eq!(picked.num_rows(), want.num_rows());
     for (g, w) in picked.columns().iter().zip(want.columns()) {
         // A list's element is named as the file names it (`element`, not `item`).
