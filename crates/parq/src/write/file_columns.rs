@@ -168,17 +168,12 @@ impl Columns {
         maker: &Maker<'_>,
         shared: &mut Shared,
     ) -> Result<Vec<&mut ColumnWriter>> {
-        for j in 0..self.slots.len() {
-            self.writer(j, maker, shared)?;
+        if !self.made.is_empty() {
+            for j in 0..self.slots.len() {
+                self.writer(j, maker, shared)?;
+            }
         }
-        Ok(self
-            .slots
-            .iter_mut()
-            .filter_map(|s| match s {
-                Slot::Live(w) => Some(&mut **w),
-                Slot::Parked(_) => None,
-            })
-            .collect())
+        Ok(self.live().map(|(_, w)| w).collect())
     }
 
     /// Parks leaf `j`'s writer, whose chunk is finished, in a file whose columns park.
