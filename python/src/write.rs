@@ -169,7 +169,7 @@ impl Inner {
 
     fn close(self) -> parq::Result<()> {
         match self {
-            Inner::New(w) => w.close().map(drop),
+            Inner::New(w) => w.close_summary().map(drop),
             Inner::Append(w) => w.close().map(drop),
         }
     }

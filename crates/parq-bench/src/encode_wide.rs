@@ -223,8 +223,9 @@ pub fn worker_main(args: &WideWorkerArgs) -> Result<()> {
                 for _ in 0..args.row_groups {
                     w.write(&batch)?;
                 }
-                let md = w.close()?;
-                (md.num_rows, md.row_groups.len(), md.schema.num_columns())
+                // As pyarrow's writer, the file's metadata is not made again at the end.
+                let w = w.close_summary()?;
+                (w.num_rows, w.num_row_groups, w.num_columns)
             }
             PARQUET_60 => {
                 let mut w = ArrowWriter::try_new(&mut sink, batch.schema(), Some(props_60))?;

@@ -271,6 +271,6 @@ fn write_parquet(
     for batch in batches {
         writer.write(&batch?).map_err(lib_err)?;
     }
-    writer.close().map_err(lib_err)?;
+    writer.close_summary().map_err(lib_err)?;
     tmp.commit(buf).map_err(lib_err)
 }

@@ -351,28 +351,96 @@ fn the_metadata_returned_is_the_footer_written() {
     }
 }
 
-/// A file of 30,000 column chunks and more than 1 MiB of column indexes, which the writer
-/// keeps compressed in segments until it writes them out: the `parquet` crate 60.1 loads every chunk's column
-/// and offset index (each chunk's first page where its metadata says), and a read of
-/// scattered rows through them equals those rows of the table.
+/// A file of 30,000 column chunks, more than 1 MiB of column indexes and more than 1 MiB of
+/// row groups in its footer, which the writer keeps compressed in segments until it writes
+/// them out (the page index and Bloom filter places set on the row groups as the footer
+/// streams): the `parquet` crate 60.1 loads every chunk's column and offset index (each
+/// chunk's first page where its metadata says) and every Bloom filter, each holding its
+/// chunk's values, and a read of scattered rows through the page index equals those rows of
+/// the table. The metadata `close` returns encodes to the footer, and `close_summary` writes
+/// the same bytes.
 #[test]
 fn the_parquet_crate_uses_a_large_page_index() {
     use parquet::arrow::arrow_reader::ArrowReaderOptions;
     use parquet::file::metadata::PageIndexPolicy;
+    use parquet::file::properties::ReaderProperties;
+    use parquet::file::reader::FileReader;
+    use parquet::file::serialized_reader::{ReadOptionsBuilder, SerializedFileReader};
 
     let rows = 2_000;
     let batch = wide(1_500, rows);
     let props = WriterProperties::builder()
         .max_row_group_rows(Some(100))
         .data_page_rows(Some(50))
+        .column_bloom_filter("c2", Some(BloomFilterProperties::default()))
+        .column_bloom_filter("c3", Some(BloomFilterProperties::default()))
         .build()
         .expect("props");
     let mut out = Vec::new();
-    let mut w = ParquetWriter::try_new(&mut out, batch.schema(), props).expect("writer");
+    let mut w = ParquetWriter::try_new(&mut out, batch.schema(), props.clone()).expect("writer");
     w.write(&batch).expect("write");
     let meta = w.close().expect("close");
     assert_eq!(meta.row_groups.len(), 20);
+    let footer = metadata_slice(&out).expect("footer");
+    assert!(footer.len() > 2 << 20, "a footer of {} bytes", footer.len());
+    let mut encoded = Vec::new();
+    meta.encode(&mut encoded).expect("encode");
+    assert!(encoded == footer, "the metadata encodes to the footer");
+    let mut again = Vec::new();
+    let mut w = ParquetWriter::try_new(&mut again, batch.schema(), props).expect("writer");
+    w.write(&batch).expect("write");
+    let summary = w.close_summary().expect("close");
+    assert!(again == out, "close_summary writes what close writes");
+    assert_eq!(
+        (summary.num_rows, summary.num_row_groups, summary.file_bytes),
+        (rows as i64, 20, out.len() as u64)
+    );
     let file = Bytes::from(out);
+    let bloom_reader = SerializedFileReader::new_with_options(
+        file.clone(),
+        ReadOptionsBuilder::new()
+            .with_reader_properties(
+                ReaderProperties::builder()
+                    .set_read_bloom_filter(true)
+                    .build(),
+            )
+            .build(),
+    )
+    .expect("60.1 opens the file");
+    let names: Vec<String> = bloom_reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .map(|c| c.path().string())
+        .collect();
+    let (c2, c3) = (
+        names.iter().position(|n| n == "c2").expect("c2"),
+        names.iter().position(|n| n == "c3").expect("c3"),
+    );
+    let int_values = batch
+        .column_by_name("c2")
+        .and_then(|a| a.as_any().downcast_ref::<Int64Array>())
+        .expect("c2 is int64");
+    let str_values = batch
+        .column_by_name("c3")
+        .and_then(|a| a.as_any().downcast_ref::<StringArray>())
+        .expect("c3 is a string");
+    for g in 0..20 {
+        let rg = bloom_reader.get_row_group(g).expect("row group");
+        let (ints, strs) = (
+            rg.get_column_bloom_filter(c2).expect("c2's Bloom filter"),
+            rg.get_column_bloom_filter(c3).expect("c3's Bloom filter"),
+        );
+        assert!(rg.get_column_bloom_filter(0).is_none());
+        for r in g * 100..(g + 1) * 100 {
+            assert!(ints.check(&int_values.value(r)), "row group {g} row {r}");
+            if str_values.is_valid(r) {
+                assert!(strs.check(&str_values.value(r)), "row group {g} row {r}");
+            }
+        }
+    }
     let opts = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Required);
     let builder = ParquetRecordBatchReaderBuilder::try_new_with_options(file.clone(), opts.clone())
         .expect("60.1 opens the file");

@@ -130,6 +130,11 @@ impl Arena {
         self.bytes.truncate(len);
     }
 
+    /// Drops every byte stored, keeping the room (ranges into the arena are void after).
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+    }
+
     /// The bytes stored so far.
     pub fn as_slice(&self) -> &[u8] {
         &self.bytes

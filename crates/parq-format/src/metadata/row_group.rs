@@ -3,7 +3,7 @@
 
 use super::column_chunk::ChunkKeep;
 use super::{missing, Arena, ColumnChunk, Schema, StructWriter, UnknownFields};
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::thrift::{wire, Reader, Writer};
 
 /// `SortingColumn`: a sort order of the row group.
@@ -220,8 +220,23 @@ impl RowGroup {
     pub fn rebased(&self, buf: &[u8], schema: &Schema, arena: &mut Arena) -> Result<RowGroup> {
         let mut bytes = Vec::new();
         self.encode(&mut Writer::new(&mut bytes), buf, schema);
-        let mut r = Reader::new(&bytes);
-        RowGroup::decode(&mut r, Some(arena), &ColumnSelection::default())
+        RowGroup::decode_from(&bytes, Some(arena))
+    }
+
+    /// Decodes the `RowGroup` that `bytes` hold whole (as [`encode`](Self::encode) writes
+    /// one), every field and column chunk kept: its byte ranges copied into `arena` when
+    /// one is given, else ranges into `bytes`. Bytes left after the struct are an error.
+    pub fn decode_from(bytes: &[u8], arena: Option<&mut Arena>) -> Result<RowGroup> {
+        let mut r = Reader::new(bytes);
+        let g = RowGroup::decode(&mut r, arena, &ColumnSelection::default())?;
+        if r.pos() != bytes.len() {
+            return Err(Error::new(ErrorKind::Inconsistent(format!(
+                "{} bytes after a RowGroup of {}",
+                bytes.len() - r.pos(),
+                r.pos()
+            ))));
+        }
+        Ok(g)
     }
 
     /// Encodes the row group; `buf` is the buffer its byte ranges refer to and `schema`

@@ -35,6 +35,7 @@ use crate::format::crypto::FileEncryptor;
 use crate::format::metadata::{Arena, ColumnOrder, FileMetaData, RowGroup, Schema};
 use crate::{Error, ErrorKind, Result};
 use columns::{Columns, Maker};
+use groups::FinishedGroups;
 
 /// The `version` written in the footer (format 2.x, as pyarrow 26 writes it).
 const FORMAT_VERSION: i32 = 2;
@@ -158,18 +159,16 @@ pub struct ParquetWriter<W: Write> {
     /// The space of the threads beside the caller's that encode columns (see
     /// [`WriterProperties::threads`]).
     helpers: Vec<Shared>,
+    /// The open row group's byte ranges (its chunks' statistics), and at the end the
+    /// footer's own fields.
     arena: Arena,
-    row_groups: Vec<RowGroup>,
+    groups: FinishedGroups,
     /// Rows of the open row group, those held included.
     open_rows: usize,
     /// The open row group's last rows, not given to the columns yet.
     held: Option<HeldRows>,
     num_rows: i64,
     page_index: PageIndexWriter,
-    /// The row groups whose chunks hold their page indexes' places among those kept by
-    /// `page_index` (offsets from the start of the column indexes, and of the offset
-    /// indexes), made file offsets when the indexes are written.
-    placed_indexes: Vec<usize>,
     blooms: Vec<u8>,
     bloom_entries: Vec<BloomEntry>,
     /// The keys and AAD of an encrypted file.
@@ -218,7 +217,7 @@ impl<W: Write> std::fmt::Debug for ParquetWriter<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParquetWriter")
             .field("columns", &self.columns.len())
-            .field("row_groups", &self.row_groups.len())
+            .field("row_groups", &self.groups.len())
             .field("num_rows", &self.num_rows)
             .finish()
     }
@@ -282,12 +281,11 @@ impl<W: Write> ParquetWriter<W> {
             shared: Shared::default(),
             helpers: Vec::new(),
             arena: Arena::default(),
-            row_groups: Vec::new(),
+            groups: FinishedGroups::default(),
             open_rows: 0,
             held: None,
             num_rows: 0,
             page_index: PageIndexWriter::new(),
-            placed_indexes: Vec::new(),
             blooms: Vec::new(),
             bloom_entries: Vec::new(),
             encryptor: None,
@@ -345,8 +343,7 @@ impl<W: Write> ParquetWriter<W> {
         let helpers = (1..threads)
             .map(|_| shared.for_thread())
             .collect::<Result<Vec<_>>>()?;
-        let mut arena = Arena::default();
-        let mut row_groups = Vec::new();
+        let mut groups = FinishedGroups::default();
         let mut num_rows = 0;
         let mut out = Counting {
             inner: writer,
@@ -363,7 +360,7 @@ impl<W: Write> ParquetWriter<W> {
                     ))));
                 }
                 for g in meta.row_groups() {
-                    row_groups.push(g.rebased(meta.buf(), meta.schema(), &mut arena)?);
+                    groups.push(g, meta.buf(), meta.schema(), false)?;
                 }
                 num_rows = meta.num_rows();
                 out.pos = end;
@@ -388,13 +385,12 @@ impl<W: Write> ParquetWriter<W> {
                 .collect(),
             shared,
             helpers,
-            arena,
-            row_groups,
+            arena: Arena::default(),
+            groups,
             open_rows: 0,
             held: None,
             num_rows,
             page_index: PageIndexWriter::new(),
-            placed_indexes: Vec::new(),
             blooms: Vec::new(),
             bloom_entries: Vec::new(),
             encryptor,
@@ -599,7 +595,7 @@ impl<W: Write> ParquetWriter<W> {
             schema: &self.schema,
             props: &self.props,
             encryptor: self.encryptor.as_ref(),
-            row_group: self.row_groups.len(),
+            row_group: self.groups.len(),
         };
         let mut columns = self.columns.all(&maker, &mut self.shared)?;
         if !self.helpers.is_empty() {
@@ -641,7 +637,7 @@ impl<W: Write> ParquetWriter<W> {
                 }
             }
         }
-        let rg = self.row_groups.len();
+        let rg = self.groups.len();
         let ordinal = i16::try_from(rg)
             .map_err(|_| writer_error("more than 32767 row groups (the ordinal is an i16)"))?;
         let held = self.held.take();
@@ -709,7 +705,7 @@ impl<W: Write> ParquetWriter<W> {
             chunks.push(chunk);
         }
         let sorting = self.props.sorting_columns();
-        self.row_groups.push(RowGroup {
+        let group = RowGroup {
             columns: chunks,
             total_byte_size: uncompressed,
             num_rows: self.open_rows as i64,
@@ -718,8 +714,10 @@ impl<W: Write> ParquetWriter<W> {
             total_compressed_size: Some(compressed),
             ordinal: Some(ordinal),
             unknown: Default::default(),
-        });
-        self.placed_indexes.push(rg);
+        };
+        self.groups
+            .push(&group, self.arena.as_slice(), &self.schema, true)?;
+        self.arena.clear();
         self.num_rows += self.open_rows as i64;
         self.open_rows = 0;
         if let Some(e) = &self.encryptor {
@@ -734,7 +732,7 @@ impl<W: Write> ParquetWriter<W> {
     /// the file's metadata (as a reader decodes it from the footer written).
     pub fn close(mut self) -> Result<FileMetaData> {
         self.check()?;
-        let r = self.finish();
+        let r = self.finish_with_metadata();
         self.guard(r)
     }
 
@@ -742,10 +740,43 @@ impl<W: Write> ParquetWriter<W> {
     /// in-memory file, say) with its metadata.
     pub fn close_into_inner(mut self) -> Result<(FileMetaData, W)> {
         self.check()?;
-        let r = self.finish();
+        let r = self.finish_with_metadata();
         let meta = self.guard(r)?;
         Ok((meta, self.out.inner))
     }
+
+    /// Writes the open row group, the Bloom filters, the page indexes and the footer, as
+    /// [`close`](Self::close) does, without making the file's metadata again: a file of
+    /// millions of column chunks, whose row groups the writer keeps encoded, ends without
+    /// holding them all decoded. Returns what was written.
+    pub fn close_summary(mut self) -> Result<WrittenFile> {
+        self.check()?;
+        let r = self.finish(false).map(|_| WrittenFile {
+            num_rows: self.num_rows,
+            num_row_groups: self.groups.len(),
+            num_columns: self.schema.num_columns(),
+            file_bytes: self.out.pos,
+        });
+        self.guard(r)
+    }
+
+    fn finish_with_metadata(&mut self) -> Result<FileMetaData> {
+        self.finish(true)?
+            .ok_or_else(|| writer_error("the metadata of a closed file missing"))
+    }
+}
+
+/// What [`ParquetWriter::close_summary`] wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WrittenFile {
+    /// Rows in the file.
+    pub num_rows: i64,
+    /// Row groups in the file.
+    pub num_row_groups: usize,
+    /// Leaf columns of its schema.
+    pub num_columns: usize,
+    /// The file's length in bytes.
+    pub file_bytes: u64,
 }
 
 #[path = "file_columns.rs"]
@@ -754,6 +785,8 @@ mod columns;
 mod copy;
 #[path = "file_footer.rs"]
 mod footer;
+#[path = "file_groups.rs"]
+mod groups;
 pub(crate) use copy::copy_refusal;
 
 #[cfg(test)]

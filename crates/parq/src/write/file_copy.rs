@@ -206,7 +206,7 @@ impl<W: Write> ParquetWriter<W> {
         file_len: u64,
         block: &mut Vec<u8>,
     ) -> Result<()> {
-        let rg = self.row_groups.len();
+        let rg = self.groups.len();
         let ordinal = i16::try_from(rg)
             .map_err(|_| writer_error("more than 32767 row groups (the ordinal is an i16)"))?;
         let buf = meta.buf();
@@ -291,7 +291,7 @@ impl<W: Write> ParquetWriter<W> {
                 *c = new;
             }
         }
-        let mut g = moved.rebased(buf, meta.schema(), &mut self.arena)?;
+        let mut g = moved;
         g.file_offset = Some(i64::try_from(start).map_err(|_| writer_error("offset past i64"))?);
         g.total_compressed_size = Some(compressed);
         g.ordinal = Some(ordinal);
@@ -307,7 +307,7 @@ impl<W: Write> ParquetWriter<W> {
             .num_rows
             .checked_add(rows)
             .ok_or_else(|| writer_error("more than i64::MAX rows"))?;
-        self.row_groups.push(g);
+        self.groups.push(&g, buf, &self.schema, false)?;
         Ok(())
     }
 }

@@ -13,10 +13,13 @@
 
 use std::io::Write;
 
+use super::groups::{BloomPlace, FinishedGroups};
 use super::{writer_error, ParquetWriter, FORMAT_VERSION};
 use crate::format::crypto::FileEncryptor;
 use crate::format::footer::{build_index, DecodeOptions, IndexBuilder};
-use crate::format::metadata::{ByteRange, ColumnOrder, FileMetaData, KeyValue, RowGroup, Schema};
+use crate::format::metadata::{
+    Arena, ByteRange, ColumnOrder, FileMetaData, KeyValue, RowGroup, Schema,
+};
 use crate::format::thrift::{wire, Limits, Writer};
 use crate::write::arrow_schema::{encode_arrow_schema, ARROW_SCHEMA_KEY};
 use crate::write::column::Shared;
@@ -47,8 +50,8 @@ enum Piece {
 
 impl<W: Write> ParquetWriter<W> {
     /// Writes the open row group, the Bloom filters, the page indexes and the footer;
-    /// returns the file's metadata.
-    pub(super) fn finish(&mut self) -> Result<FileMetaData> {
+    /// returns the file's metadata when `metadata` asks for it.
+    pub(super) fn finish(&mut self, metadata: bool) -> Result<Option<FileMetaData>> {
         self.flush_row_group()?;
         // From here on only the metadata is needed: release the columns' state.
         self.columns = super::columns::Columns::default();
@@ -57,13 +60,17 @@ impl<W: Write> ParquetWriter<W> {
         self.write_page_indexes()?;
         let header = self.header()?;
         if let Some(e) = self.encryptor.take() {
-            return self.finish_encrypted(&header, e);
+            let meta = self.finish_encrypted(header, e)?;
+            return Ok(metadata.then_some(meta));
         }
         let mut scratch = Vec::new();
         if self.props.footer_index() {
             let mut index = IndexBuilder::new(Limits::default());
-            self.footer()
-                .encode_pieces(&header, None, &mut scratch, &mut |piece, bytes| {
+            self.footer(Groups::Finished(&self.groups)).encode_pieces(
+                &header,
+                None,
+                &mut scratch,
+                &mut |piece, bytes| {
                     match piece {
                         Piece::Head => index.head(bytes),
                         Piece::ListHeader => index.list_header(bytes),
@@ -71,20 +78,26 @@ impl<W: Write> ParquetWriter<W> {
                         Piece::Tail => index.tail(bytes),
                     }
                     Ok(())
-                })?;
+                },
+            )?;
             if let Some(block) = index.finish() {
                 self.out.write_all(&block)?;
             }
         }
         let start = self.out.pos;
+        // The row groups decoded as they are written, when the metadata is returned.
+        let mut decoded = metadata.then(|| (Vec::new(), Arena::default()));
         let footer = Footer {
             schema: &self.schema,
             num_rows: self.num_rows,
-            row_groups: &self.row_groups,
+            groups: Groups::Finished(&self.groups),
             buf: self.arena.as_slice(),
         };
         let out = &mut self.out;
-        footer.encode_pieces(&header, None, &mut scratch, &mut |_, bytes| {
+        footer.encode_pieces(&header, None, &mut scratch, &mut |piece, bytes| {
+            if let (Piece::RowGroup, Some((groups, arena))) = (piece, &mut decoded) {
+                groups.push(RowGroup::decode_from(bytes, Some(arena))?);
+            }
             Ok(out.write_all(bytes)?)
         })?;
         let len =
@@ -92,44 +105,66 @@ impl<W: Write> ParquetWriter<W> {
         self.out.write_all(&len.to_le_bytes())?;
         self.out.write_all(b"PAR1")?;
         self.out.flush()?;
+        let Some((groups, mut arena)) = decoded else {
+            return Ok(None);
+        };
+        let header = header.moved(self.arena.as_slice(), &mut arena);
         let mut meta = FileMetaData::new(
             FORMAT_VERSION,
             self.schema.clone(),
             self.num_rows,
-            std::mem::take(&mut self.row_groups),
-            std::mem::take(&mut self.arena).freeze(),
+            groups,
+            arena.freeze(),
         );
         meta.key_value_metadata = Some(header.kvs);
         meta.created_by = header.created_by;
         meta.column_orders = header.orders;
-        Ok(meta)
+        Ok(Some(meta))
     }
 
     /// The footer of an encrypted file, sealed whole; the metadata decoded from its
     /// plaintext.
-    fn finish_encrypted(&mut self, header: &Header, e: FileEncryptor) -> Result<FileMetaData> {
+    fn finish_encrypted(&mut self, header: Header, e: FileEncryptor) -> Result<FileMetaData> {
+        // Every chunk's metadata is sealed in place: decoded, with the footer's fields, into
+        // one arena.
+        let mut arena = Arena::default();
+        let mut row_groups = Vec::with_capacity(self.groups.len());
+        self.groups.visit(&self.schema, &mut Vec::new(), |bytes| {
+            row_groups.push(RowGroup::decode_from(bytes, Some(&mut arena))?);
+            Ok(())
+        })?;
+        let header = header.moved(self.arena.as_slice(), &mut arena);
+        self.arena = arena;
         let mut plain = Vec::new();
-        self.footer()
-            .encode_pieces(header, None, &mut Vec::new(), &mut |_, bytes| {
+        self.footer(Groups::Decoded(&row_groups)).encode_pieces(
+            &header,
+            None,
+            &mut Vec::new(),
+            &mut |_, bytes| {
                 plain.extend_from_slice(bytes);
                 Ok(())
-            })?;
+            },
+        )?;
         let meta = crate::format::footer::decode_metadata(&plain, &DecodeOptions::default())?;
         drop(plain);
-        for (rg, g) in self.row_groups.iter_mut().enumerate() {
+        for (rg, g) in row_groups.iter_mut().enumerate() {
             for (j, c) in g.columns.iter_mut().enumerate() {
                 e.seal_chunk(rg, j, c, &mut self.arena, &self.schema)?;
             }
         }
         let mut sealed = Vec::new();
-        self.footer()
-            .encode_pieces(header, Some(&e), &mut Vec::new(), &mut |_, bytes| {
+        self.footer(Groups::Decoded(&row_groups)).encode_pieces(
+            &header,
+            Some(&e),
+            &mut Vec::new(),
+            &mut |_, bytes| {
                 sealed.extend_from_slice(bytes);
                 Ok(())
-            })?;
+            },
+        )?;
         let footer = e.seal_footer(&sealed)?;
         drop(sealed);
-        self.row_groups = Vec::new();
+        drop(row_groups);
         if self.props.footer_index() {
             if let Some(index) = build_index(&footer, Limits::default())? {
                 self.out.write_all(&index)?;
@@ -143,65 +178,41 @@ impl<W: Write> ParquetWriter<W> {
         Ok(meta)
     }
 
-    /// Writes the Bloom filters and sets their places on the chunks.
+    /// Writes the Bloom filters and keeps their places for the row groups.
     fn write_blooms(&mut self) -> Result<()> {
         let base = self.out.pos;
         self.out.write_all(&self.blooms)?;
-        for e in &self.bloom_entries {
-            let off = i64::try_from(base + e.start as u64)
-                .map_err(|_| writer_error("file offset past i64"))?;
-            let len = i32::try_from(e.len).map_err(|_| writer_error("Bloom filter over 2 GiB"))?;
-            let chunk = self
-                .row_groups
-                .get_mut(e.row_group)
-                .and_then(|g| g.columns.get_mut(e.column))
-                .ok_or_else(|| writer_error("a Bloom filter without its chunk"))?;
-            chunk.set_bloom_filter_location(off, len);
-        }
+        let places = self
+            .bloom_entries
+            .iter()
+            .map(|e| {
+                let offset = i64::try_from(base + e.start as u64)
+                    .map_err(|_| writer_error("file offset past i64"))?;
+                let length =
+                    i32::try_from(e.len).map_err(|_| writer_error("Bloom filter over 2 GiB"))?;
+                Ok(BloomPlace {
+                    row_group: e.row_group,
+                    column: e.column,
+                    offset,
+                    length,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.groups.set_bloom_places(places);
         self.blooms = Vec::new();
         self.bloom_entries = Vec::new();
         Ok(())
     }
 
-    /// Writes the page indexes (all column indexes, then all offset indexes) and sets their
-    /// file offsets on the chunks: those of the written row groups held their places among
+    /// Writes the page indexes (all column indexes, then all offset indexes) and keeps
+    /// their places for the row groups: the written row groups' chunks hold theirs among
     /// the kept indexes, the copied ones are given theirs.
     fn write_page_indexes(&mut self) -> Result<()> {
         let at = self.out.pos;
         let oi_base = at + self.page_index.column_indexes_len() as u64;
-        let locations = self.page_index.write(&mut self.out, at)?;
+        let copied = self.page_index.write(&mut self.out, at)?;
         self.page_index = PageIndexWriter::new();
-        for l in locations {
-            let c = self
-                .row_groups
-                .get_mut(l.row_group)
-                .and_then(|g| g.columns.get_mut(l.column))
-                .ok_or_else(|| writer_error("a page index without its chunk"))?;
-            if let Some((o, n)) = l.column_index {
-                c.set_column_index_location(o, n);
-            }
-            if let Some((o, n)) = l.offset_index {
-                c.set_offset_index_location(o, n);
-            }
-        }
-        let offset = |base: u64, start: i64| {
-            i64::try_from(base + start as u64)
-                .map_err(|_| writer_error("page index offset past the largest file offset"))
-        };
-        for &rg in &self.placed_indexes {
-            let Some(g) = self.row_groups.get_mut(rg) else {
-                return Err(writer_error("a written row group missing"));
-            };
-            for c in &mut g.columns {
-                if let (Some(o), Some(n)) = (c.column_index_offset(), c.column_index_length()) {
-                    c.set_column_index_location(offset(at, o)?, n);
-                }
-                if let (Some(o), Some(n)) = (c.offset_index_offset(), c.offset_index_length()) {
-                    c.set_offset_index_location(offset(oi_base, o)?, n);
-                }
-            }
-        }
-        self.placed_indexes = Vec::new();
+        self.groups.set_index_places(at, oi_base, copied);
         Ok(())
     }
 
@@ -249,23 +260,52 @@ impl<W: Write> ParquetWriter<W> {
         })
     }
 
-    /// The parts the footer is encoded from.
-    fn footer(&self) -> Footer<'_> {
+    /// The parts the footer is encoded from, with `groups` as its row groups.
+    fn footer<'a>(&'a self, groups: Groups<'a>) -> Footer<'a> {
         Footer {
             schema: &self.schema,
             num_rows: self.num_rows,
-            row_groups: &self.row_groups,
+            groups,
             buf: self.arena.as_slice(),
         }
     }
+}
+
+impl Header {
+    /// The header with its bytes copied from `buf` into `arena`.
+    fn moved(self, buf: &[u8], arena: &mut Arena) -> Header {
+        let mut push = |r: ByteRange| arena.push(r.slice(buf));
+        Header {
+            kvs: self
+                .kvs
+                .into_iter()
+                .map(|kv| KeyValue {
+                    key: push(kv.key),
+                    value: kv.value.map(&mut push),
+                })
+                .collect(),
+            created_by: self.created_by.map(&mut push),
+            orders: self.orders,
+        }
+    }
+}
+
+/// The row groups a footer is encoded from.
+#[derive(Clone, Copy)]
+enum Groups<'a> {
+    /// As the writer keeps them (the page-index and Bloom filter places set as they are
+    /// encoded).
+    Finished(&'a FinishedGroups),
+    /// Decoded, their byte ranges in the footer's arena.
+    Decoded(&'a [RowGroup]),
 }
 
 /// What the footer is encoded from (the writer's fields, borrowed apart from its output).
 struct Footer<'a> {
     schema: &'a Schema,
     num_rows: i64,
-    row_groups: &'a [RowGroup],
-    /// The arena the byte ranges refer to.
+    groups: Groups<'a>,
+    /// The arena the header's byte ranges (and decoded row groups') refer to.
     buf: &'a [u8],
 }
 
@@ -293,12 +333,23 @@ impl Footer<'_> {
         w.write_field_header(wire::LIST, 4, &mut last);
         emit(Piece::Head, scratch)?;
         scratch.clear();
-        Writer::new(scratch).write_list_header(wire::STRUCT, self.row_groups.len());
+        let count = match self.groups {
+            Groups::Finished(g) => g.len(),
+            Groups::Decoded(g) => g.len(),
+        };
+        Writer::new(scratch).write_list_header(wire::STRUCT, count);
         emit(Piece::ListHeader, scratch)?;
-        for g in self.row_groups {
-            scratch.clear();
-            g.encode(&mut Writer::new(scratch), buf, self.schema);
-            emit(Piece::RowGroup, scratch)?;
+        match self.groups {
+            Groups::Finished(groups) => {
+                groups.visit(self.schema, scratch, |bytes| emit(Piece::RowGroup, bytes))?
+            }
+            Groups::Decoded(groups) => {
+                for g in groups {
+                    scratch.clear();
+                    g.encode(&mut Writer::new(scratch), buf, self.schema);
+                    emit(Piece::RowGroup, scratch)?;
+                }
+            }
         }
         scratch.clear();
         let w = &mut Writer::new(scratch);

@@ -48,6 +48,7 @@ pub mod file;
 mod geo;
 mod held;
 pub mod levels;
+mod packed;
 pub mod page_index;
 pub mod properties;
 pub mod size_stats;
@@ -56,8 +57,8 @@ mod values;
 mod variant;
 
 pub use crate::bloom::Sbbf;
-pub use file::ParquetWriter;
 pub(crate) use file::{copy_refusal, Inherited};
+pub use file::{ParquetWriter, WrittenFile};
 pub use page_index::{
     BuiltColumnIndex, ColumnIndexBuilder, OffsetIndexBuilder, PageIndexLocation, PageIndexWriter,
 };

@@ -21,14 +21,13 @@
 use std::cmp::Ordering;
 use std::io::Write;
 
+use super::packed::Packed;
 use super::properties::property_error;
 use super::size_stats::SizeStatsAccumulator;
 use super::statistics::{StatsAccumulator, StatsOrder};
-use crate::compression::compress::compress;
-use crate::compression::{decompress, Limits};
 use crate::format::crypto::{ColumnEncryptor, ModuleType};
 use crate::format::metadata::{
-    BoundaryOrder, ByteRange, ColumnIndex, Compression, OffsetIndex, PageLocation, UnknownFields,
+    BoundaryOrder, ByteRange, ColumnIndex, OffsetIndex, PageLocation, UnknownFields,
 };
 use crate::format::thrift::Writer;
 use crate::Result;
@@ -305,75 +304,12 @@ struct Entry {
     offset_index: Option<(usize, usize)>,
 }
 
-/// Bytes appended at the end, kept until written out: all but the last
-/// [`SEAL_BYTES`]-odd of them compressed (ZSTD level 1), in segments. A wide file's page
-/// indexes are a few dozen bytes per chunk for millions of chunks; their repeated field
-/// headers and close values compress several times over.
-#[derive(Debug, Clone, Default)]
-struct Kept {
-    /// Compressed segments, in order, each with its length once decompressed.
-    sealed: Vec<(usize, Vec<u8>)>,
-    /// Bytes in the sealed segments, decompressed.
-    sealed_len: usize,
-    /// The last bytes, not compressed yet.
-    open: Vec<u8>,
-}
-
-/// The open bytes [`Kept`] compresses into a segment once they reach this many.
-const SEAL_BYTES: usize = 1 << 20;
-
-impl Kept {
-    /// Bytes kept, decompressed.
-    fn len(&self) -> usize {
-        self.sealed_len + self.open.len()
-    }
-
-    /// Compresses the open bytes into a segment once there are enough of them.
-    fn seal_if_full(&mut self) -> Result<()> {
-        if self.open.len() < SEAL_BYTES {
-            return Ok(());
-        }
-        let mut packed = Vec::new();
-        compress(Compression::Zstd, Some(1), &self.open, &mut packed)?;
-        packed.shrink_to_fit();
-        self.sealed_len += self.open.len();
-        self.sealed.push((self.open.len(), packed));
-        self.open.clear();
-        Ok(())
-    }
-
-    /// Writes every byte kept to `out`, in order.
-    fn write<W: Write>(&self, out: &mut W) -> Result<()> {
-        let mut plain = Vec::new();
-        for (len, packed) in &self.sealed {
-            plain.clear();
-            decompress(
-                Compression::Zstd,
-                packed,
-                *len,
-                &mut plain,
-                &Limits::default(),
-            )?;
-            out.write_all(&plain)?;
-        }
-        out.write_all(&self.open)?;
-        Ok(())
-    }
-
-    /// Heap bytes held.
-    fn heap_bytes(&self) -> usize {
-        self.open.capacity()
-            + self.sealed.capacity() * std::mem::size_of::<(usize, Vec<u8>)>()
-            + self.sealed.iter().map(|(_, p)| p.capacity()).sum::<usize>()
-    }
-}
-
 /// Collects the encoded page indexes of a file's column chunks until they are written after
 /// the last row group.
 #[derive(Debug, Clone, Default)]
 pub struct PageIndexWriter {
-    column_indexes: Kept,
-    offset_indexes: Kept,
+    column_indexes: Packed,
+    offset_indexes: Packed,
     entries: Vec<Entry>,
 }
 
@@ -419,7 +355,7 @@ impl PageIndexWriter {
         };
         let column_index = match column_index {
             Some(ci) => {
-                let (at, kept) = (self.column_indexes.len(), &mut self.column_indexes.open);
+                let (at, kept) = (self.column_indexes.len(), self.column_indexes.open());
                 let start = kept.len();
                 ci.encode(kept);
                 seal(kept, start, ModuleType::ColumnIndex)?;
@@ -429,7 +365,7 @@ impl PageIndexWriter {
         };
         let offset_index = match offset_index {
             Some(oi) => {
-                let (at, kept) = (self.offset_indexes.len(), &mut self.offset_indexes.open);
+                let (at, kept) = (self.offset_indexes.len(), self.offset_indexes.open());
                 let start = kept.len();
                 oi.encode(&mut Writer::new(kept), &[]);
                 seal(kept, start, ModuleType::OffsetIndex)?;
@@ -460,12 +396,12 @@ impl PageIndexWriter {
     ) -> Result<()> {
         let column_index = column_index.map(|ci| {
             let start = self.column_indexes.len();
-            self.column_indexes.open.extend_from_slice(ci);
+            self.column_indexes.open().extend_from_slice(ci);
             (start, ci.len())
         });
         let offset_index = offset_index.map(|oi| {
             let start = self.offset_indexes.len();
-            oi.encode(&mut Writer::new(&mut self.offset_indexes.open), buf);
+            oi.encode(&mut Writer::new(self.offset_indexes.open()), buf);
             (start, self.offset_indexes.len() - start)
         });
         self.push(row_group, column, column_index, offset_index);
@@ -582,12 +518,12 @@ mod tests {
             w.add_copied(c / 1000, c % 1000, Some(&ci), Some(&oi), &[])
                 .unwrap();
         }
-        assert!(w.column_indexes.sealed.len() >= 2 && !w.offset_indexes.sealed.is_empty());
+        assert!(w.column_indexes.sealed().len() >= 2 && !w.offset_indexes.sealed().is_empty());
         let (raw, packed) = w
             .column_indexes
-            .sealed
+            .sealed()
             .iter()
-            .chain(&w.offset_indexes.sealed)
+            .chain(w.offset_indexes.sealed())
             .fold((0, 0), |(r, p), (len, bytes)| (r + len, p + bytes.len()));
         assert!(packed < raw * 3 / 4, "{packed} of {raw} bytes");
         assert_eq!(w.byte_len(), expected_ci.len() + expected_oi.len());
