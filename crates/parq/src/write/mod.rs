@@ -22,9 +22,11 @@
 //!    `ColumnChunk` metadata (statistics via [`StatsAccumulator::to_statistics`], size
 //!    statistics, encodings, encoding stats). Its buffers are released once written.
 //! 4. **Row group**: the chunks of all leaves, flushed when a row or byte limit is reached;
-//!    only the open row group's pages are held.
+//!    only the open row group's pages are held. A finished row group is kept as the bytes of
+//!    its footer entry, compressed (`packed`), until the footer.
 //! 5. **Footer**: after the last row group, the Bloom filters ([`Sbbf::write`]), the page
-//!    indexes ([`PageIndexWriter::write`], whose locations go on each `ColumnChunk`), then
+//!    indexes ([`PageIndexWriter::write`], whose locations are set on each `ColumnChunk` as
+//!    its row group is streamed into the footer), then
 //!    `FileMetaData` (schema, row groups, key-value metadata with `ARROW:schema`,
 //!    `column_orders` from [`StatsOrder::column_order`], `created_by`) and `PAR1`.
 //!
