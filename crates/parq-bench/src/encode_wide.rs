@@ -609,7 +609,7 @@ fn render(args: &WideArgs, outcomes: &[Outcome]) -> String {
     for o in outcomes.iter().filter(|o| o.imp != PARQ) {
         if let (Some(p), Some(q)) = (o.median_ns(), parq_ns) {
             let s = p as f64 / q.max(1) as f64;
-            let target = speed_target(&o.imp);
+            let target = speed_target(o.imp);
             let verdict = if s >= target { "met" } else { "missed" };
             out.push_str(&format!(
                 "target parq >= {target}x faster than {}: {verdict} ({})\n",
