@@ -149,14 +149,24 @@ pub fn ensure_parq_copy(spec: &DatasetSpec, source: &Path, data_dir: &Path) -> R
         // Batches of a quarter row group bound the memory at 100,000 columns.
         let reader = parq::ParquetReader::open(source)?
             .with_batch_size(spec.rows_per_row_group.div_ceil(4).max(1));
+        // No byte budget: at 100,000 columns a row group's pages pass the default 128 MiB,
+        // and the copy keeps the dataset's row groups.
         let props = parq::WriterProperties::builder()
             .max_row_group_rows(Some(spec.rows_per_row_group))
+            .max_row_group_bytes(None)
             .build()?;
         let mut writer = parq::ParquetWriter::try_new(out, reader.schema()?, props)?;
         for batch in reader.batches()? {
             writer.write(&batch?)?;
         }
-        writer.close()?;
+        let written = writer.close_summary()?;
+        ensure!(
+            written.num_row_groups == spec.row_groups,
+            "parq's copy of {} has {} row groups, not {}",
+            spec.name(),
+            written.num_row_groups,
+            spec.row_groups
+        );
         Ok(())
     })?;
     Ok(path)
