@@ -14,7 +14,8 @@
 //! chunk is written. The rows of the last batch are held unencoded (see `held`) while they
 //! fit the budget: when the row group closes with them, each column is encoded in turn with
 //! its pages going straight to the output, so that a row group written from one batch is
-//! never buffered. With [`WriterProperties::threads`] above one, the columns are encoded
+//! never buffered. A closed row group is kept as its footer bytes, compressed (`groups`),
+//! until the footer is written. With [`WriterProperties::threads`] above one, the columns are encoded
 //! side by side (each whole column on one thread) into their buffers, then written in order:
 //! the same bytes. After an error the writer refuses further calls (its output is not a
 //! valid file).

@@ -1,15 +1,15 @@
 //! The end of a file written by a [`ParquetWriter`]: the Bloom filters, the page indexes
-//! (their file offsets then set on the chunks), the footer index and the footer, and the
-//! metadata [`ParquetWriter::close`] returns.
+//! (their file offsets then given to the kept row groups), the footer index and the footer,
+//! and the metadata [`ParquetWriter::close`] returns.
 //!
 //! The footer is encoded straight to the output, a piece at a time (the fields before the
-//! row groups, then each row group, then the fields after them), so that no copy of a wide
-//! file's footer is held. With the footer index, which goes before the footer and gives the
-//! footer's offsets and checksum, the pieces are encoded twice: once for the index, once to
-//! the output (the same bytes). The metadata returned is made of the footer's parts as the
-//! writer holds them, not decoded again from the bytes. An encrypted file's footer is
-//! sealed whole: it is encoded into a buffer, and its metadata is decoded from the
-//! plaintext (as the file's keys show it).
+//! row groups, then each kept row group with its places set, then the fields after them), so
+//! that no copy of a wide file's footer is held. With the footer index, which goes before
+//! the footer and gives the footer's offsets and checksum, the pieces are encoded twice:
+//! once for the index, once to the output (the same bytes). The metadata `close` returns is
+//! decoded from the row groups' pieces as they are written; `close_summary` makes none. An
+//! encrypted file's footer is sealed whole: its row groups are decoded, it is encoded into a
+//! buffer, and its metadata is decoded from the plaintext (as the file's keys show it).
 
 use std::io::Write;
 
