@@ -15,9 +15,9 @@
 //! fit the budget: when the row group closes with them, each column is encoded in turn with
 //! its pages going straight to the output, so that a row group written from one batch is
 //! never buffered. A closed row group is kept as its footer bytes, compressed (`groups`),
-//! until the footer is written. With [`WriterProperties::threads`] above one, the columns are encoded
-//! side by side (each whole column on one thread) into their buffers, then written in order:
-//! the same bytes. After an error the writer refuses further calls (its output is not a
+//! until the footer is written. With [`WriterProperties::threads`] above one, the columns
+//! are encoded side by side (each whole column on one thread) into their buffers, then
+//! written in order: the same bytes. After an error the writer refuses further calls (its output is not a
 //! valid file).
 
 use std::io::Write;
@@ -716,8 +716,14 @@ impl<W: Write> ParquetWriter<W> {
             ordinal: Some(ordinal),
             unknown: Default::default(),
         };
+        // The chunks' page-index offsets are places among the kept indexes, to be made
+        // file offsets at the end.
+        let relative = group
+            .columns
+            .iter()
+            .any(|c| c.column_index_offset().is_some() || c.offset_index_offset().is_some());
         self.groups
-            .push(&group, self.arena.as_slice(), &self.schema, true)?;
+            .push(&group, self.arena.as_slice(), &self.schema, relative)?;
         self.arena.clear();
         self.num_rows += self.open_rows as i64;
         self.open_rows = 0;
@@ -749,7 +755,8 @@ impl<W: Write> ParquetWriter<W> {
     /// Writes the open row group, the Bloom filters, the page indexes and the footer, as
     /// [`close`](Self::close) does, without making the file's metadata again: a file of
     /// millions of column chunks, whose row groups the writer keeps encoded, ends without
-    /// holding them all decoded. Returns what was written.
+    /// holding them all decoded (but an encrypted file, whose footer is sealed whole).
+    /// Returns what was written.
     pub fn close_summary(mut self) -> Result<WrittenFile> {
         self.check()?;
         let r = self.finish(false).map(|_| WrittenFile {
@@ -769,6 +776,7 @@ impl<W: Write> ParquetWriter<W> {
 
 /// What [`ParquetWriter::close_summary`] wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WrittenFile {
     /// Rows in the file.
     pub num_rows: i64,

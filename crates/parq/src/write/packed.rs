@@ -57,13 +57,11 @@ impl Packed {
         let mut plain = Vec::new();
         for (len, packed) in &self.sealed {
             plain.clear();
-            decompress(
-                Compression::Zstd,
-                packed,
-                *len,
-                &mut plain,
-                &Limits::default(),
-            )?;
+            // The length is the writer's own: no limit below it.
+            let limits = Limits {
+                max_page_bytes: (*len).max(Limits::default().max_page_bytes),
+            };
+            decompress(Compression::Zstd, packed, *len, &mut plain, &limits)?;
             each(&plain)?;
         }
         each(&self.open)
