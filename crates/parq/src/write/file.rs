@@ -17,8 +17,8 @@
 //! never buffered. A closed row group is kept as its footer bytes, compressed (`groups`),
 //! until the footer is written. With [`WriterProperties::threads`] above one, the columns
 //! are encoded side by side (each whole column on one thread) into their buffers, then
-//! written in order: the same bytes. After an error the writer refuses further calls (its output is not a
-//! valid file).
+//! written in order: the same bytes. After an error the writer refuses further calls (its
+//! output is not a valid file).
 
 use std::io::Write;
 use std::sync::Arc;
@@ -87,14 +87,6 @@ struct LeafPlace {
     field: usize,
     path: Box<[usize]>,
     nested: bool,
-}
-
-/// A Bloom filter serialized until the footer: row group, column, range in the buffer.
-struct BloomEntry {
-    row_group: usize,
-    column: usize,
-    start: usize,
-    len: usize,
 }
 
 /// The fields of a file's footer that decide how readers take its statistics.
@@ -170,8 +162,9 @@ pub struct ParquetWriter<W: Write> {
     held: Option<HeldRows>,
     num_rows: i64,
     page_index: PageIndexWriter,
+    /// The Bloom filters of the chunks written, serialized until the footer (their places
+    /// are kept by `groups`).
     blooms: Vec<u8>,
-    bloom_entries: Vec<BloomEntry>,
     /// The keys and AAD of an encrypted file.
     encryptor: Option<FileEncryptor>,
     /// A writer of copied row groups only ([`ParquetWriter::copier`]).
@@ -288,7 +281,6 @@ impl<W: Write> ParquetWriter<W> {
             num_rows: 0,
             page_index: PageIndexWriter::new(),
             blooms: Vec::new(),
-            bloom_entries: Vec::new(),
             encryptor: None,
             copy_only: true,
             inherited: Some(Inherited::of(like)),
@@ -393,7 +385,6 @@ impl<W: Write> ParquetWriter<W> {
             num_rows,
             page_index: PageIndexWriter::new(),
             blooms: Vec::new(),
-            bloom_entries: Vec::new(),
             encryptor,
             copy_only: false,
             inherited: continued.map(|(meta, _)| Inherited::of(meta)),
@@ -696,12 +687,7 @@ impl<W: Write> ParquetWriter<W> {
                     Some(e) => b.write_encrypted(&mut self.blooms, e)?,
                     None => b.write(&mut self.blooms),
                 };
-                self.bloom_entries.push(BloomEntry {
-                    row_group: rg,
-                    column: j,
-                    start,
-                    len,
-                });
+                self.groups.add_bloom(j, start, len);
             }
             chunks.push(chunk);
         }

@@ -279,12 +279,7 @@ impl<W: Write> ParquetWriter<W> {
                 if let Some(bytes) = read_bloom(source, o as u64, len, file_len)? {
                     let at = self.blooms.len();
                     self.blooms.extend_from_slice(&bytes);
-                    self.bloom_entries.push(super::BloomEntry {
-                        row_group: rg,
-                        column: j,
-                        start: at,
-                        len: bytes.len(),
-                    });
+                    self.groups.add_bloom(j, at, bytes.len());
                 }
             }
             if let Some(c) = moved.columns.get_mut(j) {

@@ -13,7 +13,7 @@
 
 use std::io::Write;
 
-use super::groups::{BloomPlace, FinishedGroups};
+use super::groups::FinishedGroups;
 use super::{writer_error, ParquetWriter, FORMAT_VERSION};
 use crate::format::crypto::FileEncryptor;
 use crate::format::footer::{build_index, DecodeOptions, IndexBuilder};
@@ -178,29 +178,11 @@ impl<W: Write> ParquetWriter<W> {
         Ok(meta)
     }
 
-    /// Writes the Bloom filters and keeps their places for the row groups.
+    /// Writes the Bloom filters; the row groups keep where.
     fn write_blooms(&mut self) -> Result<()> {
-        let base = self.out.pos;
+        self.groups.set_bloom_base(self.out.pos);
         self.out.write_all(&self.blooms)?;
-        let places = self
-            .bloom_entries
-            .iter()
-            .map(|e| {
-                let offset = i64::try_from(base + e.start as u64)
-                    .map_err(|_| writer_error("file offset past i64"))?;
-                let length =
-                    i32::try_from(e.len).map_err(|_| writer_error("Bloom filter over 2 GiB"))?;
-                Ok(BloomPlace {
-                    row_group: e.row_group,
-                    column: e.column,
-                    offset,
-                    length,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        self.groups.set_bloom_places(places);
         self.blooms = Vec::new();
-        self.bloom_entries = Vec::new();
         Ok(())
     }
 

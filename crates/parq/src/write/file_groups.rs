@@ -16,14 +16,13 @@ use crate::write::packed::Packed;
 use crate::write::page_index::PageIndexLocation;
 use crate::Result;
 
-/// Where a chunk's Bloom filter was written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct BloomPlace {
-    pub(super) row_group: usize,
-    pub(super) column: usize,
-    /// `bloom_filter_offset` and `bloom_filter_length`.
-    pub(super) offset: i64,
-    pub(super) length: i32,
+/// A chunk's Bloom filter, kept in the writer's buffer until the footer: where it is there.
+#[derive(Debug, Clone, Copy)]
+struct BloomEntry {
+    row_group: usize,
+    column: usize,
+    start: usize,
+    len: usize,
 }
 
 /// The finished row groups of a file, in order, and the places to set on them.
@@ -42,8 +41,10 @@ pub(super) struct FinishedGroups {
     /// The page indexes' places of the chunks that brought theirs (copied ones), by row
     /// group.
     locations: Vec<PageIndexLocation>,
-    /// The Bloom filters' places, by row group and column.
-    blooms: Vec<BloomPlace>,
+    /// The Bloom filters' places in the writer's buffer, by row group.
+    blooms: Vec<BloomEntry>,
+    /// The file offset the buffered Bloom filters were written at.
+    bloom_base: Option<u64>,
 }
 
 impl FinishedGroups {
@@ -86,10 +87,20 @@ impl FinishedGroups {
         self.locations = copied;
     }
 
-    /// Sets where the Bloom filters were written.
-    pub(super) fn set_bloom_places(&mut self, mut places: Vec<BloomPlace>) {
-        places.sort_by_key(|b| (b.row_group, b.column));
-        self.blooms = places;
+    /// Keeps the place of column `column`'s Bloom filter in the writer's buffer (`len`
+    /// bytes from `start`), for the row group to be kept next.
+    pub(super) fn add_bloom(&mut self, column: usize, start: usize, len: usize) {
+        self.blooms.push(BloomEntry {
+            row_group: self.len(),
+            column,
+            start,
+            len,
+        });
+    }
+
+    /// Sets the file offset the buffered Bloom filters were written at.
+    pub(super) fn set_bloom_base(&mut self, base: u64) {
+        self.bloom_base = Some(base);
     }
 
     /// Hands each row group's footer bytes, its places set, to `each` in order; `scratch`
@@ -145,7 +156,7 @@ impl FinishedGroups {
         self.locations.get(from..to).unwrap_or_default()
     }
 
-    fn blooms_of(&self, rg: usize) -> &[BloomPlace] {
+    fn blooms_of(&self, rg: usize) -> &[BloomEntry] {
         let from = self.blooms.partition_point(|b| b.row_group < rg);
         let to = self.blooms.partition_point(|b| b.row_group <= rg);
         self.blooms.get(from..to).unwrap_or_default()
@@ -192,7 +203,17 @@ impl FinishedGroups {
             }
         }
         for b in self.blooms_of(rg) {
-            chunk(g, rg, b.column)?.set_bloom_filter_location(b.offset, b.length);
+            let base = self
+                .bloom_base
+                .ok_or_else(|| writer_error("Bloom filters kept but not written"))?;
+            let offset = u64::try_from(b.start)
+                .ok()
+                .and_then(|s| base.checked_add(s))
+                .and_then(|o| i64::try_from(o).ok())
+                .ok_or_else(|| writer_error("file offset past i64"))?;
+            let length =
+                i32::try_from(b.len).map_err(|_| writer_error("Bloom filter over 2 GiB"))?;
+            chunk(g, rg, b.column)?.set_bloom_filter_location(offset, length);
         }
         Ok(())
     }
